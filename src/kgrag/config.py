@@ -118,7 +118,7 @@ def _env_overrides(environ: dict[str, str]) -> dict[str, Any]:
     for name, value in environ.items():
         if not name.startswith(ENV_PREFIX) or "__" not in name:
             continue
-        section, key = name[len(ENV_PREFIX):].lower().split("__", 1)
+        section, key = name[len(ENV_PREFIX) :].lower().split("__", 1)
         out.setdefault(section, {})[key] = value
     return out
 

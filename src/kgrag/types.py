@@ -164,3 +164,36 @@ class Answer:
             "usage": self.usage,
             "timings": self.timings,
         }
+
+
+@dataclass
+class SubChunk:
+    """A KET-RAG sub-chunk: one of the 2^tau equal parts of a chunk."""
+
+    subchunk_id: str
+    chunk_id: str
+    ord: int
+    text: str
+    tokens: int = 0
+
+
+@dataclass
+class Keyword:
+    """A keyword node of the keyword-subchunk bipartite graph."""
+
+    keyword_id: str
+    term: str
+    description: str = ""
+
+
+@dataclass
+class Community:
+    """A Leiden community of entities at one level of the hierarchy, with its LLM summary."""
+
+    community_id: str
+    level: int
+    parent_id: str | None = None
+    title: str = ""
+    summary: str = ""
+    full_content: dict[str, Any] = field(default_factory=dict)
+    key_terms: list[str] = field(default_factory=list)

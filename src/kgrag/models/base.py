@@ -57,9 +57,7 @@ class LLM(Protocol):
         temperature: float = 0.0,
     ) -> Completion: ...
 
-    def stream(
-        self, messages: Sequence[Message], *, max_tokens: int = 512, temperature: float = 0.0
-    ) -> Iterator[str]:
+    def stream(self, messages: Sequence[Message], *, max_tokens: int = 512, temperature: float = 0.0) -> Iterator[str]:
         """Yields the answer text piece by piece."""
         ...
 
