@@ -1,0 +1,39 @@
+"""Options and output helpers shared by the command modules."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.console import Console
+
+from kgrag.progress import NullProgress, Progress, RichProgress
+
+console = Console()
+err_console = Console(stderr=True)
+
+IndexOption = typer.Option(
+    Path(os.environ.get("KGRAG_INDEX", "./kgrag-index")), "--index", "-i", help="Index folder (env KGRAG_INDEX)."
+)
+QuietOption = typer.Option(False, "--quiet", "-q", help="No progress output.")
+JsonOption = typer.Option(False, "--json", help="Print machine-readable JSON.")
+
+
+@contextmanager
+def progress_for(quiet: bool) -> Iterator[Progress]:
+    """A rich progress display unless quiet or not a terminal."""
+    if quiet or not err_console.is_terminal:
+        yield NullProgress()
+        return
+    bar = RichProgress()
+    with bar.running():
+        yield bar
+
+
+def print_json(data: Any) -> None:
+    typer.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))

@@ -1,0 +1,200 @@
+"""Core commands: init, add, remove, documents, search, ask, stats, strategies, status, demo."""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+import typer
+
+from kgrag.cli.common import IndexOption, JsonOption, QuietOption, console, err_console, print_json, progress_for
+from kgrag.index import Index
+from kgrag.indexing import AddReport
+from kgrag.types import Answer, Context
+
+DEMO_QUESTION = "What is the pressure range of the Zephyr Nano's barometer?"
+
+
+def print_context(context: Context) -> None:
+    console.print(
+        f"[bold]{context.strategy}[/] · {len(context.items)} items · {context.tokens}/{context.budget} tokens"
+    )
+    for n, item in enumerate(context.items, 1):
+        src = item.source
+        where = " · ".join(
+            str(x)
+            for x in (src.get("path"), f"p. {src['page_start']}" if src.get("page_start") else "", src.get("section"))
+            if x
+        )
+        console.print(f"\n[cyan][{n}][/] {item.kind} score={item.score:.3f} {where} [dim]{item.chunk_id or ''}[/]")
+        console.print(item.text, markup=False, highlight=False)
+
+
+def print_answer(answer: Answer) -> None:
+    console.print(answer.text, markup=False, highlight=False)
+    if answer.citations:
+        console.print("\n[bold]Sources[/]")
+    for c in answer.citations:
+        where = ", ".join(x for x in (c.title or c.document, f"p. {c.page}" if c.page else "", c.section) if x)
+        console.print(f"[cyan][{c.n}][/] {where} [dim]({c.document}, chunk {c.chunk_id})[/]", highlight=False)
+        if c.quote:
+            console.print(f'    "{c.quote}"', markup=False, highlight=False)
+
+
+def _add(index: Index, paths: list[Path], quiet: bool) -> AddReport:
+    with progress_for(quiet) as progress:
+        report = index.add(paths, progress=progress)
+    for err in report.errors:
+        err_console.print(f"[red]skipped[/] {err.path}: {err.reason}", highlight=False, markup=True)
+    console.print(
+        f"added {report.added}, replaced {report.replaced}, unchanged {report.unchanged} documents; "
+        f"{report.chunks} chunks; {len(report.errors)} errors"
+    )
+    return report
+
+
+def register(app: typer.Typer) -> None:
+    @app.command()
+    def init(
+        path: Path = typer.Argument(..., help="Index folder to create."),
+        backend: str = typer.Option("", help="Server backend URL (default: embedded SQLite in the folder)."),
+    ) -> None:
+        """Create an index folder with a default kgrag.toml."""
+        index = Index.init(path, backend=backend)
+        console.print(f"index ready at {index.root} (settings: {index.root / 'kgrag.toml'})")
+
+    @app.command()
+    def add(
+        paths: list[Path] = typer.Argument(..., help="Files or folders (searched recursively)."),
+        index: Path = IndexOption,
+        quiet: bool = QuietOption,
+    ) -> None:
+        """Index documents: PDF, HTML, Markdown, text, pre-chunked JSONL. Unchanged files are skipped."""
+        idx = Index.init(index) if not (index / "kgrag.toml").exists() else Index.open(index)
+        report = _add(idx, paths, quiet)
+        if report.indexed == 0 and report.unchanged == 0:
+            raise typer.Exit(1)  # nothing could be indexed
+
+    @app.command()
+    def remove(doc: str = typer.Argument(..., help="Document id or path."), index: Path = IndexOption) -> None:
+        """Delete a document and everything derived only from it."""
+        removed = Index.open(index).remove(doc)
+        console.print(f"removed {removed.path} ({removed.doc_id})")
+
+    @app.command()
+    def documents(index: Path = IndexOption, json_out: bool = JsonOption) -> None:
+        """List indexed documents."""
+        idx = Index.open(index)
+        docs = idx.store.list_documents()
+        if json_out:
+            print_json([d.__dict__ for d in docs])
+            return
+        for d in docs:
+            console.print(f"{d.doc_id}  {d.path}  [dim]{d.product or ''} {d.category or ''} {d.version or ''}[/]")
+
+    @app.command()
+    def search(
+        question: str,
+        index: Path = IndexOption,
+        strategy: str = typer.Option(None, "--strategy", "-s", help="Retrieval strategy (see `kgrag strategies`)."),
+        budget: int = typer.Option(None, "--budget", "-b", help="Context budget in tokens."),
+        version: str = typer.Option(None, help="Only documents with this version metadata."),
+        json_out: bool = JsonOption,
+    ) -> None:
+        """Show the retrieved context only, with scores and provenance."""
+        context = Index.open(index).search(question, strategy=strategy, budget=budget, version=version)
+        print_json(context.to_dict()) if json_out else print_context(context)
+
+    @app.command()
+    def ask(
+        question: str,
+        index: Path = IndexOption,
+        strategy: str = typer.Option(None, "--strategy", "-s", help="Retrieval strategy (see `kgrag strategies`)."),
+        budget: int = typer.Option(None, "--budget", "-b", help="Context budget in tokens."),
+        version: str = typer.Option(None, help="Only documents with this version metadata."),
+        json_out: bool = JsonOption,
+    ) -> None:
+        """Answer a question from the index, citing its sources."""
+        answer = Index.open(index).ask(question, strategy=strategy, budget=budget, version=version)
+        print_json(answer.to_dict()) if json_out else print_answer(answer)
+
+    @app.command()
+    def stats(index: Path = IndexOption, json_out: bool = JsonOption) -> None:
+        """Counts of documents, chunks and graph items, and LLM usage per stage."""
+        data = Index.open(index).stats()
+        if json_out:
+            print_json(data)
+            return
+        for name, n in data["counts"].items():
+            console.print(f"{name:>12}: {n}")
+        for row in data["llm_usage"]:
+            console.print(
+                f"llm {row['stage']:>10} {row['model']}: {row['calls']} calls, "
+                f"{row['prompt_tokens']}+{row['completion_tokens']} tokens, {row['seconds']:.1f} s, ${row['usd']:.4f}"
+            )
+        if data["failures"]:
+            console.print(f"[yellow]{data['failures']} failed items: see `kgrag status`[/]")
+
+    @app.command("index")
+    def index_cmd(
+        index: Path = IndexOption,
+        stages: str = typer.Option("", help="Comma-separated stage names (default: all default stages)."),
+        retry_failed: bool = typer.Option(False, "--retry-failed", help="Retry items recorded as failed."),
+        quiet: bool = QuietOption,
+    ) -> None:
+        """Run the indexing stages after ingestion (graph, keywords, communities ...); resumable."""
+        from kgrag.stages import all_stages
+
+        idx = Index.open(index)
+        wanted = {s.strip() for s in stages.split(",") if s.strip()}
+        known = all_stages()
+        unknown = wanted - {s.name for s in known}
+        if unknown:
+            raise typer.BadParameter(f"unknown stage(s) {sorted(unknown)}; known: {[s.name for s in known]}")
+        with idx.write_lock(), progress_for(quiet) as progress:
+            for stage in known:
+                if (wanted and stage.name not in wanted) or (not wanted and not stage.default):
+                    continue
+                if retry_failed:
+                    idx.store.clear_progress(stage.name, [f["item"] for f in idx.store.failures(stage.name)])
+                console.print(f"[bold]stage[/] {stage.name}: {stage.description}")
+                stage.run(idx, progress)
+        failures = idx.store.failures()
+        if failures:
+            err_console.print(f"{len(failures)} failed items; see `kgrag status`, retry with --retry-failed")
+
+    @app.command()
+    def status(index: Path = IndexOption, json_out: bool = JsonOption) -> None:
+        """Failed items per stage with their reasons."""
+        failures = Index.open(index).store.failures()
+        if json_out:
+            print_json(failures)
+            return
+        if not failures:
+            console.print("no failed items")
+        for f in failures:
+            console.print(f"{f['stage']:>12}  {f['item']}: {f['reason']}", highlight=False, markup=False)
+
+    @app.command()
+    def strategies() -> None:
+        """List the registered retrieval strategies."""
+        from kgrag.retrieve.base import strategy_descriptions
+
+        for name, doc in strategy_descriptions().items():
+            console.print(f"[bold]{name:<18}[/] {doc}")
+
+    @app.command()
+    def demo(
+        index: Path = typer.Option(Path("./demo-index"), "--index", "-i", help="Where to build the demo index."),
+        question: str = typer.Option(DEMO_QUESTION, "--question", help="The question to ask."),
+        strategy: str = typer.Option(None, "--strategy", "-s"),
+        quiet: bool = QuietOption,
+    ) -> None:
+        """Index the bundled sample documents and answer a question about them."""
+        samples = Path(str(resources.files("kgrag") / "samples"))
+        docs = samples / "docs" if (samples / "docs").is_dir() else samples
+        idx = Index.init(index)
+        console.print(f"[bold]Indexing the sample documents[/] from {docs} into {idx.root}")
+        _add(idx, [docs], quiet)
+        console.print(f"\n[bold]Q:[/] {question}\n")
+        print_answer(idx.ask(question, strategy=strategy))
