@@ -37,3 +37,16 @@ def progress_for(quiet: bool) -> Iterator[Progress]:
 
 def print_json(data: Any) -> None:
     typer.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
+
+
+_GROUPS: dict[str, typer.Typer] = {}
+
+
+def command_group(app: typer.Typer, name: str, help: str) -> typer.Typer:
+    """The `kgrag NAME ...` sub-command group, created once and shared by every module that adds to it."""
+    group = _GROUPS.get(name)
+    if group is None:
+        group = typer.Typer(name=name, help=help, no_args_is_help=True)
+        app.add_typer(group, name=name)
+        _GROUPS[name] = group
+    return group
