@@ -101,7 +101,7 @@ def add_paths(index: Index, paths: Sequence[str | Path], progress: Progress) -> 
                     report.unchanged += 1
                     continue
                 parsed = parse_file(path, root=root, settings=index.settings.chunking)
-            _store_document(index, parsed.document, parsed.chunks, replacing=existing)
+            store_document(index, parsed.document, parsed.chunks, replacing=existing)
             report.chunks += len(parsed.chunks)
             if existing:
                 report.replaced += 1
@@ -120,7 +120,7 @@ def add_paths(index: Index, paths: Sequence[str | Path], progress: Progress) -> 
     return report
 
 
-def _store_document(index: Index, doc: Document, chunks: list, replacing: Document | None) -> None:
+def store_document(index: Index, doc: Document, chunks: list, replacing: Document | None) -> None:
     """Embed, then write the document, its chunks and vectors in one transaction."""
     store = index.store
     vectors = index.embedder.embed([c.text for c in chunks]) if chunks else None

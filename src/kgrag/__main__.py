@@ -1,0 +1,5 @@
+"""`python -m kgrag` runs the command line."""
+
+from kgrag.cli import main
+
+main()

@@ -1,0 +1,61 @@
+"""Grounded answers: numbered blocks, [n] citations with quoted sentences, refusal when context is missing."""
+
+from __future__ import annotations
+
+from kgrag.answer import NO_ANSWER, build_blocks, build_messages, cited_numbers, generate_answer, make_citations
+from kgrag.models.fake import FakeLLM
+from kgrag.types import Context, ContextItem
+
+
+def _context() -> Context:
+    items = [
+        ContextItem("chunk", "The Zephyr Nano uses the BMP390 barometer. It is powered at 3.3 V.", 0.9, "c1", "d1",
+                    {"path": "nano.md", "title": "Zephyr Nano", "page_start": 2, "page_end": 2, "section": "Sensors"}),
+        ContextItem("chunk", "The BMP390 measures pressure from 300 to 1250 hPa. Its accuracy is 0.5 hPa.", 0.8, "c2",
+                    "d2", {"path": "bmp390.pdf", "title": "BMP390", "page_start": 1, "page_end": 1, "section": "Specs"}),
+        ContextItem("relation", "Zephyr Nano uses BMP390.", 0.5, None, None, {}),
+        ContextItem("relation", "BMP390 measures pressure.", 0.4, None, None, {}),
+    ]
+    return Context(question="q", strategy="test", items=items, tokens=60, budget=100)
+
+
+def test_blocks_group_graph_facts_and_number_sources() -> None:
+    blocks = build_blocks(_context())
+    assert [b.n for b in blocks] == [1, 2, 3]
+    assert "Zephyr Nano uses BMP390." in blocks[2].text and "BMP390 measures pressure." in blocks[2].text
+    prompt = build_messages("What range?", blocks)[1]["content"]
+    assert "[1] (Zephyr Nano, p. 2, section: Sensors)" in prompt
+    assert "[2] (BMP390, p. 1, section: Specs)" in prompt
+
+
+def test_citations_quote_the_supporting_sentence() -> None:
+    blocks = build_blocks(_context())
+    answer = "The Zephyr Nano's barometer (BMP390) measures 300 to 1250 hPa [2]."
+    citations = make_citations(answer, blocks)
+    assert [c.n for c in citations] == [2]
+    c = citations[0]
+    assert (c.document, c.page, c.section, c.chunk_id) == ("bmp390.pdf", 1, "Specs", "c2")
+    assert c.quote == "The BMP390 measures pressure from 300 to 1250 hPa."
+
+
+def test_cited_numbers_parse_groups_and_ignore_out_of_range() -> None:
+    assert cited_numbers("a [1, 3] b [2][9] c [1]", 3) == [1, 3, 2]
+
+
+def test_uncited_answer_gets_best_supporting_block() -> None:
+    citations = make_citations("It runs at 3.3 V.", build_blocks(_context()))
+    assert [c.n for c in citations] == [1]
+
+
+def test_generate_answer_with_fake_llm_and_refusal() -> None:
+    llm = FakeLLM(replies=["300 to 1250 hPa [2].", NO_ANSWER])
+    answer = generate_answer(llm, "What is the pressure range?", _context())
+    assert answer.grounded and answer.citations[0].chunk_id == "c2"
+    refusal = generate_answer(llm, "Who founded the company?", _context())
+    assert not refusal.grounded and refusal.citations == []
+
+
+def test_empty_context_refuses_without_calling_the_llm() -> None:
+    llm = FakeLLM(replies=[])
+    answer = generate_answer(llm, "anything", Context(question="anything", strategy="x"))
+    assert answer.text == NO_ANSWER and not answer.grounded

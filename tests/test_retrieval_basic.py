@@ -1,0 +1,57 @@
+"""dense / sparse / hybrid strategies on the bundled samples: ranking, budget, provenance, fusion math."""
+
+from __future__ import annotations
+
+import pytest
+
+from kgrag.errors import UnknownStrategyError
+from kgrag.index import Index
+from kgrag.retrieve.base import strategy_names
+from kgrag.retrieve.fusion import alpha_fuse, minmax
+from kgrag.retrieve.packing import pack
+from kgrag.tokens import count_tokens
+from kgrag.types import ContextItem
+
+
+def test_minmax_equal_scores_map_to_one() -> None:
+    assert minmax([("a", 2.0), ("b", 2.0)]) == {"a": 1.0, "b": 1.0}
+    assert minmax([("a", 1.0), ("b", 3.0), ("c", 2.0)]) == {"a": 0.0, "b": 1.0, "c": 0.5}
+
+
+def test_alpha_fusion_unions_and_weights() -> None:
+    fused = dict(alpha_fuse([("a", 0.9), ("b", 0.1)], [("b", 10.0), ("c", 5.0)], alpha=0.6))
+    assert fused == pytest.approx({"a": 0.6, "b": 0.4, "c": 0.0})
+
+
+def test_pack_respects_budget_and_truncates_last() -> None:
+    items = [ContextItem("chunk", "word " * 100, item_id=str(i)) for i in range(5)]
+    packed, used = pack(items, 250)
+    assert used <= 250 and used == sum(count_tokens(i.text) for i in packed)
+    assert len(packed) == 3 and packed[-1].source.get("truncated")
+
+
+def test_basic_strategies_registered() -> None:
+    assert {"dense", "sparse", "hybrid"} <= set(strategy_names())
+
+
+@pytest.mark.parametrize("strategy", ["dense", "sparse", "hybrid"])
+def test_strategies_return_budgeted_context_with_provenance(sample_index: Index, strategy: str) -> None:
+    context = sample_index.search("pressure range barometer", strategy=strategy, budget=600)
+    assert context.items, strategy
+    assert 0 < context.tokens <= 600
+    first = context.items[0]
+    assert first.chunk_id and first.source["path"] and first.kind == "chunk"
+    assert [i.score for i in context.items] == sorted((i.score for i in context.items), reverse=True)
+
+
+def test_sparse_finds_exact_part_numbers(sample_index: Index) -> None:
+    chunks = list(sample_index.store.iter_chunks())
+    token = next(w for c in chunks for w in c.text.split() if any(ch.isdigit() for ch in w) and w[0].isalpha() and len(w) > 4)
+    token = token.strip(".,;:()")
+    context = sample_index.search(token, strategy="sparse", budget=400)
+    assert token.lower() in context.items[0].text.lower()
+
+
+def test_unknown_strategy_is_a_clear_error(sample_index: Index) -> None:
+    with pytest.raises(UnknownStrategyError, match="available"):
+        sample_index.search("x", strategy="nope")
