@@ -65,6 +65,7 @@ class GraphSettings:
     beta: float = 0.8  # KET-RAG: share of chunks that get LLM extraction
     core_selection: str = "pagerank"  # pagerank | uniform
     knn_k: int = 2
+    keyword_method: str = "vocab"  # KET-RAG keywords: vocab | tfidf | phrase
     max_llm_tokens: int = 0  # 0 = no cap
     gleaning_rounds: int = 0
     seed: int = 42
