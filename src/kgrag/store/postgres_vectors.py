@@ -1,0 +1,146 @@
+"""Server store, part 2: vectors in pgvector with one partial HNSW index (inner product) per vector kind.
+
+Scores are inner products, as in the embedded store (rows are unit length, so = cosine). Searches with an
+`allowed_ids` filter of up to EXACT_FILTER_MAX ids, or k above EXACT_K_MAX, are exact scans of those rows;
+other searches walk the HNSW graph (approximate, recall ~0.99 at these ef_search settings).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+
+import numpy as np
+from psycopg import sql
+
+from kgrag.store.postgres_core import batches
+from kgrag.store.vectors import VectorMatrix
+
+EXACT_FILTER_MAX = 20_000
+EXACT_K_MAX = 500
+
+
+def _hnsw_name(kind: str) -> sql.Identifier:
+    tag = "".join(ch for ch in kind.lower() if ch.isalnum())[:20]
+    return sql.Identifier(f"vectors_hnsw_{tag}_{hashlib.sha1(kind.encode()).hexdigest()[:6]}")
+
+
+class PgVectors:
+    """pgvector storage and search; relies on the core's `_all`/`_run`/`_upsert`/`transaction`."""
+
+    def _vec_dim(self, kind: str) -> int | None:
+        rows = self._all("SELECT vector_dims(vec) FROM vectors WHERE kind = %s LIMIT 1", (kind,))
+        return int(rows[0][0]) if rows else None
+
+    def _ensure_hnsw(self, kind: str, dim: int) -> None:
+        """Create the partial HNSW index of `kind` for `dim` dimensions (replacing one for another size)."""
+        key = f"hnsw:{kind}"
+        if self.get_meta(key) == str(dim):
+            return
+        with self.transaction():
+            self._all("SELECT pg_advisory_xact_lock(hashtext(%s))", (f"{self.schema}:{key}",))
+            if self.get_meta(key) == str(dim):
+                return
+            self._run(sql.SQL("DROP INDEX IF EXISTS {}").format(_hnsw_name(kind)))
+            self._run(
+                sql.SQL(
+                    "CREATE INDEX IF NOT EXISTS {} ON vectors USING hnsw ((vec::public.vector({})) public.vector_ip_ops) "
+                    "WHERE kind = {}"
+                ).format(_hnsw_name(kind), sql.Literal(dim), sql.Literal(kind))
+            )
+            self.set_meta(key, str(dim))
+
+    def put_vectors(self, kind: str, ids: Sequence[str], matrix: np.ndarray) -> None:
+        if len(ids) != len(matrix):
+            raise ValueError("ids and matrix rows differ")
+        if not len(ids):
+            return
+        matrix = np.asarray(matrix, dtype=np.float32)
+        with self.transaction():
+            self._ensure_hnsw(kind, int(matrix.shape[1]))
+            self._upsert("vectors", ("kind", "item_id", "vec"), ((kind, i, v) for i, v in zip(ids, matrix, strict=True)),
+                         key=("kind", "item_id"))  # fmt: skip
+            self.bump_generation(f"vectors:{kind}")
+
+    def delete_vectors(self, kind: str, ids: Sequence[str] | None = None) -> None:
+        with self.transaction():
+            if ids is None:
+                self._run("DELETE FROM vectors WHERE kind = %s", (kind,))
+            else:
+                for part in batches(ids):
+                    self._run("DELETE FROM vectors WHERE kind = %s AND item_id = ANY(%s)", (kind, part))
+            self.bump_generation(f"vectors:{kind}")
+
+    def _vec_rows(self, kind: str, ids: list[str] | None) -> list[tuple[str, np.ndarray]]:
+        query = "SELECT item_id, vec FROM vectors WHERE kind = %s" + (
+            " AND item_id = ANY(%s)" if ids is not None else ""
+        )
+        with self._cursor(binary=True) as cur:
+            cur.execute(query + " ORDER BY item_id", (kind, ids) if ids is not None else (kind,))
+            return [(r[0], r[1].to_numpy()) for r in cur]
+
+    def get_vectors(self, kind: str, ids: Sequence[str]) -> np.ndarray:
+        """Rows for `ids` in order; zero rows where an id has no vector."""
+        found: dict[str, np.ndarray] = {}
+        for part in batches(ids):
+            found.update(self._vec_rows(kind, part))
+        dim = next(iter(found.values())).shape[0] if found else (self._vec_dim(kind) or 0)
+        out = np.zeros((len(ids), dim), dtype=np.float32)
+        for row, item_id in enumerate(ids):
+            vec = found.get(item_id)
+            if vec is not None:
+                out[row] = vec
+        return out
+
+    def vector_matrix(self, kind: str) -> VectorMatrix:
+        """The cached in-memory matrix of one vector kind, reloaded when its generation changed."""
+        gen = self.generation(f"vectors:{kind}")
+        with self._cache_lock:
+            cached = self._vector_cache.get(kind)
+            if cached is not None and cached.generation == gen:
+                return cached
+            rows = self._vec_rows(kind, None)
+            matrix = np.stack([r[1] for r in rows]).astype(np.float32) if rows else np.zeros((0, 0), np.float32)
+            self._vector_cache[kind] = VectorMatrix([r[0] for r in rows], matrix, gen)
+            return self._vector_cache[kind]
+
+    def search_vectors(
+        self, kind: str, query: np.ndarray, k: int, allowed_ids: set[str] | None = None
+    ) -> list[tuple[str, float]]:
+        if k <= 0 or (allowed_ids is not None and not allowed_ids):
+            return []
+        dim = self._vec_dim(kind)
+        if dim is None:
+            return []
+        vec = np.asarray(query, dtype=np.float32).reshape(-1)
+        if allowed_ids is not None and len(allowed_ids) <= EXACT_FILTER_MAX or k > EXACT_K_MAX:
+            return self._exact_search(kind, vec, k, allowed_ids)
+        typed = sql.SQL("(vec::public.vector({}))").format(sql.Literal(dim))
+        where = sql.SQL("kind = {}").format(sql.Literal(kind))  # literal so the partial index matches
+        params: list[object] = [vec]
+        if allowed_ids is not None:
+            where += sql.SQL(" AND item_id = ANY(%s)")
+            params.append(list(allowed_ids))
+        query_sql = sql.SQL(
+            "SELECT item_id, -({t} <#> %s::public.vector({d})) FROM vectors WHERE {w} "
+            "ORDER BY {t} <#> %s::public.vector({d}) LIMIT %s"
+        ).format(t=typed, d=sql.Literal(dim), w=where)
+        with self.transaction():
+            self._all(
+                "SELECT set_config('hnsw.ef_search', %s, true), set_config('hnsw.iterative_scan', 'strict_order', true)",
+                (str(min(1000, max(100, 2 * k))),),
+            )
+            rows = self._all(query_sql, [vec, *params[1:], vec, k])
+        return [(r[0], float(r[1])) for r in rows]
+
+    def _exact_search(
+        self, kind: str, vec: np.ndarray, k: int, allowed_ids: set[str] | None
+    ) -> list[tuple[str, float]]:
+        """Exact top-k over the (filtered) rows of one kind, bypassing the HNSW index."""
+        ids_filter = " AND item_id = ANY(%(ids)s)" if allowed_ids is not None else ""
+        rows = self._all(
+            "WITH c AS MATERIALIZED (SELECT item_id, vec FROM vectors WHERE kind = %(kind)s" + ids_filter + ") "
+            "SELECT item_id, -(vec <#> %(q)s) AS s FROM c ORDER BY vec <#> %(q)s, item_id LIMIT %(k)s",
+            {"kind": kind, "ids": sorted(allowed_ids or ()), "q": vec, "k": k},
+        )
+        return [(r[0], float(r[1])) for r in rows]
