@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from kgrag.graph.build import embed_entities
 from kgrag.graph.core import save_core
 from kgrag.graph.keyword_graph import ensure_keyword_graph
 from kgrag.graph.knn import ensure_knn_graph
 from kgrag.graph.subchunks import rewire_skeleton
 from kgrag.index import Index
-from kgrag.stages.ket import embed_missing_entities
 from kgrag.tokens import count_tokens
 from kgrag.types import Chunk, Document, Entity, Relation
 
@@ -47,7 +47,7 @@ def ket_index(empty_index: Index) -> Index:
     store.add_mentions([(f"c{c}", f"e:{k}") for k, _, _, c in ENTITIES])
     store.upsert_relations([Relation(f"r:{a}-{b}", f"e:{a}", f"e:{b}", t, f"{a} {t} {b}") for a, t, b, _ in RELATIONS])
     store.add_relation_support([(f"r:{a}-{b}", f"c{c}") for a, _, b, c in RELATIONS])
-    embed_missing_entities(empty_index)
+    embed_entities(empty_index)
     rewire_skeleton(empty_index)
     return empty_index
 
@@ -107,3 +107,26 @@ def test_knng_adds_neighbours(ket_index: Index):
     text = ket_index.search("Eiffel Tower", strategy="text", budget=100)
     knng = ket_index.search("Eiffel Tower", strategy="knng", budget=100)
     assert text.items[0].chunk_id == knng.items[0].chunk_id
+
+
+def test_stages_end_to_end_with_rules_skeleton(empty_index: Index):
+    from kgrag.graph.core import load_core
+    from kgrag.progress import NullProgress
+    from kgrag.stages import all_stages
+
+    store = empty_index.store
+    store.upsert_document(Document("d", "d.txt", "D", "h"))
+    ids = [f"c{i}" for i in range(6)]
+    store.add_chunks([Chunk(c, "d", t, ord=i, tokens=count_tokens(t)) for i, (c, t) in enumerate(zip(ids, TEXTS, strict=False))])
+    store.put_vectors("chunk", ids, empty_index.embedder.embed(TEXTS[:6]))
+    empty_index.settings.graph.beta = 0.5
+    empty_index.settings.graph.extractor = "rules"
+    ket = {"keywords", "knn", "core", "subchunks", "keyword-graph", "skeleton"}
+    for stage in all_stages():
+        if stage.name in ket:
+            stage.run(empty_index, NullProgress())
+    assert len(load_core(empty_index)) == 3
+    done = {k.split(":", 1)[1] for k in store.done_keys("graph")}
+    assert done == load_core(empty_index)  # extraction ran on core chunks only
+    ctx = empty_index.search("capital of France", strategy="ket", budget=300)
+    assert ctx.items and ctx.tokens <= 300
