@@ -180,7 +180,7 @@ def gold_fact_terms(gold: str) -> list[str]:
 def _term_pattern(term: str) -> re.Pattern[str]:
     """Case-insensitive pattern for a term: flexible whitespace, optional space before a unit."""
     parts = [re.escape(p) for p in term.split(" ")]
-    body = r"\s*".join(parts) if _NUMBER_UNIT.fullmatch(term) else r"\s+".join(parts)
+    body = r"\s*".join(parts) if term[:1].isdigit() else r"\s+".join(parts)
     return re.compile(rf"(?<![\w]){body}(?![\w])", re.IGNORECASE)
 
 
