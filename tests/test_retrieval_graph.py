@@ -66,9 +66,12 @@ def test_turtle_serialization_parses_and_keeps_provenance(graph_index):
     turtle = "\n".join(i.text for i in context.items if i.kind == "rdf")
     graph = rdflib.Graph().parse(data=turtle, format="turtle")
     prov = rdflib.URIRef("http://www.w3.org/ns/prov#wasDerivedFrom")
-    assert rdflib.URIRef("urn:kgrag:chunk:c1") in set(graph.objects(None, prov))
+    assert rdflib.URIRef("https://kgrag.local/chunk/c1") in set(graph.objects(None, prov))
     labels = {str(o) for o in graph.objects(None, rdflib.RDFS.label)}
     assert {"Router", "Internet"} <= labels
+    provides = rdflib.URIRef("https://kgrag.local/relation/provides")
+    assert (rdflib.URIRef("https://kgrag.local/entity/Router"), provides,
+            rdflib.URIRef("https://kgrag.local/entity/Internet")) in graph
     odd = graph_index.search("What does the Router provide?", strategy="kg-hybrid", budget=2000, serialization="turtle")
     rdflib.Graph().parse(data="\n".join(i.text for i in odd.items if i.kind == "rdf"), format="turtle")
 

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from kgrag.errors import ConfigError, ModelError
 from kgrag.models.base import LLM, Message, Reranker
+from kgrag.models.layers import supports_yes_probability
 from kgrag.models.usage import llm_stage
 
 if TYPE_CHECKING:
@@ -170,7 +171,7 @@ def make_reranker(name: str, index: Index | None = None) -> Reranker:
             if name == "auto":
                 return LexicalReranker()
             raise ConfigError("reranker 'llm' needs an index (for its LLM)")
-        if name == "auto" and (index.settings.llm.provider == "fake" or not hasattr(index.llm, "yes_probability")):
+        if name == "auto" and (index.settings.llm.provider == "fake" or not supports_yes_probability(index.llm)):
             return LexicalReranker()
         return LLMReranker(index.llm)
     if name.startswith("cross-encoder"):

@@ -27,12 +27,14 @@ from kgrag.graph.algorithms import (
     personalized_pagerank,
     subgraph_from,
 )
+from kgrag.graph.keys import relation_key
+from kgrag.graph.serialize import BASE_IRI, ENTITY_NS, RELATION_NS, entity_iris, iri_local_name, triple_sentence
 from kgrag.retrieve.base import Retriever, register
 from kgrag.retrieve.chunks import allowed_chunks, chunk_items, dense_search, hybrid_search
 from kgrag.retrieve.packing import chunk_source, pack
 from kgrag.retrieve.query import hyde_vector
 from kgrag.retrieve.query_linking import LinkedEntity, entity_relevance, link_entities, question_vector
-from kgrag.types import Context, ContextItem
+from kgrag.types import Context, ContextItem, Entity
 
 if TYPE_CHECKING:
     from kgrag.index import Index
@@ -159,10 +161,11 @@ def serialization(index: Index, options: dict[str, Any]) -> str:
 
 
 # -- serialization of facts (sentences or RDF Turtle), each fact keeping its supporting chunks -----------
+# Sentences and IRI names come from graph/serialize.py (shared with `kgrag graph export`); what is added here is
+# per-fact Turtle that can be cut to a token budget and the provenance (prov:wasDerivedFrom on reified facts).
 TURTLE_PREFIXES = (
-    "@prefix kg: <urn:kgrag:entity:> .\n@prefix rel: <urn:kgrag:relation:> .\n@prefix chunk: <urn:kgrag:chunk:> .\n"
-    "@prefix fact: <urn:kgrag:fact:> .\n"
-    "@prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .\n"
+    f"@prefix ent: <{ENTITY_NS}> .\n@prefix rel: <{RELATION_NS}> .\n@prefix chunk: <{BASE_IRI}chunk/> .\n"
+    f"@prefix fact: <{BASE_IRI}fact/> .\n@prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .\n"
     "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n@prefix prov: <http://www.w3.org/ns/prov#> ."
 )
 _SAFE_LOCAL = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
@@ -170,37 +173,32 @@ _SAFE_LOCAL = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
 
 def fact_sentence(edge: dict[str, Any]) -> str:
     """A relation as a plain sentence: "Router provides Internet."."""
-    from kgrag.graph.keys import relation_key
-
-    return f"{edge['source_name']} {relation_key(edge['type'])} {edge['target_name']}."
+    return triple_sentence(edge["source_name"], relation_key(edge["type"]), edge["target_name"])
 
 
-def _iri(prefix: str, ns: str, local: str) -> str:
-    return f"{prefix}:{local}" if _SAFE_LOCAL.match(local) else f"<urn:kgrag:{ns}:{quote(local, safe='')}>"
+def _iri(prefix: str, local: str) -> str:
+    """A prefixed name when `local` is safe, else the full IRI with `local` percent-encoded."""
+    if _SAFE_LOCAL.match(local):
+        return f"{prefix}:{local}"
+    return f"<{BASE_IRI}{prefix}/{quote(local, safe='')}>"
 
 
 def _literal(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\r", "\\r") + '"'
 
 
-def _predicate(rtype: str) -> str:
-    from kgrag.graph.keys import relation_key
-
-    local = "_".join(relation_key(rtype).split()) or "related_to"
-    return _iri("rel", "relation", local if local[0].isalpha() else "r_" + local)
-
-
-def fact_turtle(edge: dict[str, Any], labelled: set[str]) -> str:
+def fact_turtle(edge: dict[str, Any], locals_: dict[str, str], labelled: set[str]) -> str:
     """Turtle for one relation: labels of new ends, the triple, and its reified statement with prov:wasDerivedFrom."""
-    s, o, p = _iri("kg", "entity", edge["source"]), _iri("kg", "entity", edge["target"]), _predicate(edge["type"])
+    s, o = _iri("ent", locals_[edge["source"]]), _iri("ent", locals_[edge["target"]])
+    p = _iri("rel", iri_local_name("_".join(relation_key(edge["type"]).split()), "related_to"))
     lines = []
     for node_id, iri, name in ((edge["source"], s, edge["source_name"]), (edge["target"], o, edge["target_name"])):
         if node_id not in labelled:
             labelled.add(node_id)
             lines.append(f"{iri} rdfs:label {_literal(name)} .")
     lines.append(f"{s} {p} {o} .")
-    stmt = f"{_iri('fact', 'fact', edge['relation_id'])} a rdf:Statement ; rdf:subject {s} ; rdf:predicate {p} ; rdf:object {o}"
-    chunks = ", ".join(_iri("chunk", "chunk", c) for c in edge.get("chunks", [])[:3])
+    stmt = f"{_iri('fact', edge['relation_id'])} a rdf:Statement ; rdf:subject {s} ; rdf:predicate {p} ; rdf:object {o}"
+    chunks = ", ".join(_iri("chunk", c) for c in edge.get("chunks", [])[:3])
     lines.append(stmt + (f" ; prov:wasDerivedFrom {chunks} ." if chunks else " ."))
     return "\n".join(lines)
 
@@ -222,10 +220,11 @@ def fact_items(index: Index, sub: RetrievedSubgraph, form: str) -> list[ContextI
     prov = _provenance(index, edges)
     items: list[ContextItem] = []
     labelled: set[str] = set()
+    locals_ = entity_iris([Entity(n["id"], n["name"], n["type"]) for n in sub.nodes.values()])
     if form == "turtle" and edges:
         items.append(ContextItem(kind="rdf", text=TURTLE_PREFIXES, item_id="turtle:prefixes", score=1.0))
     for rank, edge in enumerate(edges):
-        text = fact_turtle(edge, labelled) if form == "turtle" else fact_sentence(edge)
+        text = fact_turtle(edge, locals_, labelled) if form == "turtle" else fact_sentence(edge)
         ref = prov.get(edge["chunks"][0]) if edge.get("chunks") else None
         items.append(ContextItem(
             kind="rdf" if form == "turtle" else "relation", text=text, score=1.0 / (1 + rank),
