@@ -131,11 +131,14 @@ class PgServer:
         """Create the data folder with `initdb` if it is not one yet; True when created."""
         if (self.data / "PG_VERSION").exists():
             return False
-        self.data.mkdir(parents=True, exist_ok=True)
-        user = self._run_user()
-        if user:
-            self._grant(user)
-        self.data.chmod(0o700)
+        try:
+            self.data.mkdir(parents=True, exist_ok=True)
+            user = self._run_user()
+            if user:
+                self._grant(user)
+            self.data.chmod(0o700)
+        except OSError as exc:
+            raise ServerError(f"cannot prepare the data folder {self.data}: {exc}") from exc
         proc = self._cmd(
             "initdb", "-D", str(self.data), "-U", DB_USER, "--auth=trust", "--encoding=UTF8", "--locale=C.UTF-8"
         )

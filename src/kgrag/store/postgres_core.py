@@ -157,6 +157,10 @@ class PgCore:
             cur.execute(sql.SQL("TRUNCATE {}").format(stage))
         return len(unique)
 
+    def query(self, text: str, params: Sequence[Any] | None = None) -> list[tuple[Any, ...]]:
+        """Rows of one parameterized read (backend-internal, like SqliteStore.execute; not in the protocol)."""
+        return self._all(text, params)
+
     def close(self) -> None:
         self.pool.close()
 
