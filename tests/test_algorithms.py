@@ -95,6 +95,8 @@ def test_filter_by_types_relevance_duplicates_and_size(empty_index):
     assert "x4" not in relevant.nodes and "x3" in relevant.nodes
     small = filter_subgraph(sub, relevance={"x3": 0.9, "x5": 0.1, "x4": 0.2}, max_nodes=2, max_edges=1)
     assert set(small.nodes) == {"x1", "x3"} and len(small.edges) == 1
+    boosted = filter_subgraph(sub, relevance={"x3": 0.9, "x5": 0.1}, max_edges=1, relation_boost={"CONNECTS_TO": 2.0})
+    assert [e["type"] for e in boosted.edges.values()] == ["CONNECTS_TO"]
     shown = small.to_subgraph()
     assert shown.edges[0].keys() == {"source", "target", "type", "chunks"}
     assert shown.nodes[0].keys() == {"id", "name", "type"}

@@ -265,8 +265,11 @@ def filter_subgraph(
     min_relevance: float | None = None,
     max_nodes: int | None = None,
     max_edges: int | None = None,
+    relation_boost: Mapping[str, float] | None = None,
 ) -> RetrievedSubgraph:
     """Drop edges/nodes by relation type, entity type, question relevance and duplicates, to a size limit.
+
+    Edges rank by their ends' relevance plus `relation_boost[type]` (relation types the question asks about).
 
     Seed nodes survive type and relevance filters. Duplicate nodes (same name key) and duplicate edges
     (same ends and type, either direction) are merged, keeping the union of supporting chunks.
@@ -308,10 +311,13 @@ def filter_subgraph(
             kept["weight"] = max(kept["weight"], edge["weight"])
             continue
         edges[key] = dict(edge, source=s, target=t, chunks=list(edge.get("chunks", [])))
-    ranked_edges = sorted(
-        edges.values(),
-        key=lambda e: (-(nodes[e["source"]]["relevance"] + nodes[e["target"]]["relevance"]), -e["weight"], e["relation_id"]),
-    )
+    boost = relation_boost or {}
+
+    def edge_rank(e: dict[str, Any]) -> tuple[float, float, str]:
+        ends = nodes[e["source"]]["relevance"] + nodes[e["target"]]["relevance"]
+        return -(ends + boost.get(e["type"], 0.0)), -e["weight"], e["relation_id"]
+
+    ranked_edges = sorted(edges.values(), key=edge_rank)
     if max_edges is not None:
         ranked_edges = ranked_edges[:max_edges]
     return RetrievedSubgraph(

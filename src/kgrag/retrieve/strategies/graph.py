@@ -33,7 +33,7 @@ from kgrag.retrieve.base import Retriever, register
 from kgrag.retrieve.chunks import allowed_chunks, chunk_items, dense_search, hybrid_search
 from kgrag.retrieve.packing import chunk_source, pack
 from kgrag.retrieve.query import hyde_vector
-from kgrag.retrieve.query_linking import LinkedEntity, entity_relevance, link_entities, question_vector
+from kgrag.retrieve.query_linking import LinkedEntity, entity_relevance, link_entities, map_relations, question_vector
 from kgrag.types import Context, ContextItem, Entity
 
 if TYPE_CHECKING:
@@ -110,6 +110,7 @@ def filtered(index: Index, gq: GraphQuery, sub: RetrievedSubgraph, options: dict
         min_relevance=options.get("min_relevance"),
         max_nodes=int(options.get("max_nodes", MAX_SUBGRAPH_NODES)),
         max_edges=int(options.get("max_edges", MAX_SUBGRAPH_EDGES)),
+        relation_boost=dict(map_relations(index, gq.question, qvec=gq.qvec, adj=gq.adj)),
     )
     attach_support(index, sub)
     return sub
