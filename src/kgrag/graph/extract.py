@@ -95,10 +95,11 @@ class ExtractionBuilder:
 
     def relation(self, source: Any, rtype: Any, target: Any, description: Any = "") -> bool:
         """Add a relation between two names (added as untyped entities if new); False if invalid."""
+        before = self.dropped
         src = self._key_of(source)
         dst = self._key_of(target)
         if src is None or dst is None or src == dst:
-            self.dropped += 1
+            self.dropped = before + 1  # one dropped relation, however many of its ends were invalid
             return False
         label = relation_key(str(rtype or ""))
         old = self._relations.get((src, label, dst), "")

@@ -57,10 +57,16 @@ def load_spacy() -> Any:
         import spacy
     except ImportError as exc:
         raise ModelError(SPACY_HINT) from exc
+    from spacy.util import compile_suffix_regex
+
     try:
-        return spacy.load(SPACY_MODEL)
+        nlp = spacy.load(SPACY_MODEL)
     except OSError as exc:
         raise ModelError(f"spaCy model package {SPACY_MODEL!r} is not installed; {SPACY_HINT}") from exc
+    # "over I2C." / "uses UART." : split the sentence period off identifiers so sentences end there
+    suffixes = [*nlp.Defaults.suffixes, r"(?<=[0-9][A-Za-z])\.$", r"(?<=[A-Z]{2})\.$"]
+    nlp.tokenizer.suffix_search = compile_suffix_regex(suffixes).search
+    return nlp
 
 
 def _third_person(verb: str) -> str:

@@ -32,6 +32,7 @@ def relation_sentences(relations: Iterable[Relation], names: dict[str, str]) -> 
 
 def iri_local_name(text: str, fallback: str = "item") -> str:
     """An IRI-safe local name: ASCII letters, digits, `_` and `-` only ("Nano 33 BLE" -> "Nano_33_BLE")."""
+    text = text.replace("µ", "u").replace("μ", "u").replace("°", "deg")
     ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
     local = _UNSAFE.sub("_", ascii_text).strip("_-")
     if not local:
