@@ -1,0 +1,86 @@
+"""Shared pieces of the loaders: the Block a parser emits, the parsed result, ids and path metadata."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass, field
+from pathlib import Path, PurePath
+from typing import Any
+
+from kgrag.types import Chunk, Document
+
+MAX_FILE_BYTES = 100 * 1024 * 1024  # larger files are refused with a clear reason, never half-read
+
+
+@dataclass
+class Block:
+    """One unit of parsed content in reading order.
+
+    kind: "heading" (text = the heading line, path ends with it) | "text" | "table" | "code".
+    path: the heading path the block sits under (for a heading: including itself).
+    """
+
+    path: tuple[str, ...]
+    text: str
+    kind: str = "text"
+    page: int | None = None
+
+
+@dataclass
+class ParsedDocument:
+    """A document and its chunks, ready to be stored."""
+
+    document: Document
+    chunks: list[Chunk] = field(default_factory=list)
+
+
+@dataclass
+class Parsed:
+    """What a format loader returns before chunking: blocks plus document-level facts."""
+
+    blocks: list[Block]
+    title: str = ""
+    meta: dict[str, Any] = field(default_factory=dict)
+    product: str = ""
+    category: str = ""
+    version: str = ""
+
+
+def content_hash(path: Path) -> str:
+    """sha256 hex digest of the file's bytes, read in a streaming way."""
+    with open(path, "rb") as fh:
+        return hashlib.file_digest(fh, "sha256").hexdigest()
+
+
+def relative_path(path: Path, root: Path | None) -> str:
+    """The posix path of `path` relative to `root`, compared lexically (symlinks are not resolved, so a
+    linked file keeps the name it has under root); absolute when root is None or not an ancestor."""
+    absolute = Path(os.path.abspath(path))
+    if root is not None:
+        try:
+            return absolute.relative_to(os.path.abspath(root)).as_posix()
+        except ValueError:
+            pass
+    return absolute.as_posix()
+
+
+def make_doc_id(rel_path: str) -> str:
+    """Stable document id: first 16 hex digits of sha1 of the posix (relative) path."""
+    return hashlib.sha1(rel_path.encode("utf-8")).hexdigest()[:16]
+
+
+def folder_metadata(rel_path: str, has_root: bool) -> tuple[str, str]:
+    """(category, product) from the folders of a relative path: `Cat/Product/file` or `Cat/file`.
+
+    With two or more folder levels the innermost folder is the product and the one above it the
+    category; with one level it is the category only; with no root nothing is derived.
+    """
+    if not has_root or PurePath(rel_path).is_absolute():
+        return "", ""
+    folders = [p.strip() for p in PurePath(rel_path).parts[:-1] if p.strip()]
+    if len(folders) >= 2:
+        return folders[-2], folders[-1]
+    if len(folders) == 1:
+        return folders[0], ""
+    return "", ""

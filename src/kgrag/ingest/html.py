@@ -1,0 +1,163 @@
+"""HTML loader: boilerplate (nav, header, footer, aside, scripts, forms, link lists) dropped; h1-h6 form
+the section path; tables become ` | `-joined row lines."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+from bs4 import BeautifulSoup, NavigableString, Tag
+from bs4.element import Comment, Doctype, ProcessingInstruction
+
+from kgrag.ingest.base import Block, Parsed
+from kgrag.ingest.clean import normalize_whitespace
+from kgrag.ingest.textio import read_text
+
+DROP_TAGS = {
+    "nav", "header", "footer", "aside", "script", "style", "noscript", "template", "form", "button",
+    "input", "select", "textarea", "iframe", "svg", "canvas", "head", "menu", "dialog", "object",
+}
+DROP_ROLES = {"navigation", "banner", "contentinfo", "complementary", "search", "menu", "menubar"}
+HEADINGS = {f"h{i}": i for i in range(1, 7)}
+TEXT_BLOCKS = {"p", "li", "dt", "dd", "blockquote", "figcaption", "caption", "address", "summary", "td", "th"}
+_BR = "\u2028"  # marks <br> while HTML whitespace is collapsed
+
+
+def parse_html(path: Path) -> Parsed:
+    """Blocks of an HTML page; title from <title> (else the first <h1>); product/category from <meta>."""
+    soup = BeautifulSoup(read_text(path), "lxml")
+    metas = {
+        str(tag.get("name", "")).lower(): str(tag.get("content", "")).strip()
+        for tag in soup.find_all("meta")
+        if tag.get("name") and tag.get("content")
+    }
+    title_tag = soup.find("title")
+    title = normalize_whitespace(title_tag.get_text(" ")) if title_tag else ""
+    root = soup.find("main") or soup.find("article") or soup.body or soup
+    if not title:
+        h1 = root.find("h1")
+        title = normalize_whitespace(h1.get_text(" ")) if h1 else ""
+    walker = _Walker()
+    blocks = list(walker.walk(root))
+    return Parsed(blocks, title=title, meta={"format": "html"}, product=metas.get("product", ""),
+                  category=metas.get("category", ""), version=metas.get("version", ""))
+
+
+def link_density(tag: Tag) -> float:
+    """Share of an element's text that sits inside <a> links."""
+    text = len(tag.get_text(" ", strip=True))
+    if not text:
+        return 0.0
+    linked = sum(len(a.get_text(" ", strip=True)) for a in tag.find_all("a"))
+    return linked / text
+
+
+def _is_boilerplate(tag: Tag) -> bool:
+    if tag.name in DROP_TAGS or str(tag.get("role", "")).lower() in DROP_ROLES:
+        return True
+    if tag.has_attr("hidden") or str(tag.get("aria-hidden", "")).lower() == "true":
+        return True
+    if tag.name in ("ul", "ol", "div", "p", "section", "table", "dl"):
+        n_links = len(tag.find_all("a"))
+        density = link_density(tag)
+        return (n_links >= 3 and density > 0.6) or (n_links >= 1 and density > 0.9)
+    return False
+
+
+class _Walker:
+    """Depth-first walk keeping the heading stack."""
+
+    def __init__(self) -> None:
+        self.stack: list[tuple[int, str]] = []
+        self.inline: list[str] = []
+
+    def path(self) -> tuple[str, ...]:
+        return tuple(text for _, text in self.stack)
+
+    def walk(self, node: Tag) -> Iterator[Block]:
+        yield from self._children(node)
+        yield from self._flush()
+
+    def _flush(self) -> Iterator[Block]:
+        text = "\n".join(" ".join(part.split()) for part in " ".join(self.inline).split(_BR))
+        text = normalize_whitespace(text)
+        self.inline = []
+        if text:
+            yield Block(self.path(), text)
+
+    def _children(self, node: Tag) -> Iterator[Block]:
+        for child in node.children:
+            if isinstance(child, (Comment, Doctype, ProcessingInstruction)):
+                continue
+            if isinstance(child, NavigableString):
+                if child.strip():
+                    self.inline.append(str(child))
+                continue
+            if not isinstance(child, Tag) or _is_boilerplate(child):
+                continue
+            yield from self._element(child)
+
+    def _element(self, tag: Tag) -> Iterator[Block]:
+        name = tag.name
+        if name in HEADINGS:
+            yield from self._flush()
+            text = _inline_text(tag)
+            if text:
+                level = HEADINGS[name]
+                while self.stack and self.stack[-1][0] >= level:
+                    self.stack.pop()
+                self.stack.append((level, text))
+                yield Block(self.path(), text, "heading")
+        elif name == "table":
+            yield from self._flush()
+            rows = _table_rows(tag)
+            if rows:
+                yield Block(self.path(), "\n".join(rows), "table")
+        elif name == "pre":
+            yield from self._flush()
+            code = tag.get_text().strip("\n")
+            if code.strip():
+                yield Block(self.path(), code, "code")
+        elif name == "br":
+            self.inline.append(_BR)
+        elif name in ("ul", "ol") and not tag.find(["p", "table", "pre", "ul", "ol", "div", *HEADINGS]):
+            yield from self._flush()
+            items = [_inline_text(li) for li in tag.find_all("li", recursive=False)]
+            text = "\n".join(f"- {item}" for item in items if item)
+            if text:
+                yield Block(self.path(), text)
+        elif name in TEXT_BLOCKS and not tag.find(["p", "table", "pre", "ul", "ol", "div", *HEADINGS]):
+            yield from self._flush()
+            text = _inline_text(tag)
+            if text:
+                yield Block(self.path(), text)
+        elif name in ("span", "a", "b", "strong", "em", "i", "code", "sup", "sub", "small", "mark", "abbr"):
+            self.inline.append(tag.get_text(" "))
+        else:
+            yield from self._flush()
+            yield from self._children(tag)
+            yield from self._flush()
+
+
+def _inline_text(tag: Tag) -> str:
+    """An element's text with HTML whitespace rules: runs of whitespace are one space, <br> a newline."""
+    parts: list[str] = []
+    for node in tag.descendants:
+        if isinstance(node, Tag) and node.name == "br":
+            parts.append(_BR)
+        elif isinstance(node, NavigableString) and not isinstance(node, (Comment, Doctype)):
+            parts.append(str(node))
+    lines = ("".join(parts)).split(_BR)
+    return normalize_whitespace("\n".join(" ".join(line.split()) for line in lines))
+
+
+def _table_rows(table: Tag) -> list[str]:
+    """Each row's cell texts joined with ' | ' (nested tables flattened into their cell)."""
+    rows: list[str] = []
+    for tr in table.find_all("tr"):
+        if tr.find_parent("table") is not table:
+            continue
+        cells = [" ".join(c.get_text(" ").split()) for c in tr.find_all(["td", "th"], recursive=False)]
+        if any(cells):
+            rows.append(" | ".join(cells))
+    return rows

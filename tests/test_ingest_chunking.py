@@ -1,0 +1,106 @@
+"""Structure-aware chunking: token limits, overlap, section boundaries, tiny-sibling merging."""
+
+from __future__ import annotations
+
+from kgrag.config import ChunkingSettings
+from kgrag.ingest.base import Block
+from kgrag.ingest.chunking import chunk_blocks, split_long
+from kgrag.tokens import count_tokens
+
+SENTENCE = "The sensor board measures barometric pressure with an accuracy of half a hectopascal. "
+
+
+def _heading(*path: str) -> Block:
+    return Block(tuple(path), path[-1], "heading")
+
+
+def test_long_section_respects_max_tokens_and_overlaps() -> None:
+    settings = ChunkingSettings(max_tokens=80, overlap_tokens=20, min_tokens=3)
+    text = "".join(f"Sentence number {i} says the sensor reads pressure value {i}. " for i in range(40))
+    drafts = chunk_blocks([_heading("Specs"), Block(("Specs",), text, page=2)], settings)
+    assert len(drafts) > 3
+    for d in drafts:
+        assert count_tokens(d.text) <= 80
+        assert d.text.startswith("Specs\n")  # the heading line starts every chunk
+        assert d.path == ("Specs",) and d.page_start == d.page_end == 2
+    for prev, nxt in zip(drafts, drafts[1:], strict=False):
+        last_sentence = prev.body.split(". ")[-1].rstrip(".")
+        assert last_sentence in nxt.body  # the trailing sentence is repeated as overlap
+    # every sentence survives
+    joined = " ".join(d.body for d in drafts)
+    assert all(f"value {i}." in joined for i in range(40))
+
+
+def test_no_overlap_when_disabled() -> None:
+    settings = ChunkingSettings(max_tokens=60, overlap_tokens=0, min_tokens=3)
+    text = "".join(f"Item {i} is a distinct statement about pins. " for i in range(30))
+    drafts = chunk_blocks([Block((), text)], settings)
+    bodies = [d.body for d in drafts]
+    assert sum(b.count("Item ") for b in bodies) == 30
+
+
+def test_sections_are_not_crossed_unless_tiny_siblings() -> None:
+    settings = ChunkingSettings(max_tokens=120, overlap_tokens=10, min_tokens=3)
+    long_text = SENTENCE * 6
+    blocks = [
+        _heading("1 Power"), Block(("1 Power",), long_text, page=1),
+        _heading("1 Power", "1.1 Input"), Block(("1 Power", "1.1 Input"), "Input is 5 to 12 volts on the VIN pin.", page=1),
+        _heading("1 Power", "1.2 Output"), Block(("1 Power", "1.2 Output"), "Output is 3.3 volts, 500 mA maximum.", page=2),
+        _heading("2 Radio"), Block(("2 Radio",), long_text, page=3),
+    ]
+    drafts = chunk_blocks(blocks, settings)
+    paths = [d.path for d in drafts]
+    assert ("2 Radio",) in paths and ("1 Power",) in paths
+    merged = [d for d in drafts if d.path == ("1 Power",) and len(d.paths) > 1]
+    assert len(merged) == 1  # filed under the common parent
+    assert merged[0].paths == [("1 Power", "1.1 Input"), ("1 Power", "1.2 Output")]
+    assert "1.2 Output\nOutput is 3.3 volts" in merged[0].text
+    assert (merged[0].page_start, merged[0].page_end) == (1, 2)
+    radio = [d for d in drafts if d.path == ("2 Radio",)]
+    assert all("volts" not in d.text for d in radio)  # never mixed with the Power sections
+
+
+def test_heading_without_content_is_carried_into_the_next_sibling() -> None:
+    settings = ChunkingSettings(max_tokens=200, overlap_tokens=0, min_tokens=3)
+    blocks = [
+        _heading("Features"),
+        _heading("Features", "SAMD21G18A"),
+        _heading("Features", "Processor"),
+        Block(("Features", "Processor"), "256 kB Flash\n32 kB SRAM\nPower On Reset and Brown Out Detection"),
+    ]
+    (draft,) = chunk_blocks(blocks, settings)
+    assert draft.text.startswith("SAMD21G18A\nProcessor\n256 kB Flash")
+    assert draft.path == ("Features", "Processor")
+
+
+def test_low_information_chunks_are_dropped() -> None:
+    settings = ChunkingSettings(max_tokens=100, overlap_tokens=0, min_tokens=12)
+    blocks = [_heading("A"), Block(("A",), "Figure 3"), _heading("B", "C"), Block(("B", "C"), SENTENCE * 2)]
+    drafts = chunk_blocks(blocks, settings)
+    assert [d.path for d in drafts] == [("B", "C")]
+
+
+def test_tables_and_code_split_by_lines() -> None:
+    settings = ChunkingSettings(max_tokens=60, overlap_tokens=0, min_tokens=3)
+    rows = "\n".join(f"Pin {i} | GPIO{i} | Digital input and output" for i in range(30))
+    drafts = chunk_blocks([_heading("Pins"), Block(("Pins",), rows, "table")], settings)
+    assert len(drafts) > 2
+    for d in drafts:
+        assert count_tokens(d.text) <= 60
+        for line in d.body.split("\n"):
+            assert line.startswith("Pin ") and line.endswith("output")  # rows are never cut
+
+
+def test_giant_words_and_sentences_are_cut() -> None:
+    settings = ChunkingSettings(max_tokens=50, overlap_tokens=5, min_tokens=1)
+    blob = "x" * 3000
+    words = " ".join(f"word{i}" for i in range(400))
+    drafts = chunk_blocks([Block((), f"{blob} {words}")], settings)
+    assert all(count_tokens(d.text) <= 50 for d in drafts)
+    assert sum(len(p) for p in split_long(blob, 40)) == 3000
+
+
+def test_chunking_is_deterministic() -> None:
+    settings = ChunkingSettings(max_tokens=70, overlap_tokens=15, min_tokens=3)
+    blocks = [_heading("S"), Block(("S",), SENTENCE * 10)]
+    assert [d.text for d in chunk_blocks(blocks, settings)] == [d.text for d in chunk_blocks(blocks, settings)]
