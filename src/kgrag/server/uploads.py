@@ -32,15 +32,15 @@ def safe_filename(raw: str) -> str:
     """A plain file name from a client-supplied one: last path part, ASCII letters/digits/._- only.
 
     `../../etc/passwd` -> `passwd`, `C:\\x\\a b.md` -> `a_b.md`, `résumé.txt` -> `resume.txt`, NUL removed,
-    no leading dots (no hidden files, never `.` or `..`).
+    no leading dots (no hidden files, never `.` or `..`; `....md` -> `upload.md`).
     """
     name = raw.replace("\x00", "").replace("\\", "/").rsplit("/", 1)[-1]
     name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
-    name = _UNSAFE.sub("_", name).strip("._-")
-    stem, dot, suffix = name.rpartition(".")
+    stem, dot, suffix = _UNSAFE.sub("_", name).rpartition(".")
     if not dot:
-        stem, suffix = name, ""
-    stem = stem[: MAX_NAME_CHARS - len(suffix) - 1] or "upload"
+        stem, suffix = suffix, ""
+    suffix = suffix.strip("._-")[:16]
+    stem = stem.strip("._-")[: MAX_NAME_CHARS - len(suffix) - 1] or "upload"
     return f"{stem}.{suffix.lower()}" if suffix else stem
 
 

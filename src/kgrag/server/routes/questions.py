@@ -14,6 +14,7 @@ from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field
 
 from kgrag.answer import stream_answer
+from kgrag.models.usage import llm_stage
 from kgrag.retrieve.base import strategy_descriptions
 from kgrag.server.deps import get_state
 from kgrag.server.graphview import context_subgraph
@@ -21,6 +22,7 @@ from kgrag.server.state import ServerState
 from kgrag.types import Answer, Context
 
 router = APIRouter(tags=["questions"])
+ANSWER_STAGE = "answer"  # LLM usage of questions is reported under this stage in GET /stats
 _END = object()
 
 
@@ -67,7 +69,9 @@ def search(req: AskRequest, state: ServerState = Depends(get_state)) -> dict[str
 def ask(req: AskRequest, state: ServerState = Depends(get_state)) -> dict[str, Any]:
     started = time.perf_counter()
     state.ready_embedder()
-    return answer_payload(state, state.index.ask(req.question, **req.options()), started)
+    with llm_stage(ANSWER_STAGE):
+        answer = state.index.ask(req.question, **req.options())
+    return answer_payload(state, answer, started)
 
 
 def sse(event: str, data: Any) -> str:
@@ -75,36 +79,37 @@ def sse(event: str, data: Any) -> str:
     return f"event: {event}\ndata: {json.dumps(data, ensure_ascii=False, default=str)}\n\n"
 
 
-def _produce(state: ServerState, req: AskRequest, out: Callable[[Any], None], cancel: threading.Event) -> None:
-    """Retrieve, then stream the answer into `out` (runs in its own thread; the LLM lock is held while streaming)."""
+def _events(state: ServerState, req: AskRequest, out: Callable[[Any], None], cancel: threading.Event) -> None:
+    """Retrieve, then stream the answer into `out`, stopping early once `cancel` is set."""
     started = time.perf_counter()
+    state.ready_embedder()
+    context = state.index.search(req.question, **req.options())
+    gen_start = time.perf_counter()
+    llm_settings = state.index.settings.llm
+    events = stream_answer(state.index.llm, req.question, context, max_tokens=llm_settings.max_answer_tokens)
     try:
-        state.ready_embedder()
-        context = state.index.search(req.question, **req.options())
-        gen_start = time.perf_counter()
-        events = stream_answer(
-            state.index.llm, req.question, context, max_tokens=state.index.settings.llm.max_answer_tokens
-        )
-        try:
-            for event in events:
-                if cancel.is_set():
-                    return
-                if event["event"] == "sources":
-                    out(
-                        ("sources", {"blocks": event["data"], "subgraph": context_subgraph(state.index.store, context)})
-                    )
-                elif event["event"] == "done":
-                    done = event["data"]
-                    done["context"] = context_payload(state, context)
-                    done["subgraph"] = done["context"]["subgraph"]
-                    done["tokens"] = {"context": context.tokens, "budget": context.budget}
-                    now = time.perf_counter()
-                    done["timings"] = {**context.timings, "generate_s": now - gen_start, "total_s": now - started}
-                    out(("done", done))
-                else:
-                    out((event["event"], event["data"]))
-        finally:
-            events.close()  # releases the LLM lock at once when the client went away
+        for event in events:
+            if cancel.is_set():
+                return
+            name, data = event["event"], event["data"]
+            if name == "sources":
+                data = {"blocks": data, "subgraph": context_subgraph(state.index.store, context)}
+            elif name == "done":
+                data["context"] = context_payload(state, context)
+                data["subgraph"] = data["context"]["subgraph"]
+                data["tokens"] = {"context": context.tokens, "budget": context.budget}
+                now = time.perf_counter()
+                data["timings"] = {**context.timings, "generate_s": now - gen_start, "total_s": now - started}
+            out((name, data))
+    finally:
+        events.close()  # releases the LLM lock at once when the client went away
+
+
+def _produce(state: ServerState, req: AskRequest, out: Callable[[Any], None], cancel: threading.Event) -> None:
+    """The stream's producer thread: events, or one `error` event, then the end marker."""
+    try:
+        with llm_stage(ANSWER_STAGE):
+            _events(state, req, out, cancel)
     except Exception as exc:  # sent to the client as an `error` event
         out(("error", {"detail": str(exc), "type": type(exc).__name__}))
     finally:

@@ -31,12 +31,13 @@ function renderSources() {
     .join("");
 }
 
+// Mark the quoted sentence inside the passage (the quote's whitespace may differ from the passage's).
 function highlight(text, quote) {
-  const safe = esc(text);
-  if (!quote) return safe;
-  const q = esc(quote);
-  const at = safe.indexOf(q);
-  return at < 0 ? safe : `${safe.slice(0, at)}<mark>${q}</mark>${safe.slice(at + q.length)}`;
+  const words = (quote || "").trim().split(/\s+/).filter(Boolean).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  const match = words.length ? new RegExp(words.join("\\s+")).exec(text) : null;
+  if (!match) return esc(text);
+  const end = match.index + match[0].length;
+  return `${esc(text.slice(0, match.index))}<mark>${esc(match[0])}</mark>${esc(text.slice(end))}`;
 }
 
 export function openPassage(n) {

@@ -15,15 +15,16 @@ function init() {
   cy = cytoscape({
     container: document.getElementById("graph"),
     wheelSensitivity: 0.3,
+    maxZoom: 2.5,
     style: [
       { selector: "node", style: {
-        "background-color": "data(colour)", label: "data(name)", "font-size": 10, color: "#1f2933",
+        "background-color": "data(colour)", label: "data(name)", "font-size": 12, color: "#1f2933", "min-zoomed-font-size": 6,
         "text-valign": "bottom", "text-margin-y": 3, width: 18, height: 18, "text-wrap": "ellipsis", "text-max-width": 110 } },
       { selector: "node.center", style: { "border-width": 3, "border-color": "#1f2933" } },
       { selector: "node:selected", style: { "border-width": 3, "border-color": "#d6336c" } },
       { selector: "edge", style: {
         width: 1.4, "line-color": "#aab4be", "target-arrow-color": "#aab4be", "target-arrow-shape": "triangle",
-        "curve-style": "bezier", label: "data(type)", "font-size": 8, color: "#52606d",
+        "curve-style": "bezier", label: "data(type)", "font-size": 10, color: "#52606d",
         "text-rotation": "autorotate", "text-background-color": "#fff", "text-background-opacity": 0.8 } },
     ],
   });
@@ -48,7 +49,10 @@ function add(graph) {
 }
 
 function layout() {
-  cy.layout({ name: "cose", animate: false, nodeRepulsion: 9000, idealEdgeLength: 80, padding: 20 }).run();
+  cy.layout({
+    name: "cose", animate: false, randomize: true, padding: 30, nodeRepulsion: () => 400000, idealEdgeLength: () => 110,
+    nodeOverlap: 40, componentSpacing: 80, gravity: 0.25, numIter: 2000,
+  }).run();
   legend();
   document.getElementById("graph-info").textContent = `${cy.nodes().length} entities · ${cy.edges().length} relations`;
 }
