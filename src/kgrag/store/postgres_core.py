@@ -20,7 +20,7 @@ from kgrag.store.vectors import VectorMatrix
 from kgrag.types import Chunk, Document
 
 BATCH = 5000  # ids per `= ANY(%s)` statement
-DF_CAP = 100_000  # document-frequency counts stop here (idf of very common terms is ~0 anyway)
+DF_CAP = 20_000  # document-frequency counts stop here (idf of such common terms is small anyway)
 _CHUNK_COLS = ("chunk_id", "doc_id", "ord", "text", "section", "page_start", "page_end", "product", "category",
                "tokens", "meta")  # fmt: skip
 _CHUNK_SELECT = ", ".join(_CHUNK_COLS)
@@ -116,13 +116,14 @@ class PgCore:
 
     def _upsert(
         self, table: str, cols: Sequence[str], rows: Iterable[Sequence[Any]], key: Sequence[str],
-        update: Sequence[str] | None = None, pre: str = "",
+        update: Sequence[str] | None = None, pre: str = "", types: Sequence[str] | None = None,
     ) -> int:  # fmt: skip
         """Batched write: COPY rows into a temp staging table, then one INSERT ... ON CONFLICT.
 
         `update` columns are overwritten on conflict (None: all non-key columns, []: keep the old row);
         rows repeating a key keep the last one, like SQLite's INSERT OR REPLACE. `pre` runs between the
-        COPY and the INSERT (e.g. to clear rows conflicting on another unique column).
+        COPY and the INSERT (e.g. to clear rows conflicting on another unique column). With `types` (SQL type
+        names of `cols`) the COPY is binary, e.g. for vectors (no float-to-text formatting).
         """
         keypos = [list(cols).index(k) for k in key]
         unique = {tuple(r[i] for i in keypos): r for r in rows}
@@ -143,7 +144,10 @@ class PgCore:
                     "CREATE TEMP TABLE IF NOT EXISTS {} ON COMMIT DELETE ROWS AS SELECT {} FROM {} WITH NO DATA"
                 ).format(stage, col_ids, sql.Identifier(table))
             )
-            with cur.copy(sql.SQL("COPY {} ({}) FROM STDIN").format(stage, col_ids)) as copy:
+            fmt = sql.SQL(" (FORMAT BINARY)" if types else "")
+            with cur.copy(sql.SQL("COPY {} ({}) FROM STDIN{}").format(stage, col_ids, fmt)) as copy:
+                if types:
+                    copy.set_types(list(types))
                 for row in unique.values():
                     copy.write_row(row)
             if pre:

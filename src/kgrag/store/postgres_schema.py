@@ -146,6 +146,7 @@ class PgTarget:
     conninfo: str
     schema: str
     pool_max: int = 8
+    hnsw_min: int = 50_000  # build a kind's HNSW index once it has this many vectors (-1: never, exact scans)
 
 
 def check_ident(name: str, what: str = "name") -> str:
@@ -164,12 +165,13 @@ def default_schema(root: Path) -> str:
 
 
 def parse_url(url: str, root: Path | None) -> PgTarget:
-    """Split `postgresql://...?...&schema=NAME&pool_max=N` into conninfo and kgrag options."""
+    """Split `postgresql://...?...&schema=NAME&pool_max=N&hnsw_min=N` into conninfo and kgrag options."""
     parts = urlsplit(url.strip())
     if parts.scheme not in ("postgresql", "postgres"):
         raise BackendURLError(f"unsupported backend URL {url!r}: expected postgresql://user@host:port/db")
     params = dict(parse_qsl(parts.query, keep_blank_values=True))
     schema = params.pop("schema", "") or (default_schema(root) if root is not None else "kgrag")
     pool_max = int(params.pop("pool_max", "8"))
+    hnsw_min = int(params.pop("hnsw_min", str(PgTarget.hnsw_min)))
     conninfo = urlunsplit((parts.scheme, parts.netloc, parts.path, urlencode(params), parts.fragment))
-    return PgTarget(conninfo, check_ident(schema.lower(), "schema name"), pool_max)
+    return PgTarget(conninfo, check_ident(schema.lower(), "schema name"), pool_max, hnsw_min)

@@ -1,8 +1,9 @@
-"""Server store, part 2: vectors in pgvector with one partial HNSW index (inner product) per vector kind.
+"""Server store, part 2: vectors in pgvector, with a partial HNSW index (inner product) per large vector kind.
 
-Scores are inner products, as in the embedded store (rows are unit length, so = cosine). Searches with an
-`allowed_ids` filter of up to EXACT_FILTER_MAX ids, or k above EXACT_K_MAX, are exact scans of those rows;
-other searches walk the HNSW graph (approximate, recall ~0.99 at these ef_search settings).
+Scores are inner products, as in the embedded store (rows are unit length, so = cosine). A kind is searched
+exactly (same results as the embedded store) until it holds `hnsw_min` vectors (URL option, default 50,000);
+then its HNSW index is built once in bulk and later inserts update it. Searches with an `allowed_ids` filter of
+up to EXACT_FILTER_MAX ids, or k above EXACT_K_MAX, stay exact; the others walk the HNSW graph (approximate).
 """
 
 from __future__ import annotations
@@ -32,23 +33,33 @@ class PgVectors:
         rows = self._all("SELECT vector_dims(vec) FROM vectors WHERE kind = %s LIMIT 1", (kind,))
         return int(rows[0][0]) if rows else None
 
-    def _ensure_hnsw(self, kind: str, dim: int) -> None:
-        """Create the partial HNSW index of `kind` for `dim` dimensions (replacing one for another size)."""
-        key = f"hnsw:{kind}"
-        if self.get_meta(key) == str(dim):
-            return
+    def _index_dim(self, kind: str) -> int | None:
+        value = self.get_meta(f"hnsw:{kind}")
+        return int(value) if value else None
+
+    def drop_vector_index(self, kind: str) -> None:
+        """Drop the HNSW index of `kind` (searches become exact scans)."""
         with self.transaction():
-            self._all("SELECT pg_advisory_xact_lock(hashtext(%s))", (f"{self.schema}:{key}",))
-            if self.get_meta(key) == str(dim):
-                return
             self._run(sql.SQL("DROP INDEX IF EXISTS {}").format(_hnsw_name(kind)))
+            self._run("DELETE FROM meta WHERE key = %s", (f"hnsw:{kind}",))
+
+    def build_vector_index(self, kind: str) -> bool:
+        """Build the HNSW index of `kind` over its current vectors (bulk; much faster than row-by-row inserts)."""
+        dim = self._vec_dim(kind)
+        if dim is None:
+            return False
+        with self.transaction():
+            self._all("SELECT pg_advisory_xact_lock(hashtext(%s))", (f"{self.schema}:hnsw:{kind}",))
+            if self._index_dim(kind) == dim:
+                return False
+            self.drop_vector_index(kind)
             self._run(
                 sql.SQL(
-                    "CREATE INDEX IF NOT EXISTS {} ON vectors USING hnsw ((vec::public.vector({})) public.vector_ip_ops) "
-                    "WHERE kind = {}"
+                    "CREATE INDEX {} ON vectors USING hnsw ((vec::public.vector({})) public.vector_ip_ops) WHERE kind = {}"
                 ).format(_hnsw_name(kind), sql.Literal(dim), sql.Literal(kind))
             )
-            self.set_meta(key, str(dim))
+            self.set_meta(f"hnsw:{kind}", str(dim))
+        return True
 
     def put_vectors(self, kind: str, ids: Sequence[str], matrix: np.ndarray) -> None:
         if len(ids) != len(matrix):
@@ -57,10 +68,21 @@ class PgVectors:
             return
         matrix = np.asarray(matrix, dtype=np.float32)
         with self.transaction():
-            self._ensure_hnsw(kind, int(matrix.shape[1]))
-            self._upsert("vectors", ("kind", "item_id", "vec"), ((kind, i, v) for i, v in zip(ids, matrix, strict=True)),
-                         key=("kind", "item_id"))  # fmt: skip
+            indexed = self._index_dim(kind)
+            if indexed is not None and indexed != matrix.shape[1]:
+                self.drop_vector_index(kind)  # a new embedder: the old index cannot hold these rows
+                indexed = None
+            rows = ((kind, i, v) for i, v in zip(ids, matrix, strict=True))
+            self._upsert("vectors", ("kind", "item_id", "vec"), rows, key=("kind", "item_id"),
+                         types=("text", "text", "vector"))  # fmt: skip
             self.bump_generation(f"vectors:{kind}")
+        minimum = self.target.hnsw_min
+        if indexed is None and minimum >= 0 and self._count_kind(kind, minimum) >= minimum:
+            self.build_vector_index(kind)
+
+    def _count_kind(self, kind: str, cap: int) -> int:
+        rows = self._all("SELECT count(*) FROM (SELECT 1 FROM vectors WHERE kind = %s LIMIT %s) x", (kind, cap))
+        return int(rows[0][0])
 
     def delete_vectors(self, kind: str, ids: Sequence[str] | None = None) -> None:
         with self.transaction():
@@ -109,11 +131,9 @@ class PgVectors:
     ) -> list[tuple[str, float]]:
         if k <= 0 or (allowed_ids is not None and not allowed_ids):
             return []
-        dim = self._vec_dim(kind)
-        if dim is None:
-            return []
         vec = np.asarray(query, dtype=np.float32).reshape(-1)
-        if allowed_ids is not None and len(allowed_ids) <= EXACT_FILTER_MAX or k > EXACT_K_MAX:
+        dim = self._index_dim(kind)
+        if dim is None or (allowed_ids is not None and len(allowed_ids) <= EXACT_FILTER_MAX) or k > EXACT_K_MAX:
             return self._exact_search(kind, vec, k, allowed_ids)
         typed = sql.SQL("(vec::public.vector({}))").format(sql.Literal(dim))
         where = sql.SQL("kind = {}").format(sql.Literal(kind))  # literal so the partial index matches
