@@ -70,6 +70,7 @@ class Draft:
     page_start: int | None
     page_end: int | None
     paths: list[tuple[str, ...]]
+    tokens: int = 0  # exact cl100k count of `text`
 
 
 def build_sections(blocks: Iterable[Block], budget: int) -> list[Section]:
@@ -239,18 +240,22 @@ def _emit(section: Section, units: list[Unit], n_overlap: int, max_tokens: int) 
     """The draft for `units` checked with the exact token count; also how many units it used."""
     k = len(units)
     text, body = _text(section.head, units)
-    while count_tokens(text) > max_tokens and k > n_overlap + 1:  # the estimate was low
+    tokens = count_tokens(text)
+    while tokens > max_tokens and k > n_overlap + 1:  # the estimate was low
         k -= 1
         text, body = _text(section.head, units[:k])
+        tokens = count_tokens(text)
     used = units[:k]
-    if count_tokens(text) > max_tokens:  # overlap plus one unit is too long: drop the overlap
+    if tokens > max_tokens:  # overlap plus one unit is too long: drop the overlap
         used = units[n_overlap:k]
         text, body = _text(section.head, used)
-        if count_tokens(text) > max_tokens:
+        tokens = count_tokens(text)
+        if tokens > max_tokens:
             text = truncate_tokens(text, max_tokens)
+            tokens = count_tokens(text)
     pages = [u.page for u in used if u.page is not None]
     draft = Draft(text, body, section.label(), min(pages, default=None), max(pages, default=None),
-                  list(section.paths))
+                  list(section.paths), tokens)
     return draft, k
 
 

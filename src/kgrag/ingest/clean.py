@@ -15,6 +15,8 @@ _DIGITS = re.compile(r"\d+")
 _URL = re.compile(r"(?:https?://|ftp://|www\.)\S+|\b[\w.-]+\.(?:com|org|net|io|dev|html?)(?:/\S*)?\b", re.I)
 _MD_LINK = re.compile(r"!?\[([^\]]*)\]\(([^)\s]*)(?:\s+\"[^\"]*\")?\)")
 _WORD = re.compile(r"\w*[^\W\d_]\w*")
+_WHITESPACE = re.compile(r"\s+")
+_NON_LETTERS = re.compile(r"[\W\d_]+")
 _ENDS_WITH_HYPHEN = re.compile(r"[^\W\d_]-$")
 
 
@@ -120,9 +122,9 @@ def is_low_information(text: str, min_words: int) -> bool:
     """True when `text` has fewer than `min_words` words or is mostly punctuation and digits."""
     if word_count(text) < min_words:
         return True
-    visible = [ch for ch in text if not ch.isspace()]
-    letters = sum(1 for ch in visible if ch.isalpha())
-    return not visible or letters / len(visible) < 0.35
+    visible = len(_WHITESPACE.sub("", text))
+    letters = len(_NON_LETTERS.sub("", text))
+    return not visible or letters / visible < 0.35
 
 
 _LIST_ITEM = re.compile(r"^\s*([-*+•▪◦]|\d+[.)]|[a-z][.)])\s+")

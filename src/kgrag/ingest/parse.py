@@ -91,7 +91,7 @@ def _parse_blocks(path: Path, parsed: Parsed, doc: Document, settings: ChunkingS
         chunks.append(Chunk(
             chunk_id=f"{doc.doc_id}-{ord_:05d}", doc_id=doc.doc_id, text=draft.text, ord=ord_,
             section=" > ".join(draft.path), page_start=draft.page_start, page_end=draft.page_end,
-            product=doc.product, category=doc.category, tokens=count_tokens(draft.text), meta=meta,
+            product=doc.product, category=doc.category, tokens=draft.tokens, meta=meta,
         ))
     return ParsedDocument(doc, chunks)
 
@@ -108,10 +108,11 @@ def _parse_jsonl(path: Path, doc: Document, settings: ChunkingSettings) -> Parse
             base_id = f"{doc.doc_id}-{hashlib.sha1(record.source_chunk_id.encode()).hexdigest()[:12]}"
         else:
             base_id = f"{doc.doc_id}-{len(chunks):05d}"
-        pieces = [record.text]
-        if count_tokens(record.text) > 2 * settings.max_tokens:
-            pieces = [d.text for d in chunk_blocks([Block((), record.text)], settings)] or [record.text]
-        for i, text in enumerate(pieces):
+        pieces = [(record.text, count_tokens(record.text))]
+        if pieces[0][1] > 2 * settings.max_tokens:
+            drafts = chunk_blocks([Block((), record.text)], settings)
+            pieces = [(d.text, d.tokens) for d in drafts] or pieces
+        for i, (text, tokens) in enumerate(pieces):
             chunk_id = base_id if len(pieces) == 1 else f"{base_id}-{i}"
             n = 1
             while chunk_id in used:  # duplicated source ids stay distinct and stable by order
@@ -126,7 +127,7 @@ def _parse_jsonl(path: Path, doc: Document, settings: ChunkingSettings) -> Parse
             chunks.append(Chunk(
                 chunk_id=chunk_id, doc_id=doc.doc_id, text=text, ord=len(chunks), section=record.section,
                 page_start=record.page_start, page_end=record.page_end, product=product,
-                category=category, tokens=count_tokens(text), meta=meta,
+                category=category, tokens=tokens, meta=meta,
             ))
     doc.product = common([c.product for c in chunks]) or doc.product
     doc.category = common([c.category for c in chunks]) or doc.category
