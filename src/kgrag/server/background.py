@@ -32,10 +32,12 @@ def kgrag_command(*args: str) -> list[str]:
 
 
 @contextmanager
-def serve_in_background(index: str | Path, *args: str, start_timeout_s: float = 60.0) -> Iterator[str]:
+def serve_in_background(
+    index: str | Path, *args: str, log_level: str = "warning", start_timeout_s: float = 60.0
+) -> Iterator[str]:
     """Start `kgrag serve --index INDEX ARGS` on a free port, yield its base URL, stop it afterwards."""
     port = free_port()
-    cmd = kgrag_command("serve", "--index", str(index), "--port", str(port), "--log-level", "warning", *args)
+    cmd = kgrag_command("serve", "--index", str(index), "--port", str(port), "--log-level", log_level, *args)
     proc = subprocess.Popen(
         cmd, env={**os.environ, "PYTHONUNBUFFERED": "1"}, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
     )

@@ -46,8 +46,7 @@ def answer_payload(state: ServerState, answer: Answer, started: float) -> dict[s
     """The answer with citations, context items, display subgraph, token counts and timings."""
     ctx = answer.context
     data = answer.to_dict()
-    data["context"] = context_payload(state, ctx)
-    data["subgraph"] = data["context"]["subgraph"]
+    data["subgraph"] = data["context"]["subgraph"] = context_subgraph(state.index.store, ctx)
     data["tokens"] = {"context": ctx.tokens, "budget": ctx.budget, **answer.usage}
     data["timings"] = {**ctx.timings, **answer.timings, "total_s": time.perf_counter() - started}
     return data
@@ -84,6 +83,7 @@ def _events(state: ServerState, req: AskRequest, out: Callable[[Any], None], can
     started = time.perf_counter()
     state.ready_embedder()
     context = state.index.search(req.question, **req.options())
+    subgraph = context_subgraph(state.index.store, context)
     gen_start = time.perf_counter()
     llm_settings = state.index.settings.llm
     events = stream_answer(state.index.llm, req.question, context, max_tokens=llm_settings.max_answer_tokens)
@@ -93,10 +93,9 @@ def _events(state: ServerState, req: AskRequest, out: Callable[[Any], None], can
                 return
             name, data = event["event"], event["data"]
             if name == "sources":
-                data = {"blocks": data, "subgraph": context_subgraph(state.index.store, context)}
+                data = {"blocks": data, "subgraph": subgraph}
             elif name == "done":
-                data["context"] = context_payload(state, context)
-                data["subgraph"] = data["context"]["subgraph"]
+                data["subgraph"] = data["context"]["subgraph"] = subgraph
                 data["tokens"] = {"context": context.tokens, "budget": context.budget}
                 now = time.perf_counter()
                 data["timings"] = {**context.timings, "generate_s": now - gen_start, "total_s": now - started}
