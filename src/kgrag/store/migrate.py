@@ -17,27 +17,12 @@ from kgrag.config import CONFIG_FILE, Settings, dump_settings_toml, load_setting
 from kgrag.errors import KgragError
 from kgrag.index import STORE_FILE, open_store
 from kgrag.store.base import Store
+from kgrag.store.postgres_schema import TABLE_NAMES
 
 T = TypeVar("T")
 CONFIG_META = "config:kgrag.toml"  # the index settings travel with the data
 SKIP_META = ("schema_version", "hnsw:", CONFIG_META)  # backend-internal keys; the config is rewritten
-VERIFIED_TABLES = [
-    "documents",
-    "chunks",
-    "vectors",
-    "entities",
-    "relations",
-    "relation_support",
-    "mentions",
-    "merge_log",
-    "subchunks",
-    "keywords",
-    "edges",
-    "communities",
-    "community_members",
-    "progress",
-    "llm_usage",
-]
+VERIFIED_TABLES = [t for t in TABLE_NAMES if t != "meta"]  # meta differs by design (backend-internal keys)
 
 
 class MigrationError(KgragError):
