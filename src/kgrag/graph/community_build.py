@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from kgrag.graph.build import embed_entities
 from kgrag.graph.communities import CommunityParams, build_graph, hierarchical_leiden, similarity_edges
 from kgrag.graph.community_profiles import (
     GraphView,
@@ -25,7 +26,7 @@ from kgrag.graph.community_profiles import (
 )
 from kgrag.models.usage import llm_stage
 from kgrag.progress import NullProgress, Progress
-from kgrag.types import Community, Entity
+from kgrag.types import Community
 
 if TYPE_CHECKING:
     from kgrag.index import Index
@@ -52,12 +53,6 @@ class CommunityReport:
 
     def to_dict(self) -> dict[str, Any]:
         return dict(vars(self))
-
-
-def entity_text(entity: Entity) -> str:
-    """Name + type + description: what an entity is embedded by for the similarity graph."""
-    head = f"{entity.name} ({entity.type})" if entity.type else entity.name
-    return f"{head}: {entity.description}" if entity.description else head
 
 
 def _embed(index: Index, texts: list[str], progress: Progress, label: str) -> np.ndarray:
@@ -114,7 +109,8 @@ def build_communities(
     view = GraphView.load(store)
     ids = sorted(view.entities)
     report.entities = len(ids)
-    vectors = _embed(index, [entity_text(view.entities[i]) for i in ids], progress, "entity vectors")
+    embed_entities(index)  # the graph stage's 'entity' vectors (name + type + description); fills any missing
+    vectors = store.get_vectors("entity", ids) if ids else np.zeros((0, 1), dtype=np.float32)
     sims = similarity_edges(vectors, params.top_k, params.min_similarity, params.block_rows)
     pos = {eid: i for i, eid in enumerate(ids)}
     rels = [(pos[s], pos[d]) for s, _, d in view.relations if s in pos and d in pos]

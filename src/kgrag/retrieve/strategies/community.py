@@ -26,6 +26,7 @@ MEMBERS_PER_COMMUNITY = 10  # member entities expanded per community
 CHUNKS_PER_COMMUNITY = 6
 COMMUNITIES_PER_CHUNK = 2
 HYBRID_CHUNKS = 15  # reranked chunks kept by community-hybrid
+MAX_SUBGRAPH_NODES = 50
 HYDE_SYSTEM = (
     "You write the summary of a topic cluster in a knowledge graph built from technical documents. "
     "Given a question, write the 2-3 sentence summary of the cluster of entities (products, components, "
@@ -77,8 +78,15 @@ def _unit_mean(matrix: np.ndarray) -> np.ndarray:
     return vec / norm if norm > 0 else vec
 
 
-def _nodes(index: Any, entity_ids: list[str]) -> list[dict[str, Any]]:
-    return [{"id": e.entity_id, "name": e.name, "type": e.type} for e in index.store.get_entities(entity_ids)]
+def _context(
+    retriever: Retriever, question: str, budget: int, items: list[ContextItem], entity_ids: list[str], info: dict
+) -> Context:
+    """Items packed to the budget; the subgraph lists the (at most 50) entities behind them."""
+    packed, used = pack(items, budget)
+    ids = list(dict.fromkeys(entity_ids))[:MAX_SUBGRAPH_NODES]
+    nodes = [{"id": e.entity_id, "name": e.name, "type": e.type} for e in retriever.index.store.get_entities(ids)]
+    return Context(question=question, strategy=retriever.name, items=packed, tokens=used, budget=budget,
+                   subgraph=Subgraph(nodes=nodes), info=info)
 
 
 @register
@@ -117,16 +125,8 @@ class CommunityRetriever(Retriever):
             best = sorted(cs, key=lambda c: (-sims[c], c))[:CHUNKS_PER_COMMUNITY]
             ranked_chunks.extend((c, sims[c]) for c in best)
         items += chunk_items(self.index, list(dict(ranked_chunks).items()))
-        packed, used = pack(items, budget)
-        return Context(
-            question=question,
-            strategy=self.name,
-            items=packed,
-            tokens=used,
-            budget=budget,
-            subgraph=Subgraph(nodes=_nodes(self.index, list(dict.fromkeys(kept)))),
-            info={"level": level, "hyde": bool(hyde), "communities": [cid for cid, _ in hits]},
-        )
+        info = {"level": level, "hyde": bool(hyde), "communities": [cid for cid, _ in hits]}
+        return _context(self, question, budget, items, kept, info)
 
 
 @register
@@ -167,13 +167,5 @@ class CommunityHybridRetriever(Retriever):
                 shown.add(cid)
                 items.append(community_item(communities[cid], chunk.score))
             linked.extend(e for e in entities_of.get(chunk.chunk_id or "", []) if communities_of.get(e))
-        packed, used = pack(items, budget)
-        return Context(
-            question=question,
-            strategy=self.name,
-            items=packed,
-            tokens=used,
-            budget=budget,
-            subgraph=Subgraph(nodes=_nodes(self.index, list(dict.fromkeys(linked))[:50])),
-            info={"level": level, "reranker": reranker, "communities": sorted(shown)},
-        )
+        info = {"level": level, "reranker": reranker, "communities": sorted(shown)}
+        return _context(self, question, budget, items, linked, info)
