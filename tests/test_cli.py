@@ -42,7 +42,7 @@ def test_add_exits_nonzero_only_when_nothing_indexed(tmp_path: Path) -> None:
     result = kgrag("add", str(bad), "--index", str(tmp_path / "idx"), "--quiet", cwd=tmp_path)
     assert result.returncode == 1
     assert "a.pdf" in result.stderr
-    (bad / "ok.md").write_text("# Title\n\nThe Foo board has 14 digital pins and runs at 16 MHz.\n", encoding="utf-8")
+    (bad / "ok.md").write_text("# Title\n\nThe Foo board has 14 digital pins, six analog inputs and a clock that runs at 16 MHz from a crystal.\n", encoding="utf-8")
     result = kgrag("add", str(bad), "--index", str(tmp_path / "idx"), "--quiet", cwd=tmp_path)
     assert result.returncode == 0
     assert "a.pdf" in result.stderr

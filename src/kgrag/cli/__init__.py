@@ -31,7 +31,9 @@ def main() -> None:
     """Entry point: user-facing errors become one line on stderr and exit code 1."""
     _register_all()
     try:
-        app(standalone_mode=False)
+        code = app(standalone_mode=False)
+        if isinstance(code, int) and code:
+            sys.exit(code)
     except KgragError as exc:
         typer.echo(f"error: {exc}", err=True)
         sys.exit(1)

@@ -45,7 +45,7 @@ def _add(index: Index, paths: list[Path], quiet: bool) -> AddReport:
     with progress_for(quiet) as progress:
         report = index.add(paths, progress=progress)
     for err in report.errors:
-        err_console.print(f"[red]skipped[/] {err.path}: {err.reason}", highlight=False, markup=True)
+        typer.echo(f"skipped {err.path}: {err.reason}", err=True)
     console.print(
         f"added {report.added}, replaced {report.replaced}, unchanged {report.unchanged} documents; "
         f"{report.chunks} chunks; {len(report.errors)} errors"
