@@ -85,6 +85,7 @@ def _sources(paths: Sequence[str | Path]) -> tuple[list[tuple[Path, Path]], list
 def add_paths(index: Index, paths: Sequence[str | Path], progress: Progress) -> AddReport:
     """Index every supported file under `paths`; one bad file never stops the others."""
     from kgrag.ingest import content_hash, parse_file
+    from kgrag.ingest.base import relative_path
 
     store = index.store
     report = AddReport()
@@ -95,7 +96,7 @@ def add_paths(index: Index, paths: Sequence[str | Path], progress: Progress) -> 
         try:
             with time_limit(PER_FILE_TIME_LIMIT_S, path):
                 digest = content_hash(path)
-                rel = path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
+                rel = relative_path(path, root)
                 existing = store.get_document_by_path(rel)
                 if existing and existing.content_hash == digest and existing.doc_id in done:
                     report.unchanged += 1
