@@ -119,7 +119,8 @@ def best_sentence(block_text: str, answer: str) -> str:
         shared = _terms(sentence) & target
         return sum(2.0 if any(ch.isdigit() for ch in t) else 1.0 for t in shared)
 
-    sentences = [s for s in split_sentences(block_text) if s.strip()] or [block_text]
+    lines = [line for line in block_text.splitlines() if line.strip()]  # table rows and headings stay apart
+    sentences = [s for line in lines for s in split_sentences(line) if s.strip()] or [block_text]
     return max(sentences, key=overlap).strip()
 
 
