@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import atexit
 import os
+import shutil
 import socket
 import tempfile
 import threading
@@ -41,9 +42,11 @@ def pg_test_url() -> str:
         try:
             from kgrag.store.pgserver import PgServer
 
-            server = PgServer(Path(tempfile.mkdtemp(prefix="kgrag-pgtest-")) / "data", port=_free_port())
-            _SERVER["url"] = server.start()
+            folder = Path(tempfile.mkdtemp(prefix="kgrag-pgtest-"))
+            server = PgServer(folder / "data", port=_free_port())
+            atexit.register(shutil.rmtree, folder, True)  # runs after destroy() (atexit is LIFO)
             atexit.register(server.destroy)
+            _SERVER["url"] = server.start()
             return _SERVER["url"]
         except Exception as exc:  # any failure to install/start is reported the same way
             _SERVER["error"] = f"{type(exc).__name__}: {exc}"

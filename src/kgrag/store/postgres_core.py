@@ -20,7 +20,6 @@ from kgrag.store.vectors import VectorMatrix
 from kgrag.types import Chunk, Document
 
 BATCH = 5000  # ids per `= ANY(%s)` statement
-DF_CAP = 20_000  # document-frequency counts stop here (idf of such common terms is small anyway)
 _CHUNK_COLS = ("chunk_id", "doc_id", "ord", "text", "section", "page_start", "page_end", "product", "category",
                "tokens", "meta")  # fmt: skip
 _CHUNK_SELECT = ", ".join(_CHUNK_COLS)
@@ -289,7 +288,8 @@ class PgCore:
         """BM25-like ranking over chunk text and section (idf x saturating tf, length-normalised); higher is better.
 
         Query words are tokenised by the server's own `simple` parser (so `BMI270`, `3.3` match exactly as
-        indexed), stopwords dropped as in the embedded store, and OR-ed; the GIN index finds candidates.
+        indexed), stopwords dropped as in the embedded store; each term's matches come from the GIN index and
+        their count is its document frequency, so the work is proportional to the matched postings, as in BM25.
         """
         if k <= 0 or not query.strip():
             return []
@@ -303,19 +303,15 @@ class PgCore:
               SELECT greatest(CASE WHEN c.reltuples >= 50000 THEN c.reltuples::bigint
                                    ELSE (SELECT count(*) FROM chunks) END, 1) AS n
               FROM pg_class c WHERE c.oid = 'chunks'::regclass
-            ), w AS (
-              SELECT t.q, ln(1 + (n.n - d.df + 0.5) / (d.df + 0.5)) AS idf
-              FROM unnest(%(terms)s::tsquery[]) AS t(q) CROSS JOIN n,
-                   LATERAL (SELECT count(*) AS df FROM (SELECT 1 FROM chunks WHERE tsv @@ t.q LIMIT %(cap)s) x) d
-            ), agg AS (SELECT array_agg(q) AS qs, array_agg(idf) AS idfs FROM w)
-            SELECT c.chunk_id,
-                   (SELECT sum(u.idf * ts_rank('{0, 0, 0.5, 1}', c.tsv, u.q, 1))
-                    FROM unnest(agg.qs, agg.idfs) AS u(q, idf)) AS score
-            FROM chunks c CROSS JOIN agg
-            WHERE c.tsv @@ %(anyq)s::tsquery
-            ORDER BY score DESC, c.seq LIMIT %(k)s
+            ), m AS MATERIALIZED (
+              SELECT t.i, c.seq, c.chunk_id, ts_rank('{0, 0, 0.5, 1}', c.tsv, t.q, 1) AS r
+              FROM unnest(%(terms)s::tsquery[]) WITH ORDINALITY AS t(q, i) JOIN chunks c ON c.tsv @@ t.q
+            ), d AS (SELECT i, count(*) AS df FROM m GROUP BY i)
+            SELECT m.chunk_id, sum(ln(1 + (n.n - d.df + 0.5) / (d.df + 0.5)) * m.r) AS score
+            FROM m JOIN d USING (i) CROSS JOIN n
+            GROUP BY m.chunk_id, m.seq ORDER BY score DESC, m.seq LIMIT %(k)s
             """,
-            {"terms": terms, "cap": DF_CAP, "anyq": " | ".join(terms), "k": k},
+            {"terms": terms, "k": k},
         )
         return [(r[0], float(r[1])) for r in rows]
 

@@ -158,9 +158,9 @@ class PgVectors:
     ) -> list[tuple[str, float]]:
         """Exact top-k over the (filtered) rows of one kind, bypassing the HNSW index."""
         ids_filter = " AND item_id = ANY(%(ids)s)" if allowed_ids is not None else ""
-        rows = self._all(
-            "WITH c AS MATERIALIZED (SELECT item_id, vec FROM vectors WHERE kind = %(kind)s" + ids_filter + ") "
-            "SELECT item_id, -(vec <#> %(q)s) AS s FROM c ORDER BY vec <#> %(q)s, item_id LIMIT %(k)s",
+        rows = self._all(  # `vec <#> q` is not the indexed expression `vec::vector(dim)`: a plain scan
+            "SELECT item_id, -(vec <#> %(q)s) AS s FROM vectors WHERE kind = %(kind)s" + ids_filter
+            + " ORDER BY s DESC, item_id LIMIT %(k)s",
             {"kind": kind, "ids": sorted(allowed_ids or ()), "q": vec, "k": k},
-        )
+        )  # fmt: skip
         return [(r[0], float(r[1])) for r in rows]
