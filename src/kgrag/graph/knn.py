@@ -66,9 +66,9 @@ def lexical_neighbours(x: sparse.csr_matrix, k: int, max_df: float = MAX_DF) -> 
     x = (x @ sparse.diags((df <= cap).astype(np.float32))).tocsr()
     x.eliminate_zeros()
     idf = np.log((1 + n) / (1 + df)).astype(np.float32)
-    xw = (x @ sparse.diags(idf)).tocsr()
     tie_scale = 1.0 / (float(idf.sum()) + 1.0)  # idf tie-break stays below one shared keyword
-    xt, xwt = x.T.tocsr(), xw.T.tocsr()
+    # one product gives count + tie_scale * (idf mass of the shared keywords), x being binary
+    xt = (x @ sparse.diags(1.0 + tie_scale * idf)).T.tocsr()
     expected = np.asarray(x @ df.astype(np.float64)).ravel()  # upper bound of each row's product entries
     out: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
     start = 0
@@ -77,10 +77,7 @@ def lexical_neighbours(x: sparse.csr_matrix, k: int, max_df: float = MAX_DF) -> 
         base = cumulative[start - 1] if start else 0.0
         end = int(np.searchsorted(cumulative, base + MAX_BLOCK_NNZ, side="right"))
         end = min(max(end, start + 1), n)
-        count = x[start:end] @ xt
-        weighted = x[start:end] @ xwt
-        score = count + weighted * tie_scale
-        out.append(_row_topk(score.tocsr(), k, start))
+        out.append(_row_topk((x[start:end] @ xt).tocsr(), k, start))
         start = end
     return tuple(np.concatenate(parts) for parts in zip(*out, strict=True)) if out else empty  # type: ignore[return-value]
 
