@@ -205,6 +205,16 @@ def test_upload_index_list_delete(client: TestClient, sample_index: Index) -> No
     assert client.get("/jobs/unknown").status_code == 404
 
 
+@pytest.mark.slow  # the rules extractor over every sample chunk: ~15 s here
+def test_upload_can_update_the_graph(client: TestClient) -> None:
+    entities = client.get("/stats").json()["counts"]["entities"]
+    assert upload(client, "gadget.md", stages="graph,nope").status_code == 422
+    job = wait_job(client, upload(client, "gadget.md", stages="graph").json()["job_id"])
+    assert job["report"]["stages"] == ["graph"]
+    assert client.get("/stats").json()["counts"]["entities"] > entities
+    assert client.get("/graph/entity/16 g").status_code == 200  # extracted from the uploaded text
+
+
 def test_delete_keeps_files_that_were_not_uploaded(client: TestClient) -> None:
     doc = client.get("/documents").json()[0]
     data = client.delete(f"/documents/{doc['doc_id']}").json()

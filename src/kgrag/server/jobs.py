@@ -9,14 +9,13 @@ import uuid
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 from typing import Any
 
-from kgrag.progress import Task
+from kgrag.progress import Progress, Task
 
 MAX_KEPT_JOBS = 200
 
-JobRunner = Callable[[list[Path], Any], dict[str, Any]]
+JobWork = Callable[[Progress], dict[str, Any]]  # reports progress, returns the job's report
 
 
 @dataclass
@@ -65,26 +64,26 @@ class JobProgress:
 class JobQueue:
     """A FIFO of jobs run one at a time by a daemon thread (indexing writes must not overlap)."""
 
-    def __init__(self, runner: JobRunner) -> None:
-        self._runner = runner
+    def __init__(self) -> None:
         self._queue: queue.Queue[Job | None] = queue.Queue()
         self._jobs: OrderedDict[str, Job] = OrderedDict()
-        self._paths: dict[str, list[Path]] = {}
+        self._pending: dict[str, JobWork] = {}
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
 
-    def submit(self, paths: list[Path]) -> Job:
-        job = Job(job_id=uuid.uuid4().hex, files=[p.name for p in paths])
+    def submit(self, files: list[str], work: JobWork) -> Job:
+        """Queue `work` (run later by the worker thread) as a job about `files`."""
+        job = Job(job_id=uuid.uuid4().hex, files=files)
         with self._lock:
             self._jobs[job.job_id] = job
-            self._paths[job.job_id] = paths
+            self._pending[job.job_id] = work
             while len(self._jobs) > MAX_KEPT_JOBS:
                 old_id, old = next(iter(self._jobs.items()))
                 if old.status in ("queued", "running"):
                     break
                 del self._jobs[old_id]
             if self._thread is None or not self._thread.is_alive():
-                self._thread = threading.Thread(target=self._work, name="kgrag-index-jobs", daemon=True)
+                self._thread = threading.Thread(target=self._run, name="kgrag-index-jobs", daemon=True)
                 self._thread.start()
         self._queue.put(job)
         return job
@@ -111,14 +110,16 @@ class JobQueue:
             self._queue.put(None)
             self._thread.join(timeout=5)
 
-    def _work(self) -> None:
+    def _run(self) -> None:
         while True:
             job = self._queue.get()
             if job is None:
                 return
             job.status, job.started = "running", time.time()
             try:
-                job.report = self._runner(self._paths.pop(job.job_id, []), JobProgress(job))
+                with self._lock:
+                    work = self._pending.pop(job.job_id)
+                job.report = work(JobProgress(job))
                 job.status = "done"
             except Exception as exc:  # reported on the job; the worker keeps serving later uploads
                 job.error = f"{type(exc).__name__}: {exc}"

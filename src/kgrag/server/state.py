@@ -10,7 +10,8 @@ from typing import Any
 
 from kgrag.index import Index
 from kgrag.models.base import LLM, Completion, Message
-from kgrag.server.jobs import JobQueue
+from kgrag.progress import Progress
+from kgrag.server.jobs import Job, JobQueue
 
 UPLOADS_DIR = "uploads"
 DEFAULT_MAX_UPLOAD_BYTES = 50 * 1024 * 1024
@@ -63,7 +64,7 @@ class ServerState:
         self._embedder_ready = False
         # Every LLM user goes through index.llm: replace the lazy property with the serializing wrapper.
         index.llm = LockedLLM(partial(type(index).llm.func, index), self.llm_lock)  # type: ignore[attr-defined]
-        self.jobs = JobQueue(self._run_job)
+        self.jobs = JobQueue()
 
     def ready_embedder(self) -> None:
         """Load the embedder once, under a lock, before concurrent retrievals use it."""
@@ -72,12 +73,30 @@ class ServerState:
                 self.index.embedder  # noqa: B018 - the cached_property loads the model
                 self._embedder_ready = True
 
-    def _run_job(self, paths: list[Path], progress: Any) -> dict[str, Any]:
-        """Index uploaded files (the job worker thread's body)."""
-        self.ready_embedder()
-        with self.write_mutex:
-            report = self.index.add(paths, progress=progress)
-        return report.to_dict()
+    def index_files(self, paths: list[Path], *, stages: Sequence[str] = ()) -> Job:
+        """Queue a job that ingests `paths`, then runs the named indexing stages (e.g. the graph)."""
+
+        def work(progress: Progress) -> dict[str, Any]:
+            self.ready_embedder()
+            with self.write_mutex:
+                report = self.index.add(paths, progress=progress).to_dict()
+                if stages and (report["added"] or report["replaced"]):
+                    report["stages"] = self._run_stages(stages, progress)
+            return report
+
+        return self.jobs.submit([p.name for p in paths], work)
+
+    def _run_stages(self, names: Sequence[str], progress: Progress) -> list[str]:
+        """Run the named stages in their registered order (each resumes from its recorded progress)."""
+        from kgrag.stages import all_stages
+
+        done = []
+        with self.index.write_lock():
+            for stage in all_stages():
+                if stage.name in names:
+                    stage.run(self.index, progress)
+                    done.append(stage.name)
+        return done
 
     def close(self) -> None:
         self.jobs.stop()

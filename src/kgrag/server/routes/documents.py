@@ -16,6 +16,20 @@ MULTIPART_OVERHEAD = 64 * 1024  # boundaries and part headers, on top of the fil
 DELETE_WAIT_S = 30.0
 
 
+def stage_selection(spec: str) -> list[str]:
+    """Stage names from `graph,keywords` or `default`; 422 naming the unknown ones."""
+    from kgrag.stages import all_stages
+
+    known = all_stages()
+    if spec.strip() == "default":
+        return [s.name for s in known if s.default]
+    wanted = [name.strip() for name in spec.split(",") if name.strip()]
+    unknown = sorted(set(wanted) - {s.name for s in known})
+    if unknown:
+        raise HTTPException(422, detail=f"unknown stage(s) {unknown}; known: {[s.name for s in known]}")
+    return wanted
+
+
 def make_router(max_upload_bytes: int) -> APIRouter:
     """The document routes; the upload route's request-size limit is this server's `max_upload_bytes`."""
     router = APIRouter(tags=["documents"])
@@ -29,8 +43,14 @@ def make_router(max_upload_bytes: int) -> APIRouter:
     def upload(
         files: list[UploadFile] = File(..., description="PDF, HTML, Markdown, text or pre-chunked JSONL files."),
         replace: bool = Form(False, description="Overwrite a stored upload of the same name instead of renaming."),
+        stages: str = Form(
+            "",
+            description="Indexing stages to run after ingestion, comma-separated (e.g. `graph`), "
+            "or `default` for those a plain `kgrag index` runs.",
+        ),
         state: ServerState = Depends(get_state),
     ) -> dict[str, Any]:
+        stage_names = stage_selection(stages)
         stored: list[StoredUpload] = []
         rejected: list[UploadError] = []
         for f in files:
@@ -50,7 +70,7 @@ def make_router(max_upload_bytes: int) -> APIRouter:
         if not stored:
             worst = max(rejected, key=lambda e: e.status)
             raise HTTPException(worst.status, detail="; ".join(str(e) for e in rejected))
-        job = state.jobs.submit([s.path for s in stored])
+        job = state.index_files([s.path for s in stored], stages=stage_names)
         return {
             "job_id": job.job_id,
             "job": job.to_dict(),

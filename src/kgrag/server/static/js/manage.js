@@ -16,6 +16,7 @@ function jobLine(job) {
   const pct = Math.round((job.progress || 0) * 100);
   const report = job.report && job.status === "done"
     ? ` · added ${job.report.added}, replaced ${job.report.replaced}, unchanged ${job.report.unchanged}, ${job.report.chunks} chunks`
+      + (job.report.stages ? ` · stages: ${esc(job.report.stages.join(", "))}` : "")
       + (job.report.errors?.length ? ` · ${job.report.errors.map((e) => `${esc(e.path)}: ${esc(e.reason)}`).join("; ")}` : "")
     : "";
   return `<li class="job ${job.status}" id="job-${job.job_id}"><div><b>${esc(job.files.join(", "))}</b>
@@ -40,6 +41,7 @@ async function upload(event) {
   const form = new FormData();
   for (const f of files) form.append("files", f, f.name);
   form.append("replace", $("replace").checked ? "true" : "false");
+  if ($("run-stages").checked) form.append("stages", "default");
   try {
     const result = await api("/documents", { method: "POST", form });
     $("jobs").insertAdjacentHTML("afterbegin", jobLine(result.job));
