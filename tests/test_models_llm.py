@@ -214,3 +214,24 @@ def test_openai_llm_against_a_local_server(server_url: str) -> None:
     with pytest.raises(ModelHTTPError, match="HTTP 503: overloaded"):
         list(broken.stream(USER))
     llm.close()
+
+
+def test_openai_llm_adapts_to_max_completion_tokens_but_not_other_errors() -> None:
+    bodies: list[dict[str, Any]] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        body = json.loads(request.content)
+        bodies.append(body)
+        if "max_tokens" in body:
+            return httpx.Response(400, json={"error": "use max_completion_tokens instead"})
+        if "too long" in body["messages"][0]["content"]:
+            return httpx.Response(400, json={"error": "context length exceeded"})
+        return httpx.Response(200, json=_chat_reply('{"entities": []}'))
+
+    llm = OpenAICompatibleLLM("o", base_url="http://x/v1", transport=httpx.MockTransport(handler))
+    assert llm.complete(USER, schema=SCHEMA, max_tokens=5).text == '{"entities": []}'
+    assert bodies[-1]["max_completion_tokens"] == 5 and bodies[-1]["response_format"]["type"] == "json_schema"
+    calls = len(bodies)
+    with pytest.raises(ModelHTTPError, match="context length"):
+        llm.complete([{"role": "user", "content": "too long"}], schema=SCHEMA)
+    assert len(bodies) == calls + 1  # no pointless downgrades for an unrelated 400

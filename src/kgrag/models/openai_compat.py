@@ -29,6 +29,7 @@ class ModelHTTPError(ModelError):
         self.status = status
         self.retryable = status in _RETRYABLE_STATUS
         self.retry_after = retry_after
+        self.body = body[:2000]
         super().__init__(f"{url}: HTTP {status}: {body.strip()[:300]}")
 
 
@@ -153,11 +154,25 @@ class OpenAICompatibleLLM:
         self.model_name = model
         self._http = _HTTPClient(base_url, api_key, timeout_s, transport)
         self._json_mode = 0  # index into _MODES; advanced when the server rejects a mode
+        self._tokens_param = "max_tokens"  # newer OpenAI models want max_completion_tokens
+
+    def _adapt(self, exc: ModelHTTPError, json_request: bool) -> bool:
+        """Whether a rejected request is worth resending in an older dialect (switching it if so)."""
+        if exc.status not in (400, 415, 422):
+            return False
+        body = exc.body.lower()
+        if "max_completion_tokens" in body and self._tokens_param == "max_tokens":
+            self._tokens_param = "max_completion_tokens"
+            return True
+        if json_request and self._json_mode < 2 and any(w in body for w in ("response_format", "json", "schema")):
+            self._json_mode += 1  # the server does not support this response_format: try the next one
+            return True
+        return False
 
     def _payload(self, messages: Sequence[Message], max_tokens: int, temperature: float) -> dict[str, Any]:
         """The request body common to complete() and stream()."""
         return {"model": self.model_name, "messages": [dict(m) for m in messages],
-                "max_tokens": max_tokens, "temperature": temperature}
+                self._tokens_param: max_tokens, "temperature": temperature}
 
     def _with_schema(self, payload: dict[str, Any], schema: dict[str, Any], mode: str) -> dict[str, Any]:
         """The payload asking for JSON in the given mode."""
@@ -174,9 +189,9 @@ class OpenAICompatibleLLM:
     def complete(self, messages: Sequence[Message], *, schema: dict[str, Any] | None = None,
                  max_tokens: int = 512, temperature: float = 0.0) -> Completion:
         """One chat completion; usage from the server or counted with cl100k."""
-        payload = self._payload(messages, max_tokens, temperature)
         mode = "none"
         while True:
+            payload = self._payload(messages, max_tokens, temperature)
             if schema is not None:
                 mode = self._MODES[self._json_mode]
                 body = self._with_schema(payload, schema, mode)
@@ -186,9 +201,8 @@ class OpenAICompatibleLLM:
                 data = self._http.post("chat/completions", body)
                 break
             except ModelHTTPError as exc:
-                if schema is None or exc.status not in (400, 404, 415, 422) or self._json_mode == 2:
+                if not self._adapt(exc, schema is not None):
                     raise
-                self._json_mode += 1  # the server does not support this response_format: try the next one
         try:
             choice = data["choices"][0]
             text = choice["message"].get("content") or ""

