@@ -51,6 +51,7 @@ class Index:
         self.store = store
         self._docs: dict[str, Document] | None = None
         self._docs_generation = ""
+        self._lock_depth = 0  # write_lock nesting
 
     # -- lifecycle ---------------------------------------------------------------------------------
     @classmethod
@@ -87,7 +88,17 @@ class Index:
 
     @contextmanager
     def write_lock(self, wait_s: float = 0.0) -> Iterator[None]:
-        """Exclusive writer lock; a second writer waits up to `wait_s` then fails with a clear message."""
+        """Exclusive writer lock; a second writer waits up to `wait_s` then fails with a clear message.
+
+        Re-entrant within one Index object (e.g. `add` then the stages under one outer lock).
+        """
+        if self._lock_depth:
+            self._lock_depth += 1
+            try:
+                yield
+            finally:
+                self._lock_depth -= 1
+            return
         path = self.root / LOCK_FILE
         handle = path.open("a+")
         deadline = time.monotonic() + wait_s
@@ -109,9 +120,11 @@ class Index:
         handle.truncate()
         handle.write(f"pid {os.getpid()}")
         handle.flush()
+        self._lock_depth = 1
         try:
             yield
         finally:
+            self._lock_depth = 0
             handle.seek(0)
             handle.truncate()
             fcntl.flock(handle, fcntl.LOCK_UN)
@@ -151,12 +164,17 @@ class Index:
             self._docs_generation = gen
         return self._docs
 
-    def add(self, paths: Sequence[str | Path], *, progress: Progress | None = None) -> AddReport:
-        """Ingest files/folders (changed files replace their old version; unchanged ones are skipped)."""
+    def add(
+        self, paths: Sequence[str | Path], *, progress: Progress | None = None, version: str | None = None
+    ) -> AddReport:
+        """Ingest files/folders (changed files replace their old version; unchanged ones are skipped).
+
+        `version` tags the added documents (e.g. "v2") so retrieval can be limited to it.
+        """
         from kgrag.indexing import add_paths
 
         with self.write_lock():
-            return add_paths(self, paths, progress or NullProgress())
+            return add_paths(self, paths, progress or NullProgress(), version=version)
 
     def remove(self, doc_ref: str) -> Document:
         """Delete a document (by id or path) and everything derived only from it."""

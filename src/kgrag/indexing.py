@@ -12,13 +12,15 @@ from typing import TYPE_CHECKING
 
 from kgrag.errors import IngestError, KgragError
 from kgrag.progress import Progress
-from kgrag.types import Document
+from kgrag.types import Document, Entity, Relation
 
 if TYPE_CHECKING:
     from kgrag.index import Index
+    from kgrag.store.base import Store
 
 INGEST_STAGE = "ingest"
 PER_FILE_TIME_LIMIT_S = 300
+STALE_KEY = "derived_stale"  # "1": documents changed since the last full `kgrag index` (communities are stale)
 
 
 @dataclass
@@ -82,26 +84,35 @@ def _sources(paths: Sequence[str | Path]) -> tuple[list[tuple[Path, Path]], list
     return pairs, errors
 
 
-def add_paths(index: Index, paths: Sequence[str | Path], progress: Progress) -> AddReport:
-    """Index every supported file under `paths`; one bad file never stops the others."""
+def add_paths(index: Index, paths: Sequence[str | Path], progress: Progress, version: str | None = None) -> AddReport:
+    """Index every supported file under `paths` (tagged `version` if given); one bad file never stops the others.
+
+    Files that cannot be indexed are recorded as failed items of stage 'ingest' (listed by `kgrag status`)
+    under their stored path, and cleared when the file is later indexed.
+    """
     from kgrag.ingest import content_hash, parse_file
     from kgrag.ingest.base import relative_path
 
     store = index.store
     report = AddReport()
     pairs, report.errors = _sources(paths)
+    for err in report.errors:
+        store.mark_failed(INGEST_STAGE, str(err.path), err.reason)
     done = store.done_keys(INGEST_STAGE)
     task = progress.task("files", len(pairs))
     for path, root in pairs:
+        rel = relative_path(path, root)
         try:
             with time_limit(PER_FILE_TIME_LIMIT_S, path):
                 digest = content_hash(path)
-                rel = relative_path(path, root)
                 existing = store.get_document_by_path(rel)
-                if existing and existing.content_hash == digest and existing.doc_id in done:
+                if (existing and existing.content_hash == digest and existing.doc_id in done
+                        and (version is None or existing.version == version)):
                     report.unchanged += 1
                     continue
                 parsed = parse_file(path, root=root, settings=index.settings.chunking)
+            if version is not None:
+                parsed.document.version = version
             store_document(index, parsed.document, parsed.chunks, replacing=existing)
             report.chunks += len(parsed.chunks)
             if existing:
@@ -110,24 +121,26 @@ def add_paths(index: Index, paths: Sequence[str | Path], progress: Progress) -> 
                 report.added += 1
         except IngestError as exc:
             report.errors.append(exc)
+            store.mark_failed(INGEST_STAGE, rel, exc.reason)
         except KgragError:
             raise
         except Exception as exc:  # a parser bug must not stop the other files
             report.errors.append(IngestError(path, f"{type(exc).__name__}: {exc}"))
+            store.mark_failed(INGEST_STAGE, rel, report.errors[-1].reason)
         finally:
             task.advance(1, chunks=report.chunks)
-    if report.replaced:
-        store.prune_graph()
     return report
 
 
 def store_document(index: Index, doc: Document, chunks: list, replacing: Document | None) -> None:
-    """Embed, then write the document, its chunks and vectors in one transaction."""
+    """Embed, then write the document, its chunks and vectors (replacing the old version's) in one transaction."""
     store = index.store
     vectors = index.embedder.embed([c.text for c in chunks]) if chunks else None
+    old_ids = [c.chunk_id for c in store.chunks_of_document(replacing.doc_id)] if replacing is not None else []
+    plan = plan_refresh(index, old_ids)
     with store.transaction():
         if replacing is not None:
-            store.delete_chunks([c.chunk_id for c in store.chunks_of_document(replacing.doc_id)])
+            forget_chunks(index, old_ids, plan)
             if replacing.doc_id != doc.doc_id:
                 store.delete_document(replacing.doc_id)
         store.upsert_document(doc)
@@ -135,7 +148,8 @@ def store_document(index: Index, doc: Document, chunks: list, replacing: Documen
         if vectors is not None:
             store.put_vectors("chunk", [c.chunk_id for c in chunks], vectors)
         store.mark_done(INGEST_STAGE, [doc.doc_id], info=doc.content_hash)
-        store.set_meta("derived_stale", "1")
+        store.clear_progress(INGEST_STAGE, [doc.path])  # an earlier failure of this file
+        store.set_meta(STALE_KEY, "1")
 
 
 def find_document(index: Index, ref: str) -> Document:
@@ -150,12 +164,130 @@ def find_document(index: Index, ref: str) -> Document:
 
 
 def remove_document(index: Index, ref: str) -> Document:
-    """Delete a document, its chunks and the graph items only it supported."""
+    """Delete a document, its chunks and the graph items only it supported; shared items are refreshed."""
     doc = find_document(index, ref)
     store = index.store
+    ids = [c.chunk_id for c in store.chunks_of_document(doc.doc_id)]
+    plan = plan_refresh(index, ids)
     with store.transaction():
+        forget_chunks(index, ids, plan)
         store.delete_document(doc.doc_id)
         store.clear_progress(INGEST_STAGE, [doc.doc_id])
-        store.set_meta("derived_stale", "1")
-    store.prune_graph()
+        store.set_meta(STALE_KEY, "1")
     return doc
+
+
+# -- keeping derived data consistent when chunks go away ---------------------------------------------
+@dataclass
+class RefreshPlan:
+    """Shared graph items of chunks about to be deleted, with descriptions rebuilt from their other chunks."""
+
+    chunk_ids: list[str] = field(default_factory=list)
+    entities: list[Entity] = field(default_factory=list)
+    relations: list[Relation] = field(default_factory=list)
+    llm: object = None  # the LLM an LLM extractor summarises long descriptions with (None: cut them)
+
+
+def _graph_keys(store: Store, chunk_ids: set[str]) -> list[str]:
+    """The graph stage's progress keys (`<extractor>:<chunk_id>`, done or failed) of `chunk_ids`."""
+    from kgrag.graph.build import STAGE
+
+    keys = store.done_keys(STAGE) | {f["item"] for f in store.failures(STAGE)}
+    return [k for k in keys if k.split(":", 1)[-1] in chunk_ids]
+
+
+def plan_refresh(index: Index, chunk_ids: Sequence[str]) -> RefreshPlan:
+    """Read-only: re-extract the remaining chunks of entities/relations shared with `chunk_ids` and merge
+    their descriptions again (graph/merge.py), so shared items keep exactly their other provenance."""
+    from kgrag.graph.extract import make_extractor
+    from kgrag.graph.merge import _redirect, active_redirects, add_alias, merge_descriptions
+
+    store, gone = index.store, set(chunk_ids)
+    plan = RefreshPlan(list(chunk_ids))
+    touched = {e for es in store.entities_of_chunks(list(gone)).values() for e in es}
+    if not touched:
+        return plan
+    mentions = store.chunks_of_entities(sorted(touched))
+    shared_e = {e: [c for c in cs if c not in gone] for e, cs in mentions.items() if set(cs) - gone}
+    relations = store.relations_of(sorted(touched))
+    support = store.relation_support([r.relation_id for r in relations])
+    shared_r = {r.relation_id: [c for c in support.get(r.relation_id, []) if c not in gone] for r in relations
+                if set(support.get(r.relation_id, [])) & gone and set(support.get(r.relation_id, [])) - gone}
+    sources = {c for cs in (*shared_e.values(), *shared_r.values()) for c in cs}
+    extractor_of = {k.split(":", 1)[1]: k.split(":", 1)[0] for k in _graph_keys(store, sources)}
+    redirects = active_redirects(store)
+    desc_e: dict[str, str] = {}
+    desc_r: dict[str, str] = {}
+    names: dict[str, list[tuple[bool, int, str]]] = {}  # (merged-in name?, position, name)
+    order = {cid: n for n, cid in enumerate(store.chunk_ids())}
+    for name in sorted(set(extractor_of.values())):
+        ex = make_extractor(name, index)
+        plan.llm = getattr(ex, "llm", None) or plan.llm
+        todo = sorted((c for c, n in extractor_of.items() if n == name), key=lambda c: order.get(c, 0))
+        for _chunk, result in ex.extract_many(store.get_chunks(todo)):
+            if isinstance(result, Exception):
+                continue  # keep what the other chunks give; nothing is invented
+            _, rels = _redirect(result, redirects)
+            for e in result.entities:
+                eid = redirects.get(e.entity_id, e.entity_id)
+                if eid in shared_e:
+                    desc_e[eid] = merge_descriptions(desc_e.get(eid, ""), e.description)
+                    found = names.setdefault(eid, [])
+                    found.append((eid != e.entity_id, len(found), e.name))
+            for r in rels:
+                if r.relation_id in shared_r:
+                    desc_r[r.relation_id] = merge_descriptions(desc_r.get(r.relation_id, ""), r.description)
+    for e in store.get_entities(sorted(shared_e)):
+        e.description = desc_e.get(e.entity_id, e.description)
+        seen = [n for _, _, n in sorted(names.get(e.entity_id, []))]
+        if seen:  # the name and aliases the remaining chunks give, own names before merged-in ones
+            e.name, e.aliases = seen[0], []
+            for name in seen[1:]:
+                add_alias(e, name)
+        plan.entities.append(e)
+    for r in relations:
+        if r.relation_id in shared_r:
+            r.description = desc_r.get(r.relation_id, r.description)
+            plan.relations.append(r)
+    return plan
+
+
+def forget_chunks(index: Index, chunk_ids: Sequence[str], plan: RefreshPlan) -> None:
+    """Delete chunks and everything derived from them; call inside the caller's transaction.
+
+    FTS, vectors, mentions, support, sub-chunks and edges go with the chunks (store.delete_chunks); the
+    stages' progress records are cleared so the next `kgrag index` redoes what depends on them; graph
+    items only these chunks supported are pruned; shared ones get the plan's descriptions, weights
+    recounted and vectors refreshed; keywords in no chunk any more are dropped.
+    """
+    from kgrag.graph.build import embed_entities
+    from kgrag.graph.merge import refresh_weights, summarize_long_descriptions
+
+    store = index.store
+    with store.transaction():
+        store.clear_progress("graph", _graph_keys(store, set(chunk_ids)))
+        store.delete_chunks(list(chunk_ids))
+        store.prune_graph()
+        alive = {e.entity_id for e in store.get_entities([e.entity_id for e in plan.entities])}
+        store.upsert_entities([e for e in plan.entities if e.entity_id in alive])
+        kept = store.get_relations([r.relation_id for r in plan.relations])
+        descriptions = {r.relation_id: r.description for r in plan.relations}
+        for r in kept:
+            r.description = descriptions[r.relation_id]
+        refresh_weights(store, kept)
+        summarize_long_descriptions(store, plan.llm, alive)  # type: ignore[arg-type]
+        if alive:
+            embed_entities(index, alive)
+        prune_keywords(store)
+        store.set_meta(STALE_KEY, "1")
+
+
+def prune_keywords(store: Store) -> int:
+    """Delete keywords that no chunk has any more (KET-RAG); returns how many."""
+    from kgrag.graph.keywords import EDGE_KIND
+
+    linked = {kid for kid, _, _ in store.edges(EDGE_KIND)}
+    orphans = [k.keyword_id for k in store.iter_keywords() if k.keyword_id not in linked]
+    if orphans:
+        store.delete_keywords(orphans)
+    return len(orphans)

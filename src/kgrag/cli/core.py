@@ -35,15 +35,16 @@ def print_answer(answer: Answer) -> None:
     if answer.citations:
         console.print("\n[bold]Sources[/]")
     for c in answer.citations:
-        where = ", ".join(x for x in (c.title or c.document, f"p. {c.page}" if c.page else "", c.section) if x)
+        where = ", ".join(x for x in (c.title or c.document, f"version {c.version}" if c.version else "",
+                                      f"p. {c.page}" if c.page else "", c.section) if x)
         console.print(f"[cyan][{c.n}][/] {where} [dim]({c.document}, chunk {c.chunk_id})[/]", highlight=False)
         if c.quote:
             console.print(f'    "{c.quote}"', markup=False, highlight=False)
 
 
-def _add(index: Index, paths: list[Path], quiet: bool) -> AddReport:
+def _add(index: Index, paths: list[Path], quiet: bool, version: str | None = None) -> AddReport:
     with progress_for(quiet) as progress:
-        report = index.add(paths, progress=progress)
+        report = index.add(paths, progress=progress, version=version)
     for err in report.errors:
         typer.echo(f"skipped {err.path}: {err.reason}", err=True)
     console.print(
@@ -51,6 +52,32 @@ def _add(index: Index, paths: list[Path], quiet: bool) -> AddReport:
         f"{report.chunks} chunks; {len(report.errors)} errors"
     )
     return report
+
+
+def run_stages(idx: Index, quiet: bool, wanted: set[str] | None = None, retry_failed: bool = False) -> None:
+    """Run the indexing stages (all default ones, or `wanted`) under the write lock; resumable."""
+    from kgrag.indexing import INGEST_STAGE, STALE_KEY
+    from kgrag.stages import all_stages
+
+    known = all_stages()
+    unknown = (wanted or set()) - {s.name for s in known}
+    if unknown:
+        raise typer.BadParameter(f"unknown stage(s) {sorted(unknown)}; known: {[s.name for s in known]}")
+    with idx.write_lock(), progress_for(quiet) as progress:
+        if retry_failed:  # progress stage names differ from stage names (graph + skeleton share 'graph')
+            for f in idx.store.failures():
+                if f["stage"] != INGEST_STAGE:  # failed files are retried by `kgrag add`
+                    idx.store.clear_progress(f["stage"], [f["item"]])
+        for stage in known:
+            if (wanted and stage.name not in wanted) or (not wanted and not stage.default):
+                continue
+            console.print(f"[bold]stage[/] {stage.name}: {stage.description}")
+            stage.run(idx, progress)
+        if not wanted:
+            idx.store.set_meta(STALE_KEY, "0")
+    failures = idx.store.failures()
+    if failures:
+        err_console.print(f"{len(failures)} failed items; see `kgrag status`, retry with --retry-failed")
 
 
 def register(app: typer.Typer) -> None:
@@ -67,19 +94,33 @@ def register(app: typer.Typer) -> None:
     def add(
         paths: list[Path] = typer.Argument(..., help="Files or folders (searched recursively)."),
         index: Path = IndexOption,
+        version: str = typer.Option(None, "--version", help="Version metadata for the added documents (e.g. v2)."),
+        reindex: bool = typer.Option(False, "--reindex", help="Run `kgrag index` right after (graph, communities)."),
         quiet: bool = QuietOption,
     ) -> None:
         """Index documents: PDF, HTML, Markdown, text, pre-chunked JSONL. Unchanged files are skipped."""
         idx = Index.init(index) if not (index / "kgrag.toml").exists() else Index.open(index)
-        report = _add(idx, paths, quiet)
+        with idx.write_lock():
+            report = _add(idx, paths, quiet, version)
+            if reindex and report.indexed:
+                run_stages(idx, quiet)
         if report.indexed == 0 and report.unchanged == 0:
             raise typer.Exit(1)  # nothing could be indexed
 
     @app.command()
-    def remove(doc: str = typer.Argument(..., help="Document id or path."), index: Path = IndexOption) -> None:
-        """Delete a document and everything derived only from it."""
-        removed = Index.open(index).remove(doc)
-        console.print(f"removed {removed.path} ({removed.doc_id})")
+    def remove(
+        doc: str = typer.Argument(..., help="Document id or path."),
+        index: Path = IndexOption,
+        reindex: bool = typer.Option(False, "--reindex", help="Recompute communities etc. now (`kgrag index`)."),
+        quiet: bool = QuietOption,
+    ) -> None:
+        """Delete a document and everything derived only from it (shared graph items are refreshed)."""
+        idx = Index.open(index)
+        with idx.write_lock():
+            removed = idx.remove(doc)
+            console.print(f"removed {removed.path} ({removed.doc_id})")
+            if reindex:
+                run_stages(idx, quiet)
 
     @app.command()
     def documents(index: Path = IndexOption, json_out: bool = JsonOption) -> None:
@@ -143,25 +184,8 @@ def register(app: typer.Typer) -> None:
         quiet: bool = QuietOption,
     ) -> None:
         """Run the indexing stages after ingestion (graph, keywords, communities ...); resumable."""
-        from kgrag.stages import all_stages
-
-        idx = Index.open(index)
         wanted = {s.strip() for s in stages.split(",") if s.strip()}
-        known = all_stages()
-        unknown = wanted - {s.name for s in known}
-        if unknown:
-            raise typer.BadParameter(f"unknown stage(s) {sorted(unknown)}; known: {[s.name for s in known]}")
-        with idx.write_lock(), progress_for(quiet) as progress:
-            for stage in known:
-                if (wanted and stage.name not in wanted) or (not wanted and not stage.default):
-                    continue
-                if retry_failed:
-                    idx.store.clear_progress(stage.name, [f["item"] for f in idx.store.failures(stage.name)])
-                console.print(f"[bold]stage[/] {stage.name}: {stage.description}")
-                stage.run(idx, progress)
-        failures = idx.store.failures()
-        if failures:
-            err_console.print(f"{len(failures)} failed items; see `kgrag status`, retry with --retry-failed")
+        run_stages(Index.open(index), quiet, wanted, retry_failed)
 
     @app.command()
     def status(index: Path = IndexOption, json_out: bool = JsonOption) -> None:

@@ -17,9 +17,17 @@ def register(app: typer.Typer) -> None:
         json_out: bool = JsonOption,
     ) -> None:
         """Copy a whole index (documents, chunks, vectors, graph, progress, usage) and verify row counts."""
+        from contextlib import ExitStack
+        from pathlib import Path
+
+        from kgrag.index import Index
         from kgrag.store.migrate import migrate as run
 
-        report = run(source, destination, batch=batch, switch=switch)
+        with ExitStack() as locks:  # index folders at either end: no other writer during the copy
+            for end in (source, destination):
+                if "://" not in end and (Path(end) / "kgrag.toml").exists():
+                    locks.enter_context(Index.open(end).write_lock())
+            report = run(source, destination, batch=batch, switch=switch)
         if json_out:
             print_json(report.__dict__)
             return

@@ -165,11 +165,14 @@ def _extract_all(store: Store, ex: Extractor, todo: list[str], prefix: str, redi
 def _finalize(index: Index, ex: Extractor, touched: set[str], report: BuildReport, embed: bool) -> None:
     """Summarize over-long descriptions (LLM extractors) and embed the touched entities."""
     llm = getattr(ex, "llm", None) if report.stopped != "budget" else None
+    long_ids = set(touched)
+    if report.already_done:  # an interrupted run may have merged descriptions it never got to shorten
+        long_ids |= {e.entity_id for e in index.store.iter_entities()}
     try:
-        summarize_long_descriptions(index.store, llm, touched)
+        summarize_long_descriptions(index.store, llm, long_ids)
     except BudgetExceeded as exc:
         report.notes.append(f"description summaries skipped: {exc}")
-        summarize_long_descriptions(index.store, None, touched)
+        summarize_long_descriptions(index.store, None, long_ids)
     if embed:
         embed_entities(index, touched)
 

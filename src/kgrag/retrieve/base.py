@@ -35,6 +35,12 @@ class Retriever(ABC):
         """`retrieve` with the wall time recorded in `context.timings['retrieve_s']`."""
         start = time.perf_counter()
         context = self.retrieve(question, budget, **options)
+        if options.get("version"):  # every strategy: no chunk-backed item from another version
+            from kgrag.retrieve.chunks import allowed_chunks
+
+            allowed = allowed_chunks(self.index, options["version"]) or set()
+            context.items = [i for i in context.items if not i.chunk_id or i.chunk_id in allowed]
+            context.tokens = sum(i.tokens for i in context.items)
         context.timings["retrieve_s"] = time.perf_counter() - start
         return context
 
