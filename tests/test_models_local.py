@@ -76,3 +76,11 @@ def test_model_is_loaded_once_and_calls_are_serialised(llm: LocalLLM) -> None:
     for t in threads:
         t.join()
     assert len(results) == 2 and results[0] == results[1]
+
+
+def test_lazy_grammar_matches_full_masking(llm: LocalLLM) -> None:
+    messages = [{"role": "user", "content": "Give one triple about Paris being the capital of France, as JSON."}]
+    lazy = llm.complete(messages, schema=SCHEMA, max_tokens=60)
+    full = LocalLLM("qwen2.5-coder-0.5b", n_ctx=2048, lazy_grammar=False).complete(messages, schema=SCHEMA,
+                                                                                     max_tokens=60)
+    assert lazy.text == full.text and lazy.usage == full.usage
