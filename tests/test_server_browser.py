@@ -7,16 +7,17 @@ screenshots to test-artifacts/. Install the browser with `bash scripts/install_b
 
 from __future__ import annotations
 
+import importlib.util
 import subprocess
 from collections.abc import Iterator
+from importlib import resources
 from pathlib import Path
 
 import pytest
 
+from conftest import fast_settings
 from kgrag.index import Index
 from kgrag.server.background import kgrag_command, serve_in_background
-
-pytestmark = pytest.mark.browser
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -31,48 +32,54 @@ CHROMIUM_ARGS = [
 ]
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 QUESTION = "What is the pressure range of the Zephyr Nano's barometer?"
-
-
-def _playwright():
-    """The sync Playwright API, or a skip with the reason when the browser stack is missing."""
-    if not CHROMIUM.exists():
-        pytest.skip(f"{CHROMIUM} not installed (run: bash scripts/install_browser.sh)")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.skip("playwright not installed (run: bash scripts/install_browser.sh)")
-    return sync_playwright
+_MISSING = [
+    what
+    for what, present in (
+        (f"{CHROMIUM}", CHROMIUM.exists()),
+        ("the playwright package", importlib.util.find_spec("playwright") is not None),
+    )
+    if not present
+]
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        bool(_MISSING), reason=f"missing {' and '.join(_MISSING)} (install: bash scripts/install_browser.sh)"
+    ),
+]
 
 
 def _build_graph(index: Index) -> str:
-    """The rules-extractor graph when `kgrag graph build` exists, else a small hand-made one (for the display)."""
-    probe = subprocess.run(kgrag_command("graph", "build", "--help"), capture_output=True, text=True)
-    if probe.returncode == 0:
-        cmd = kgrag_command("graph", "build", "--index", str(index.root), "--extractor", "rules")
-        subprocess.run(cmd, check=True, capture_output=True, text=True, timeout=300)
-        if index.store.count("relations"):
-            return "rules"
+    """The rules-extractor graph (`kgrag graph build`), else a small hand-made one so the display has a graph."""
+    cmd = kgrag_command("graph", "build", "--index", str(index.root), "--extractor", "rules")
+    built = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    if built.returncode == 0 and index.store.count("relations"):
+        return "rules"
     from test_server_api import seed_graph
 
     seed_graph(index)
-    return "seeded"
+    return f"seeded (kgrag graph build: exit {built.returncode})"
 
 
-@pytest.fixture
-def graph_index(sample_index: Index) -> Index:
-    sample_index.graph_origin = _build_graph(sample_index)  # type: ignore[attr-defined]
-    return sample_index
+@pytest.fixture(scope="module")
+def graph_index(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Index]:
+    """The bundled samples (hash embedder, fake LLM, as `sample_index`) with a graph, built once per module."""
+    root = tmp_path_factory.mktemp("browser") / "idx"
+    with Index.init(root, settings=fast_settings()) as index:
+        assert index.add([Path(str(resources.files("kgrag") / "samples" / "docs"))]).indexed > 0
+        index.graph_origin = _build_graph(index)  # type: ignore[attr-defined]
+        yield index
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def server(graph_index: Index) -> Iterator[str]:
     with serve_in_background(graph_index.root) as url:
         yield url
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def browser():
-    sync_playwright = _playwright()
+    from playwright.sync_api import sync_playwright
+
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
         try:

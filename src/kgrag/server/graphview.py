@@ -12,7 +12,7 @@ from kgrag.graph.algorithms import induced_relations, k_hop
 from kgrag.store.base import Store
 from kgrag.types import Context
 
-MAX_CONTEXT_NODES = 60
+MAX_CONTEXT_NODES = 50
 MAX_NEIGHBOURHOOD_NODES = 150
 
 
@@ -52,6 +52,9 @@ def context_subgraph(store: Store, context: Context) -> dict[str, Any]:
     adj = get_adjacency(store)
     counts = Counter(e for ids in mentions.values() for e in ids if e in adj.index_of)
     graph = _graph(store, adj, (adj.index_of[e] for e, _ in counts.most_common(MAX_CONTEXT_NODES)))
+    linked = {e["source"] for e in graph["edges"]} | {e["target"] for e in graph["edges"]}
+    if linked:  # entities without a relation inside the context only clutter the picture
+        graph["nodes"] = [n for n in graph["nodes"] if n["id"] in linked]
     for node in graph["nodes"]:
         node["chunks"] = [c for c, ids in mentions.items() if node["id"] in ids]
     return {"origin": "mentions", **graph, "provenance": provenance}

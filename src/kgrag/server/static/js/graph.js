@@ -50,8 +50,8 @@ function add(graph) {
 
 function layout() {
   cy.layout({
-    name: "cose", animate: false, randomize: true, padding: 30, nodeRepulsion: () => 400000, idealEdgeLength: () => 110,
-    nodeOverlap: 40, componentSpacing: 80, gravity: 0.25, numIter: 2000,
+    name: "cose", animate: false, randomize: true, padding: 20, nodeRepulsion: () => 60000, idealEdgeLength: () => 60,
+    nodeOverlap: 20, componentSpacing: 40, gravity: 1, numIter: 2000,
   }).run();
   legend();
   document.getElementById("graph-info").textContent = `${cy.nodes().length} entities · ${cy.edges().length} relations`;
