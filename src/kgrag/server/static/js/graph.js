@@ -33,11 +33,13 @@ function init() {
   document.getElementById("graph-fit").onclick = () => cy.fit(undefined, 20);
 }
 
-function add(graph) {
+function add(graph, near) {
   const added = [];
   for (const n of graph.nodes) {
     if (cy.getElementById(n.id).nonempty()) continue;
-    added.push({ group: "nodes", data: { id: n.id, name: n.name, type: n.type || "", colour: colour(n.type), chunks: n.chunks || [] } });
+    const node = { group: "nodes", data: { id: n.id, name: n.name, type: n.type || "", colour: colour(n.type), chunks: n.chunks || [] } };
+    if (near) node.position = { x: near.x + (Math.random() - 0.5) * 60, y: near.y + (Math.random() - 0.5) * 60 };
+    added.push(node);
   }
   for (const e of graph.edges) {
     if (cy.getElementById(e.id).nonempty()) continue;
@@ -48,9 +50,9 @@ function add(graph) {
   return added.length;
 }
 
-function layout() {
+function layout(randomize = true) {
   cy.layout({
-    name: "cose", animate: false, randomize: true, padding: 20, nodeRepulsion: () => 60000, idealEdgeLength: () => 60,
+    name: "cose", animate: false, randomize, padding: 20, nodeRepulsion: () => 60000, idealEdgeLength: () => 60,
     nodeOverlap: 20, componentSpacing: 40, gravity: 1, numIter: 2000,
   }).run();
   legend();
@@ -83,9 +85,9 @@ async function expand(node) {
   detail.innerHTML = `<b>${esc(node.data("name"))}</b> <span class="muted">${esc(node.data("type"))}</span> · loading neighbourhood…`;
   try {
     const graph = await api(`/graph/entity/${encodeURIComponent(node.id())}?hops=1`);
-    const n = add(graph);
+    const n = add(graph, node.position());
     node.addClass("center");
-    layout();
+    layout(false); // keep the current picture, place the new neighbours around it
     detail.innerHTML = `<b>${esc(node.data("name"))}</b> <span class="muted">${esc(node.data("type"))}</span> · ${graph.nodes.length - 1} neighbours${n ? "" : " (all shown already)"}`;
   } catch (err) {
     detail.textContent = `Could not expand: ${err.message}`;
