@@ -51,8 +51,8 @@ def latencies(calls: list[Callable[[], Any]]) -> tuple[float, float]:
     return percentiles(times)
 
 
-def server_rss_mb(url: str) -> float:
-    """Resident memory of the postmaster and all its children (MB)."""
+def server_pss_mb(url: str) -> float:
+    """Proportional set size (shared buffers counted once) of the postmaster and all its children (MB)."""
     import psutil
     import psycopg
 
@@ -60,7 +60,13 @@ def server_rss_mb(url: str) -> float:
         data = conn.execute("SHOW data_directory").fetchone()[0]
     pid = int((Path(data) / "postmaster.pid").read_text().splitlines()[0])
     root = psutil.Process(pid)
-    return sum(p.memory_info().rss for p in [root, *root.children(recursive=True)]) / 2**20
+    total = 0
+    for proc in [root, *root.children(recursive=True)]:
+        try:
+            total += proc.memory_full_info().pss
+        except (psutil.NoSuchProcess, psutil.AccessDenied):
+            continue  # a backend that just exited
+    return total / 2**20
 
 
 def schema_size_mb(store: PostgresStore) -> float:
@@ -155,7 +161,7 @@ def scale_run(url: str, n_chunks: int, n_edges: int, n_vectors: int, dim: int = 
     store.query("ANALYZE")  # fresh planner statistics after the bulk load
     result["size_mb"] = round(schema_size_mb(store), 1)
     result["counts"] = {t: store.count(t) for t in ("chunks", "edges", "vectors")}
-    result["server_rss_mb_loaded"] = round(server_rss_mb(url), 1)
+    result["server_pss_mb_loaded"] = round(server_pss_mb(url), 1)
 
     queries = [" ".join(vocab[r] for r in rng.integers(50, 5000, 3)) for _ in range(50)]
     queries += [f"which part is BMX{int(i) * 10:07d}" for i in rng.integers(0, n_chunks // 10, 50)]
@@ -164,6 +170,12 @@ def scale_run(url: str, n_chunks: int, n_edges: int, n_vectors: int, dim: int = 
     qv = rng.normal(size=(100, dim)).astype(np.float32)
     p50, p95 = latencies([lambda v=v: store.search_vectors("chunk", v, 20) for v in qv])
     result["vector_hnsw_p50_ms"], result["vector_hnsw_p95_ms"] = round(p50, 2), round(p95, 2)
+    plan = store.query(
+        f"EXPLAIN SELECT item_id FROM vectors WHERE kind = 'chunk' "
+        f"ORDER BY (vec::public.vector({dim})) <#> %s::public.vector({dim}) LIMIT 20",
+        (qv[0],),
+    )
+    result["hnsw_in_plan"] = any("vectors_hnsw" in r[0] for r in plan)
     allowed = {f"c{i:08d}" for i in range(0, min(n_vectors, 10_000))}
     p50, p95 = latencies([lambda v=v: store.search_vectors("chunk", v, 20, allowed) for v in qv[:30]])
     result["vector_filtered_p50_ms"], result["vector_filtered_p95_ms"] = round(p50, 2), round(p95, 2)
@@ -177,7 +189,7 @@ def scale_run(url: str, n_chunks: int, n_edges: int, n_vectors: int, dim: int = 
     )
     p50, p95 = latencies([lambda x=x: store.query(hop, (x[0],)) for x in ids])
     result["two_hop_p50_ms"], result["two_hop_p95_ms"] = round(p50, 2), round(p95, 2)
-    result["server_rss_mb_after_queries"] = round(server_rss_mb(url), 1)
+    result["server_pss_mb_after_queries"] = round(server_pss_mb(url), 1)
     store.close()
     return result
 
@@ -212,6 +224,7 @@ def main() -> None:
             out["musique"] = rows
             keys = list(rows[0])
             print_table(["metric", *(r["backend"] for r in rows)], [[k, *(r[k] for r in rows)] for k in keys[1:]])
+            write_json("backends", out)  # keep part 1 if part 2 fails
         if not args.skip_scale:
             scale = scale_run(url, args.scale_chunks, args.scale_edges, args.scale_vectors)
             out["scale"] = scale

@@ -96,3 +96,19 @@ def test_migrate_cli_switches_the_folder_to_the_server(sample_index: Index, pg_s
     _cli("migrate", "--from", str(root), "--to", f"{url}?schema={schema}", "--switch")
     with Index.open(root) as index:
         assert type(index.store).__name__ == "PostgresStore" and index.store.count("chunks") == chunks
+
+
+def test_init_pins_the_derived_schema(tmp_path: Path) -> None:
+    url = pg_test_url()
+    index = Index.init(tmp_path / "Pinned Index", backend=url, settings=fast_settings())
+    schema = index.store.schema  # type: ignore[attr-defined]
+    index.close()
+    try:
+        assert schema.startswith("kgrag_pinned_index_")
+        assert (tmp_path / "Pinned Index" / "backend.url").read_text().strip() == f"{url}?schema={schema}"
+        moved = tmp_path / "moved"
+        (tmp_path / "Pinned Index").rename(moved)
+        with Index.open(moved) as again:
+            assert again.store.schema == schema  # type: ignore[attr-defined]
+    finally:
+        drop_schema(url, schema)

@@ -58,7 +58,8 @@ class PgCore:
             target.conninfo,
             min_size=1,
             max_size=max(1, target.pool_max),
-            kwargs={"autocommit": True, "options": f"-c search_path={self.schema},public"},
+            # no server-side prepared statements: generic plans would miss the partial HNSW indexes
+            kwargs={"autocommit": True, "prepare_threshold": None, "options": f"-c search_path={self.schema},public"},
             configure=register_vector,
             open=True,
             name=f"kgrag-{self.schema}",

@@ -26,8 +26,19 @@ def open_server_store(url: str, root: Path | None) -> Store:
             f"backend {url} needs the server extra: pip install 'kgrag[server]' ({exc})"
         ) from exc
     try:
-        return PostgresStore.from_url(url, root)
+        store = PostgresStore.from_url(url, root)
     except psycopg.OperationalError as exc:
         raise BackendUnavailableError(
             f"cannot connect to {url}: {str(exc).strip()}; start a local server with `kgrag db start`"
         ) from exc
+    if root is not None:
+        _pin_schema(Path(root), url, store.schema)
+    return store
+
+
+def _pin_schema(root: Path, url: str, schema: str) -> None:
+    """Record the derived schema in `<index>/backend.url`, so moving or renaming the folder keeps its data."""
+    marker = root / "backend.url"
+    if "schema=" in url or not marker.exists() or marker.read_text(encoding="utf-8").strip() != url.strip():
+        return
+    marker.write_text(f"{url.strip()}{'&' if '?' in url else '?'}schema={schema}\n", encoding="utf-8")
