@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -29,13 +30,14 @@ def data_dir(arg: str | None) -> Path:
     return Path(arg or os.environ.get("KGRAG_DATA") or REPO.parent / "shared" / "data")
 
 
-def make_index(root: Path, chunks_dir: Path, embedder: str) -> tuple[Index, float]:
+def make_index(root: Path, chunks_dir: Path, embedder: str, files: str = "*.jsonl") -> tuple[Index, float]:
     settings = Settings()
     settings.embedder.provider = embedder
     index = Index.init(root, settings=settings)
     start = time.perf_counter()
-    report = index.add(sorted(chunks_dir.glob("*.jsonl")))
+    report = index.add(sorted(chunks_dir.glob(files)))
     assert report.indexed, report.errors
+    print(f"ingested {report.chunks} chunks in {time.perf_counter() - start:.1f} s", file=sys.stderr, flush=True)
     return index, time.perf_counter() - start
 
 
@@ -100,23 +102,25 @@ def main() -> None:
     parser.add_argument("--sample", type=int, default=50, help="Chunks for the LLM extractor (uniform sample).")
     parser.add_argument("--skip-llm", action="store_true")
     parser.add_argument("--skip-rules", action="store_true")
+    parser.add_argument("--suffix", default="", help="Appended to the result file name (e.g. _llm10).")
+    parser.add_argument("--files", default="*.jsonl", help="Glob of the chunk files to ingest.")
     parser.add_argument("--embedder", default="hash", help="Entity vectors: hash (fast) or minilm (real).")
     args = parser.parse_args()
     chunks_dir = data_dir(args.data) / "arduino" / "docling_chunks"
     out: dict[str, Any] = {"data": str(chunks_dir), "embedder": args.embedder}
     with tempfile.TemporaryDirectory() as tmp:
         if not args.skip_rules:
-            index, ingest_s = make_index(Path(tmp) / "rules", chunks_dir, args.embedder)
+            index, ingest_s = make_index(Path(tmp) / "rules", chunks_dir, args.embedder, args.files)
             out["ingest_seconds"] = round(ingest_s, 1)
             out["rules"] = run_rules(index)
             index.close()
         if not args.skip_llm:
-            index, _ = make_index(Path(tmp) / "llm", chunks_dir, args.embedder)
+            index, _ = make_index(Path(tmp) / "llm", chunks_dir, args.embedder, args.files)
             out["llm"] = run_llm(index, args.sample)
             index.close()
     results = REPO / "benchmarks" / "results"
     results.mkdir(parents=True, exist_ok=True)
-    (results / "graph_build.json").write_text(json.dumps(out, indent=2, default=str))
+    (results / f"graph_build{args.suffix}.json").write_text(json.dumps(out, indent=2, default=str))
     rows = []
     if "rules" in out:
         r = out["rules"]
