@@ -105,7 +105,8 @@ def test_candidate_groups_and_stats(empty_index: Index) -> None:
     assert sorted(len(g) for g in groups) == [2, 3]
     stats = graph_stats(store)
     assert stats["duplicate_candidates"] == 2 and stats["nodes"] == 12 and stats["edges"] == 4
-    assert stats["orphans"] == 4  # 5 V and the three Arduino records
+    assert stats["orphans"] == 4  # 5 V and the three Arduino records: no relation and no mention
+    assert stats["isolated"] == 4
 
 
 def test_exports_round_trip(empty_index: Index, tmp_path) -> None:  # noqa: ANN001

@@ -77,6 +77,7 @@ def graph_stats(store: Store, top: int = 15) -> dict[str, Any]:
     entities = list(store.iter_entities())
     relations = list(store.iter_relations())
     linked = {r.source_id for r in relations} | {r.target_id for r in relations}
+    mentioned = {eid for ids in store.entities_of_chunks(store.chunk_ids()).values() for eid in ids}
     rel_types = Counter(r.type for r in relations)
     done = store.done_keys(STAGE)
     by_extractor = Counter(k.split(":", 1)[0] for k in done)
@@ -88,7 +89,10 @@ def graph_stats(store: Store, top: int = 15) -> dict[str, Any]:
         "top_relation_types": rel_types.most_common(top),
         "entity_types": type_counts(entities).most_common(top),
         "duplicate_candidates": len(candidate_groups(entities)),
-        "orphans": sum(1 for e in entities if e.entity_id not in linked),
+        # orphan: nothing supports it any more (no chunk mentions it, no relation uses it) — must stay 0;
+        # isolated: mentioned by chunks but in no relation (common with the rules extractor).
+        "orphans": sum(1 for e in entities if e.entity_id not in linked and e.entity_id not in mentioned),
+        "isolated": sum(1 for e in entities if e.entity_id not in linked),
         "mean_relation_weight": round(sum(r.weight for r in relations) / len(relations), 3) if relations else 0.0,
         "chunks_extracted": dict(by_extractor),
         "failed_chunks": len(store.failures(STAGE)),
