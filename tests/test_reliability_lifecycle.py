@@ -6,6 +6,7 @@ from pathlib import Path
 
 from kgrag.cli.core import run_stages
 from kgrag.config import Settings
+from kgrag.graph.export import graph_stats
 from kgrag.index import Index
 from kgrag.indexing import STALE_KEY, add_paths
 from kgrag.progress import NullProgress
@@ -65,6 +66,7 @@ def test_change_and_remove_equal_a_clean_build(tmp_path: Path) -> None:
     index.remove("c-accessories.md")
     after = verify_store(index.store)
     assert after.ok, after.problems  # consistent at once, before any re-indexing
+    assert graph_stats(index.store)["orphans"] == 0
     assert index.store.get_meta(STALE_KEY) == "1"
     # the shared entities keep their other provenance only
     assert not c_chunks & set(index.store.chunks_of_entities([nano, acme]).get(nano, []))
@@ -79,6 +81,7 @@ def test_change_and_remove_equal_a_clean_build(tmp_path: Path) -> None:
     assert live.ok and clean.ok, (live.problems, clean.problems)
     assert compare(live, clean) == []
     assert live.digest == clean.digest
+    assert graph_stats(index.store)["orphans"] == 0
 
 
 def test_remove_everything_leaves_nothing(tmp_path: Path) -> None:
