@@ -142,10 +142,10 @@ def build_communities(
             Community(n.community_id, n.level, n.parent_id, s["topic_label"], s["summary"], content, s["key_terms"])
         )
     vec_key = {c.community_id: f"{hashes[c.community_id]}|{c.full_content['summary_source']}" for c in communities}
-    missing = [c for c in communities if vec_key[c.community_id] not in old_vectors]
-    fresh = _embed(index, [embedding_text(c.title, c.summary, c.key_terms) for c in missing], progress, "communities")
-    new_vectors = dict(old_vectors)
-    new_vectors.update({vec_key[c.community_id]: v for c, v in zip(missing, fresh, strict=True)})
+    missing = list({vec_key[c.community_id]: c for c in communities if vec_key[c.community_id] not in old_vectors}.items())
+    texts = [embedding_text(c.title, c.summary, c.key_terms) for _, c in missing]
+    new_vectors = dict(old_vectors)  # a community carried down a level shares its parent's vector
+    new_vectors.update({key: v for (key, _), v in zip(missing, _embed(index, texts, progress, "communities"), strict=True)})
     with store.transaction():
         store.replace_communities(communities, [(n.community_id, m) for n in nodes for m in n.members])
         if communities:
