@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -48,25 +47,14 @@ def metrics_table(rows: dict[str, dict[str, Any]]) -> str:
 
 
 def graph_quality(store: Store) -> dict[str, Any]:
-    """Duplicates (entities sharing a name key), orphans (no relation), relation-type spread."""
-    from kgrag.graph.adjacency import name_key
+    """`kgrag graph stats` figures (graph/export.py graph_stats) plus the community count and top-type share."""
+    from kgrag.graph.export import graph_stats
 
-    entities = list(store.iter_entities())
-    relations = list(store.iter_relations())
-    keys = Counter(name_key(e.name) for e in entities)
-    touched = {r.source_id for r in relations} | {r.target_id for r in relations}
-    types = Counter(r.type for r in relations)
-    top = types.most_common(5)
-    return {
-        "entities": len(entities),
-        "relations": len(relations),
-        "duplicate_entities": sum(n - 1 for n in keys.values() if n > 1),
-        "orphan_entities": sum(1 for e in entities if e.entity_id not in touched),
-        "relation_types": len(types),
-        "top_relation_types": [[t, n] for t, n in top],
-        "top_type_share": (top[0][1] / len(relations)) if relations else 0.0,
-        "communities": store.count("communities"),
-    }
+    stats = graph_stats(store, top=5)
+    top = stats["top_relation_types"]
+    stats["top_type_share"] = (top[0][1] / stats["edges"]) if top and stats["edges"] else 0.0
+    stats["communities"] = store.count("communities")
+    return stats
 
 
 def indexing_cost(store: Store) -> list[dict[str, Any]]:
@@ -114,10 +102,10 @@ def render_report(
         out += [
             "## Graph quality",
             "",
-            f"- entities: {quality['entities']}, relations: {quality['relations']}, "
-            f"communities: {quality['communities']}",
-            f"- duplicate entities (same name key): {quality['duplicate_entities']}",
-            f"- orphan entities (no relation): {quality['orphan_entities']}",
+            f"- entities: {quality['nodes']}, relations: {quality['edges']}, communities: {quality['communities']}",
+            f"- duplicate candidates (entity resolution groups): {quality['duplicate_candidates']}",
+            f"- orphan entities (no mention, no relation): {quality['orphans']}; "
+            f"isolated (no relation): {quality['isolated']}",
             f"- relation types: {quality['relation_types']}; most frequent: {spread}; "
             f"top type share {quality['top_type_share']:.2f}",
             "",
