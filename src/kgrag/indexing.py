@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import signal
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -100,6 +101,7 @@ def add_paths(index: Index, paths: Sequence[str | Path], progress: Progress, ver
         store.mark_failed(INGEST_STAGE, str(err.path), err.reason)
     done = store.done_keys(INGEST_STAGE)
     task = progress.task("files", len(pairs))
+    started = time.perf_counter()
     for path, root in pairs:
         rel = relative_path(path, root)
         try:
@@ -128,7 +130,8 @@ def add_paths(index: Index, paths: Sequence[str | Path], progress: Progress, ver
             report.errors.append(IngestError(path, f"{type(exc).__name__}: {exc}"))
             store.mark_failed(INGEST_STAGE, rel, report.errors[-1].reason)
         finally:
-            task.advance(1, chunks=report.chunks)
+            rate = report.chunks / max(time.perf_counter() - started, 1e-9)
+            task.advance(1, chunks=report.chunks, **{"chunks/s": f"{rate:.1f}"})
     return report
 
 
