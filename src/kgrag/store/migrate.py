@@ -81,9 +81,10 @@ def copy_store(
         done("chunks", len(part))
         done("mentions", sum(len(v) for v in mentions.values()))
     for (kind,) in _rows(src, "SELECT DISTINCT kind FROM vectors ORDER BY kind"):
-        matrix = src.vector_matrix(kind)
-        for start in range(0, len(matrix.ids), batch):
-            dst.put_vectors(kind, matrix.ids[start : start + batch], matrix.matrix[start : start + batch])
+        matrix = src.vector_matrix(kind)  # already in memory: a server destination takes it in one COPY, so
+        step = len(matrix.ids) if hasattr(dst, "build_vector_index") else batch  # its HNSW index is bulk-built once
+        for start in range(0, len(matrix.ids), max(step, 1)):
+            dst.put_vectors(kind, matrix.ids[start : start + step], matrix.matrix[start : start + step])
         done("vectors", len(matrix.ids))
     _copy_graph(src, dst, batch, done)
     for (kind,) in _rows(src, "SELECT DISTINCT kind FROM edges ORDER BY kind"):
