@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import atexit
 import json
 import threading
 import time
@@ -64,6 +65,9 @@ class PgCore:
             open=True,
             name=f"kgrag-{self.schema}",
         )
+        # close the pool at interpreter exit (CLI commands do not close their Index): closing from a pool
+        # worker during garbage collection would print "cannot join current thread"
+        atexit.register(self.pool.close)
 
     def _create_schema(self) -> None:
         """Extension, schema and tables, serialised by an advisory lock so concurrent openers don't race."""
