@@ -22,6 +22,9 @@ IndexOption = typer.Option(
 )
 QuietOption = typer.Option(False, "--quiet", "-q", help="No progress output.")
 JsonOption = typer.Option(False, "--json", help="Print machine-readable JSON.")
+StrategyOption = typer.Option(None, "--strategy", "-s", help="Retrieval strategy (see `kgrag strategies`).")
+BudgetOption = typer.Option(None, "--budget", "-b", help="Context budget in tokens.")
+VersionOption = typer.Option(None, help="Only documents with this version metadata.")
 
 
 @contextmanager

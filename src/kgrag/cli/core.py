@@ -7,7 +7,18 @@ from pathlib import Path
 
 import typer
 
-from kgrag.cli.common import IndexOption, JsonOption, QuietOption, console, err_console, print_json, progress_for
+from kgrag.cli.common import (
+    BudgetOption,
+    IndexOption,
+    JsonOption,
+    QuietOption,
+    StrategyOption,
+    VersionOption,
+    console,
+    err_console,
+    print_json,
+    progress_for,
+)
 from kgrag.index import Index
 from kgrag.indexing import AddReport
 from kgrag.types import Answer, Context
@@ -137,9 +148,9 @@ def register(app: typer.Typer) -> None:
     def search(
         question: str,
         index: Path = IndexOption,
-        strategy: str = typer.Option(None, "--strategy", "-s", help="Retrieval strategy (see `kgrag strategies`)."),
-        budget: int = typer.Option(None, "--budget", "-b", help="Context budget in tokens."),
-        version: str = typer.Option(None, help="Only documents with this version metadata."),
+        strategy: str = StrategyOption,
+        budget: int = BudgetOption,
+        version: str = VersionOption,
         json_out: bool = JsonOption,
     ) -> None:
         """Show the retrieved context only, with scores and provenance."""
@@ -150,9 +161,9 @@ def register(app: typer.Typer) -> None:
     def ask(
         question: str,
         index: Path = IndexOption,
-        strategy: str = typer.Option(None, "--strategy", "-s", help="Retrieval strategy (see `kgrag strategies`)."),
-        budget: int = typer.Option(None, "--budget", "-b", help="Context budget in tokens."),
-        version: str = typer.Option(None, help="Only documents with this version metadata."),
+        strategy: str = StrategyOption,
+        budget: int = BudgetOption,
+        version: str = VersionOption,
         json_out: bool = JsonOption,
     ) -> None:
         """Answer a question from the index, citing its sources."""

@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import importlib.resources
 import re
-import sqlite3
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -15,6 +14,7 @@ import numpy as np
 
 from kgrag.errors import ModelError
 from kgrag.models.base import Embedder
+from kgrag.models.cache_db import open_cache_db
 
 _WORD = re.compile(r"\w+(?:[.\-/]\w+)*", re.UNICODE)
 _TOKENIZER_RESOURCE = "embeddings/data/all-MiniLM-L6-v2-onnx-int8/tokenizer.json"
@@ -165,18 +165,14 @@ class CachedEmbedder:
         self.inner = inner
         self.model_name = inner.model_name
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         self.hits = 0
         self.misses = 0
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(str(self.path), timeout=30.0, check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.execute(
+        self._db = open_cache_db(
+            self.path,
             "CREATE TABLE IF NOT EXISTS embedding_cache (model TEXT NOT NULL, key TEXT NOT NULL,"
-            " vec BLOB NOT NULL, PRIMARY KEY (model, key)) WITHOUT ROWID"
+            " vec BLOB NOT NULL, PRIMARY KEY (model, key)) WITHOUT ROWID",
         )
-        self._db.commit()
 
     @property
     def dim(self) -> int:

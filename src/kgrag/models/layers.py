@@ -11,7 +11,6 @@ import hashlib
 import json
 import logging
 import random
-import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -22,6 +21,7 @@ import httpx
 
 from kgrag.errors import BudgetExceeded, LLMOutputError, ModelError
 from kgrag.models.base import LLM, Completion, Message, Usage
+from kgrag.models.cache_db import open_cache_db
 from kgrag.models.usage import UsageLedger, current_stage, estimate_prompt_tokens
 from kgrag.tokens import count_tokens
 
@@ -86,19 +86,15 @@ class CachedLLM(LLMLayer):
     def __init__(self, inner: LLM, path: str | Path, *, ledger: UsageLedger | None = None) -> None:
         super().__init__(inner)
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         self.ledger = ledger
         self.hits = 0
         self.misses = 0
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(str(self.path), timeout=30.0, check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.execute(
+        self._db = open_cache_db(
+            self.path,
             "CREATE TABLE IF NOT EXISTS llm_cache (key TEXT PRIMARY KEY, model TEXT NOT NULL, text TEXT NOT NULL,"
-            " prompt_tokens INTEGER NOT NULL, completion_tokens INTEGER NOT NULL, created REAL NOT NULL)"
+            " prompt_tokens INTEGER NOT NULL, completion_tokens INTEGER NOT NULL, created REAL NOT NULL)",
         )
-        self._db.commit()
 
     def request_key(self, kind: str, messages: Sequence[Message], **params: Any) -> str:
         """sha256 of the model name, the messages and every parameter that changes the answer."""

@@ -1,0 +1,17 @@
+"""The SQLite file behind the embedding and LLM caches: WAL, shared safely across threads and processes."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+
+def open_cache_db(path: Path, ddl: str) -> sqlite3.Connection:
+    """Open (creating folder, file and table `ddl` if needed) a cache database in WAL mode."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    db = sqlite3.connect(str(path), timeout=30.0, check_same_thread=False)
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("PRAGMA synchronous=NORMAL")
+    db.execute(ddl)
+    db.commit()
+    return db
