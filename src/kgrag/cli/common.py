@@ -14,7 +14,7 @@ from rich.console import Console
 
 from kgrag.progress import NullProgress, Progress, RichProgress
 
-console = Console()
+console = Console(soft_wrap=True)
 err_console = Console(stderr=True)
 
 IndexOption = typer.Option(
