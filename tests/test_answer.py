@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from kgrag.answer import NO_ANSWER, build_blocks, build_messages, cited_numbers, generate_answer, make_citations
+from kgrag.answer import (
+    NO_ANSWER,
+    build_blocks,
+    build_messages,
+    cited_numbers,
+    generate_answer,
+    make_citations,
+    question_coverage,
+)
 from kgrag.models.fake import FakeLLM
 from kgrag.types import Context, ContextItem
 
@@ -59,3 +67,18 @@ def test_empty_context_refuses_without_calling_the_llm() -> None:
     llm = FakeLLM(replies=[])
     answer = generate_answer(llm, "anything", Context(question="anything", strategy="x"))
     assert answer.text == NO_ANSWER and not answer.grounded
+
+
+def test_question_coverage_folds_plurals_and_possessives() -> None:
+    context = "The Zephyr Nano uses the BPX-210 barometer; pressure range 300 to 1100 hPa."
+    assert question_coverage("What is the pressure range of the Zephyr Nano's barometers?", context) == 1.0
+    assert question_coverage("What is the retail price of the Zephyr Nano in Japan?", context) == 0.4
+
+
+def test_context_missing_the_question_is_refused_without_the_llm() -> None:
+    llm = FakeLLM(replies=["The retail price is 300 hPa [1]."])
+    answer = generate_answer(llm, "What is the retail price of the BMP390 in Japan?", _context())
+    assert not answer.grounded and answer.text == NO_ANSWER and llm.calls == 0
+    assert answer.context.info["question_coverage"] < 0.45
+    answer = generate_answer(llm, "What is the retail price of the BMP390 in Japan?", _context(), min_coverage=0)
+    assert llm.calls == 1  # the check can be switched off

@@ -58,6 +58,107 @@ _STOP = frozenset(
 )
 
 
+# Words that say what is asked, not what about: ignored when checking that the context covers a question.
+_QUESTION_WORDS = frozenset(
+    [
+        "what",
+        "which",
+        "who",
+        "whom",
+        "whose",
+        "when",
+        "where",
+        "why",
+        "how",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "does",
+        "do",
+        "did",
+        "can",
+        "could",
+        "should",
+        "would",
+        "will",
+        "there",
+        "than",
+        "then",
+        "into",
+        "about",
+        "between",
+        "more",
+        "most",
+        "less",
+        "least",
+        "any",
+        "all",
+        "each",
+        "other",
+        "such",
+        "only",
+        "same",
+        "so",
+        "very",
+        "also",
+        "use",
+        "used",
+        "using",
+        "uses",
+        "have",
+        "has",
+        "had",
+        "your",
+        "you",
+        "i",
+        "we",
+        "our",
+        "they",
+        "them",
+        "he",
+        "she",
+        "his",
+        "her",
+        "my",
+        "me",
+        "these",
+        "those",
+        "their",
+    ]
+)
+MIN_QUESTION_COVERAGE = 0.45
+
+
+def content_terms(text: str) -> set[str]:
+    """Lower-cased content words with possessives and simple plurals folded (`boards'`, `Nano's` -> `board`, `nano`)."""
+    out = set()
+    for raw in _WORD.findall(text.lower()):
+        word = raw.strip(".-_/")
+        if word.endswith("'s"):
+            word = word[:-2]
+        if len(word) < 2 or word in _STOP or word in _QUESTION_WORDS:
+            continue
+        if word.endswith("s") and len(word) > 3 and not any(ch.isdigit() for ch in word):
+            word = word[:-1]
+        out.add(word)
+    return out
+
+
+def question_coverage(question: str, context_text: str) -> float:
+    """Share of the question's content terms found in the context; low values mean the documents miss the topic.
+
+    A small local LLM tends to answer anyway from loosely related text, so a context that shares less than
+    MIN_QUESTION_COVERAGE of the question's terms is answered with a refusal instead of a guess.
+    """
+    asked = content_terms(question)
+    if not asked:
+        return 1.0
+    return len(asked & content_terms(context_text)) / len(asked)
+
+
 @dataclass
 class Block:
     """One numbered source shown to the LLM: a chunk, or a group of graph facts."""
@@ -169,10 +270,21 @@ def finish_answer(question: str, context: Context, blocks: list[Block], text: st
     return Answer(question, text, make_citations(text, blocks), context, grounded=True, usage=usage)
 
 
-def generate_answer(llm: LLM, question: str, context: Context, *, max_tokens: int = 256) -> Answer:
-    """Ask the LLM to answer from the context only; refuse without calling it when the context is empty."""
+def covers(question: str, context: Context, min_coverage: float) -> bool:
+    """True when the context is non-empty and shares enough of the question's terms (see question_coverage)."""
+    if not context.items:
+        return False
+    coverage = question_coverage(question, context.text())
+    context.info["question_coverage"] = round(coverage, 3)
+    return coverage >= min_coverage
+
+
+def generate_answer(
+    llm: LLM, question: str, context: Context, *, max_tokens: int = 256, min_coverage: float = MIN_QUESTION_COVERAGE
+) -> Answer:
+    """Ask the LLM to answer from the context only; refuse without calling it when the context misses the question."""
     blocks = build_blocks(context)
-    if not blocks:
+    if not covers(question, context, min_coverage):
         return Answer(question, NO_ANSWER, [], context, grounded=False)
     start = time.perf_counter()
     completion = llm.complete(build_messages(question, blocks), max_tokens=max_tokens)
@@ -182,7 +294,9 @@ def generate_answer(llm: LLM, question: str, context: Context, *, max_tokens: in
     return answer
 
 
-def stream_answer(llm: LLM, question: str, context: Context, *, max_tokens: int = 256) -> Iterator[dict[str, Any]]:
+def stream_answer(
+    llm: LLM, question: str, context: Context, *, max_tokens: int = 256, min_coverage: float = MIN_QUESTION_COVERAGE
+) -> Iterator[dict[str, Any]]:
     """Events: one `sources` (the numbered blocks), `token` pieces, then `done` with the full answer."""
     blocks = build_blocks(context)
     yield {
@@ -191,7 +305,7 @@ def stream_answer(llm: LLM, question: str, context: Context, *, max_tokens: int 
             {"n": b.n, "header": b.header(), "text": b.text, "chunk_id": b.chunk_id, "source": b.source} for b in blocks
         ],
     }
-    if not blocks:
+    if not covers(question, context, min_coverage):
         yield {"event": "token", "data": NO_ANSWER}
         yield {"event": "done", "data": Answer(question, NO_ANSWER, [], context, grounded=False).to_dict()}
         return

@@ -57,6 +57,7 @@ class RetrievalSettings:
     top_k: int = 30
     theta: float = 0.4  # KET-RAG: share of the budget for the skeleton
     serialization: str = "text"  # text | turtle
+    min_question_coverage: float = 0.45  # answer with a refusal when the context shares fewer of the question's terms
 
 
 @dataclass

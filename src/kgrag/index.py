@@ -198,7 +198,13 @@ class Index:
         from kgrag.answer import generate_answer
 
         context = self.search(question, strategy=strategy, budget=budget, **options)
-        return generate_answer(self.llm, question, context, max_tokens=self.settings.llm.max_answer_tokens)
+        return generate_answer(
+            self.llm,
+            question,
+            context,
+            max_tokens=self.settings.llm.max_answer_tokens,
+            min_coverage=self.settings.retrieval.min_question_coverage,
+        )
 
     def stats(self) -> dict[str, Any]:
         s = self.store

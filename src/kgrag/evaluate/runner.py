@@ -86,7 +86,13 @@ def evaluate_one(index: Index, q: Question, strategy: str, config: EvalConfig, j
     if config.answers:
         start = time.perf_counter()
         with llm_stage(ANSWER_STAGE):
-            answer = generate_answer(index.llm, q.question, context, max_tokens=index.settings.llm.max_answer_tokens)
+            answer = generate_answer(
+                index.llm,
+                q.question,
+                context,
+                max_tokens=index.settings.llm.max_answer_tokens,
+                min_coverage=index.settings.retrieval.min_question_coverage,
+            )
         scores["answer_s"] = time.perf_counter() - start
         record["answer"] = answer.text
         scores["exact_match"] = metrics.exact_match(answer.text, q.golds)

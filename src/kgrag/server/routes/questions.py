@@ -86,7 +86,13 @@ def _events(state: ServerState, req: AskRequest, out: Callable[[Any], None], can
     subgraph = context_subgraph(state.index.store, context)
     gen_start = time.perf_counter()
     llm_settings = state.index.settings.llm
-    events = stream_answer(state.index.llm, req.question, context, max_tokens=llm_settings.max_answer_tokens)
+    events = stream_answer(
+        state.index.llm,
+        req.question,
+        context,
+        max_tokens=llm_settings.max_answer_tokens,
+        min_coverage=state.index.settings.retrieval.min_question_coverage,
+    )
     try:
         for event in events:
             if cancel.is_set():
