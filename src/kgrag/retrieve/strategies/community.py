@@ -34,10 +34,27 @@ HYDE_SYSTEM = (
 )
 
 
+_LEVEL_CACHE: dict[int, tuple[str, dict[int, set[str]]]] = {}
+
+
+def community_ids_by_level(store: Any) -> dict[int, set[str]]:
+    """Community ids per level, loaded once per community generation instead of on every query."""
+    gen = store.generation("vectors:community")
+    cached = _LEVEL_CACHE.get(id(store))
+    if cached is None or cached[0] != gen:
+        levels: dict[int, set[str]] = {}
+        for c in store.iter_communities():
+            levels.setdefault(c.level, set()).add(c.community_id)
+        cached = (gen, levels)
+        _LEVEL_CACHE[id(store)] = cached
+    return cached[1]
+
+
 def community_level(index: Any, wanted: int = DEFAULT_LEVEL) -> int:
     """`wanted` if the index has communities at that level, else the deepest level below it (0 = coarsest)."""
+    levels = community_ids_by_level(index.store)
     for level in range(wanted, -1, -1):
-        if next(index.store.iter_communities(level), None) is not None:
+        if levels.get(level):
             return level
     return wanted
 
@@ -101,7 +118,7 @@ class CommunityRetriever(Retriever):
         use_llm = options.get("hyde", self.index.settings.llm.provider != "fake")
         hyde = hyde_community_text(self.index, question, bool(use_llm))
         query = _unit_mean(self.index.embedder.embed([question, hyde] if hyde else [question]))
-        allowed = {c.community_id for c in store.iter_communities(level)}
+        allowed = community_ids_by_level(store).get(level, set())
         hits = store.search_vectors("community", query, int(options.get("top_k", TOP_COMMUNITIES)), allowed)
         communities = {c.community_id: c for c in store.get_communities([cid for cid, _ in hits])}
         members = store.community_members(list(communities))
