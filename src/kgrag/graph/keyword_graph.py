@@ -90,8 +90,18 @@ def _reset(index: Index) -> None:
         store.set_meta(META_DONE, "0")
 
 
-def _apply_batch(index: Index, chunks: Sequence[Chunk], subs: dict[str, list[SubChunk]], kws: dict[str, list[str]]) -> None:
-    """Edges, description sentences and running embedding sums of one batch of chunks, in one transaction."""
+def _apply_batch(
+    index: Index,
+    chunks: Sequence[Chunk],
+    subs: dict[str, list[SubChunk]],
+    kws: dict[str, list[str]],
+    running: dict[str, np.ndarray],
+) -> None:
+    """Edges, description sentences and running embedding sums of one batch of chunks, in one transaction.
+
+    `running` holds every keyword's stored sum in memory for the whole run, so a batch never reloads the
+    sums table (which grew to a full-table read per batch); the batch writes only the sums it changed.
+    """
     store = index.store
     sentences: list[str] = []
     owners: list[list[str]] = []
@@ -104,10 +114,10 @@ def _apply_batch(index: Index, chunks: Sequence[Chunk], subs: dict[str, list[Sub
             owners.append(terms)
     terms, sums, sents = keyword_sums(sentences, owners, index.embedder.embed)
     ids = [keyword_id(t) for t in terms]
-    if ids:
-        old = store.get_vectors(SUM_KIND, ids)
-        if old.shape[1] == sums.shape[1]:
-            sums = sums + old
+    for row, kid in enumerate(ids):
+        prior_sum = running.get(kid)
+        if prior_sum is not None and prior_sum.shape[0] == sums.shape[1]:
+            sums[row] += prior_sum
     known = {k.keyword_id: k for k in store.get_keywords(ids)}
     updated = []
     for kid, term, found in zip(ids, terms, sents, strict=True):
@@ -125,6 +135,7 @@ def _apply_batch(index: Index, chunks: Sequence[Chunk], subs: dict[str, list[Sub
             store.put_vectors(VECTOR_KIND, ids, (means / np.where(norms > 0, norms, 1.0)).astype(np.float32))
         store.mark_done(STAGE, [c.chunk_id for c in chunks])
         store.set_meta(META_DONE, str(int(store.get_meta(META_DONE) or 0) + len(chunks)))
+    running.update(zip(ids, sums, strict=True))  # only after the commit: a failed batch leaves them untouched
 
 
 def ensure_keyword_graph(index: Index, progress: Progress | None = None) -> int:
@@ -143,10 +154,12 @@ def ensure_keyword_graph(index: Index, progress: Progress | None = None) -> int:
     subs: dict[str, list[SubChunk]] = {}
     for s in store.iter_subchunks():
         subs.setdefault(s.chunk_id, []).append(s)
+    stored = store.vector_matrix(SUM_KIND)
+    running = {kid: stored.matrix[pos].copy() for kid, pos in stored.position.items()}
     task = progress.task("keyword graph", len(todo)) if progress else None
     for start in range(0, len(todo), BATCH):
         part = todo[start : start + BATCH]
-        _apply_batch(index, part, subs, kws)
+        _apply_batch(index, part, subs, kws, running)
         if task:
             task.advance(len(part))
     return len(todo)
