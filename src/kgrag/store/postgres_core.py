@@ -15,6 +15,7 @@ from pgvector.psycopg import register_vector
 from psycopg import sql
 from psycopg_pool import ConnectionPool
 
+from kgrag.store.generations import GenerationCounters
 from kgrag.store.postgres_schema import SCHEMA_VERSION, TABLE_NAMES, TABLES, PgTarget
 from kgrag.store.sqlite_core import FTS_STOPWORDS
 from kgrag.store.vectors import VectorMatrix
@@ -45,7 +46,7 @@ def _tsquery_term(lexeme: str) -> str:
     return "'" + lexeme.replace("\\", "\\\\").replace("'", "''") + "'"
 
 
-class PgCore:
+class PgCore(GenerationCounters):
     """Connection handling and the document/chunk/full-text/progress half of `PostgresStore`."""
 
     def __init__(self, target: PgTarget) -> None:
@@ -182,13 +183,6 @@ class PgCore:
             "INSERT INTO meta(key, value) VALUES (%s, %s) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
             (key, value),
         )
-
-    def bump_generation(self, name: str) -> None:
-        """Mark derived in-memory caches (vectors, adjacency) named `name` as stale."""
-        self.set_meta(f"gen:{name}", f"{time.time_ns()}")
-
-    def generation(self, name: str) -> str:
-        return self.get_meta(f"gen:{name}") or "0"
 
     # -- documents --------------------------------------------------------------------------------
     def upsert_document(self, doc: Document) -> None:

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from kgrag.store.generations import GenerationCounters
 from kgrag.store.schema import SCHEMA, SCHEMA_VERSION
 from kgrag.store.vectors import VectorMatrix, from_blobs, to_blob
 from kgrag.types import Chunk, Document
@@ -92,7 +93,7 @@ def _row_to_chunk(row: sqlite3.Row | tuple) -> Chunk:
     )
 
 
-class SqliteCore:
+class SqliteCore(GenerationCounters):
     """Connection handling and the document/chunk/vector/progress half of `SqliteStore`."""
 
     def __init__(self, path: str | Path) -> None:
@@ -163,13 +164,6 @@ class SqliteCore:
             "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
             (key, value),
         )
-
-    def bump_generation(self, name: str) -> None:
-        """Mark derived in-memory caches (vectors, adjacency) named `name` as stale."""
-        self.set_meta(f"gen:{name}", f"{time.time_ns()}")
-
-    def generation(self, name: str) -> str:
-        return self.get_meta(f"gen:{name}") or "0"
 
     # -- documents --------------------------------------------------------------------------------
     def upsert_document(self, doc: Document) -> None:
