@@ -94,7 +94,8 @@ def write_extraction(
             merged.append(e)
             continue
         old.description = merge_descriptions(old.description, e.description)
-        add_alias(old, e.name)
+        for name in (e.name, *e.aliases):  # aliases found by a later chunk (a SKU on page 1) are kept too
+            add_alias(old, name)
         merged.append(old)
     store.upsert_entities(merged)
     store.add_mentions((chunk_id, e.entity_id) for e in merged)

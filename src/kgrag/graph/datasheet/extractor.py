@@ -1,0 +1,274 @@
+"""The `datasheet` extractor (no LLM): products from document identity, typed components, spec facts, relations.
+
+Per chunk: the product (chunk/document metadata: folder or record product, title, SKU codes as aliases) and
+its family; components named by part numbers in headings, table cells and list headers, typed by the class
+words around them; spec facts `(subject, attribute, value)` from table rows, `label: value` lines and short
+spec lines under a component; "X uses / is based on / integrates Y" sentences as typed relations.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from kgrag.graph.datasheet import lines as L
+from kgrag.graph.datasheet.vocab import (
+    CUE,
+    CUE_LABEL,
+    FAMILY_TYPE,
+    INTERFACE,
+    INTERFACE_TYPE,
+    PART_TYPE,
+    PRODUCT_TYPE,
+    REF_DES,
+    SKIP_TABLE_WORDS,
+    SKU,
+    VALUE_TYPE,
+    is_junk_name,
+    type_from_words,
+)
+from kgrag.graph.extract import Extraction, ExtractionBuilder, Extractor, register_extractor
+from kgrag.graph.keys import entity_key
+from kgrag.types import Chunk
+
+if TYPE_CHECKING:
+    from kgrag.index import Index
+
+HAS_LABEL = {"Sensor": "has sensor", "MCU": "has microcontroller", "Module": "has module", "Memory": "has memory",
+             "Power": "has power component", "Security": "has secure element", "Connector": "has connector",
+             "Display": "has display", "Actuator": "has actuator", PART_TYPE: "has component"}
+MAX_VALUE_CHARS = 60
+MAX_ATTRIBUTE_WORDS = 6
+_FILLER = {"with", "up", "to", "of", "the", "a", "an", "and", "at", "for", "in", "on", "from", "typical", "typ",
+           "max", "min", "maximum", "minimum", "approx", "approximately", "than", "more", "less", "range"}
+
+
+@dataclass
+class _State:
+    """What one chunk's reading knows: the product, the current component and the current table header."""
+
+    product: str
+    subject: str
+    header: list[str] = field(default_factory=list)
+    skip_table: bool = False
+
+
+def product_of(chunk: Chunk, title: str) -> str:
+    """The product a chunk is about: its metadata (folder / record product), else its document title."""
+    return L.clean(chunk.product) or L.clean(title)
+
+
+def title_alias(product: str, title: str) -> str:
+    """The document title as an alias when it is the product name with a prefix (vendor): never a sibling name."""
+    title = L.clean(title)
+    key, tkey = entity_key(product), entity_key(title)
+    if title and key and tkey != key and tkey.endswith(" " + key) and len(tkey.split()) - len(key.split()) <= 1:
+        return title
+    return ""
+
+
+class DatasheetExtractor(Extractor):
+    """Structure-aware, typed extraction for datasheets, manuals and support documents; deterministic, no LLM."""
+
+    name = "datasheet"
+    uses_llm = False
+
+    def __init__(self, titles: dict[str, str] | None = None) -> None:
+        self.titles = titles or {}  # doc_id -> document title
+
+    def extract(self, chunk: Chunk) -> Extraction:
+        builder = ExtractionBuilder(chunk.text, validate=False)
+        product = product_of(chunk, self.titles.get(chunk.doc_id, ""))
+        aliases: list[str] = []
+        if product:
+            builder.entity(product, PRODUCT_TYPE, f"{product} ({chunk.category})" if chunk.category else product)
+            alias = title_alias(product, self.titles.get(chunk.doc_id, ""))
+            aliases += [alias] if alias else []
+            first = SKU.search(chunk.text) if chunk.ord == 0 or chunk.page_start == 1 else None
+            if first and first.start() < 200:  # the product's own code heads its first page; later codes are others'
+                aliases.append(first.group(1).strip("-_/"))
+            if chunk.category and entity_key(chunk.category) != entity_key(product):
+                builder.entity(chunk.category, FAMILY_TYPE)
+                builder.relation(product, "belongs to", chunk.category)
+        state = _State(product, product)
+        self._section(builder, state, chunk.section)
+        for raw in chunk.text.split("\n"):
+            line = L.clean(raw)
+            if line:
+                self._line(builder, state, line)
+        extraction = builder.build()
+        for e in extraction.entities:
+            if product and e.type == PRODUCT_TYPE and entity_key(e.name) == entity_key(product):
+                e.aliases = list(dict.fromkeys(a for a in aliases if a and entity_key(a) != entity_key(product)))
+        return extraction
+
+    # -- structure --------------------------------------------------------------------------------
+    def _section(self, b: ExtractionBuilder, state: _State, section: str) -> None:
+        """The innermost heading naming a part makes that part the subject of the chunk's facts."""
+        for heading in reversed([h for h in section.split(" > ") if h.strip()]):
+            header = L.component_header(L.strip_section_number(heading))
+            if header:
+                state.subject = self._component(b, state, header[0], header[1]) or state.subject
+                return
+
+    def _component(self, b: ExtractionBuilder, state: _State, name: str, context: str) -> str | None:
+        """Add a part as a typed component of the product; returns its name (None if rejected)."""
+        if is_junk_name(name) or (state.product and entity_key(name) == entity_key(state.product)):
+            return None
+        etype = type_from_words(context) or type_from_words(name) or PART_TYPE
+        desc = f"{name}: {context}" if context else name
+        if b.entity(name, etype, desc[:200]) is None:
+            return None
+        if state.product:
+            b.relation(state.product, HAS_LABEL.get(etype, "has component"), name, desc[:200])
+        return name
+
+    def _line(self, b: ExtractionBuilder, state: _State, line: str) -> None:
+        cells = L.split_row(line)
+        if cells is not None:
+            self._row(b, state, cells, line)
+            return
+        state.header, state.skip_table = [], False
+        header = L.component_header(line)
+        if header:
+            state.subject = self._component(b, state, header[0], header[1]) or state.subject
+            return
+        kv = L.key_value(line)
+        if kv and (len(kv[1].split()) <= 6 or L.quantities(kv[1])):
+            self._fact(b, state.subject, kv[0], kv[1], line)
+            return
+        if L.is_spec_line(line):
+            self._spec_line(b, state, line)
+            return
+        self._interfaces(b, state, line)
+        for sentence in L.sentences(line):
+            self._sentence(b, state, sentence)
+
+    def _row(self, b: ExtractionBuilder, state: _State, cells: list[str], line: str) -> None:
+        """A table row: a header row sets the columns; ref/description rows name components; others are facts."""
+        if L.is_header_row(cells):
+            state.header = [c.lower().strip(" .:") for c in cells]
+            state.skip_table = any(w in SKIP_TABLE_WORDS for c in state.header for w in c.split())
+            return
+        if cells[0].split() and cells[0].split()[0].lower().strip(":") in SKIP_TABLE_WORDS:
+            state.skip_table = True  # regulatory, revision and contact tables carry no product facts
+        if state.skip_table or not any(cells):
+            return
+        for i, cell in enumerate(cells):  # "U2 | BMI270 Sensor IMU": a part with its class words
+            parts = L.part_names(cell)
+            if parts and parts[0][0] == 0 and len(cell.split()) <= 8:
+                self._component(b, state, parts[0][2], cell[parts[0][1]:] + " " + " ".join(cells[i + 1:i + 2]))
+        first = cells[0]
+        if first.replace(".", "").isdigit() or not first:
+            return  # pin tables and numbered lists: positions, not attributes
+        values = [c for c in cells[1:] if c and c.upper() not in {"TBC", "TBD", "N/A", "-", "—"}]
+        if not values:
+            return
+        header = state.header
+        if header and header[0].startswith("ref"):
+            return  # board-position tables name components (above), their cells are not attributes
+        if header and any(h in ("min", "typ", "max") for h in header) and len(header) == len(cells):
+            self._ranged_fact(b, state, cells, header, line)
+            return
+        attribute = first
+        if header and len(cells) >= 3 and header[0] in ("symbol", "ref", "ref.", "name") and len(cells[1].split()) <= 8:
+            attribute = cells[1]
+            values = [c for c in cells[2:] if c]
+        if len(values) == 1 or (len(cells) == 2):
+            self._fact(b, state.subject, attribute, values[0], line)
+
+    def _ranged_fact(self, b: ExtractionBuilder, state: _State, cells: list[str], header: list[str], line: str) -> None:
+        """`VIN | Input voltage | 4.5 | 5 | 21 | V` under `Symbol | Description | Min | Typ | Max | Unit`."""
+        col = {h: i for i, h in enumerate(header)}
+        unit = cells[col["unit"]] if "unit" in col else ""
+        label = cells[col["description"]] if "description" in col else cells[0]
+        parts = []
+        for key in ("min", "typ", "max"):
+            if key in col and cells[col[key]].strip() and cells[col[key]].upper() not in {"TBC", "TBD", "-"}:
+                parts.append((key, cells[col[key]].strip()))
+        if not parts:
+            return
+        if len(parts) >= 2 and parts[0][0] == "min" and parts[-1][0] == "max":
+            value = f"{parts[0][1]} to {parts[-1][1]} {unit}".strip()
+        else:
+            value = ", ".join(f"{k} {v} {unit}".strip() for k, v in parts)
+        self._fact(b, state.subject, label, value, line)
+
+    def _spec_line(self, b: ExtractionBuilder, state: _State, line: str) -> None:
+        """`260 to 1260 hPa absolute pressure range with 24 bit precision` -> (subject, absolute pressure range, 260 to 1260 hPa)."""
+        found = L.quantities(line)
+        start, end, value = found[0]
+        after = [w for w in line[end:].replace(",", " , ").split() if w]
+        words: list[str] = []
+        for w in after:
+            if w in {",", "with", "at", "@", "for", "on", "per", "+"} or w[:1] in "(+" or any(c.isdigit() for c in w):
+                break
+            words.append(w)
+        if not words:
+            words = [w for w in line[:start].split() if w.lower() not in _FILLER][-MAX_ATTRIBUTE_WORDS:]
+        attribute = " ".join(w for w in words if w.lower() not in {"up", "to", "of"})
+        self._fact(b, state.subject, attribute, value, line)
+
+    def _fact(self, b: ExtractionBuilder, subject: str, attribute: str, value: str, line: str) -> None:
+        """(subject, attribute, value) when both are informative: a short label and a short value."""
+        attribute = " ".join(attribute.strip(" :-–").split())
+        value = " ".join(value.strip(" ;,").split())
+        if (not subject or not attribute or not value or len(value) > MAX_VALUE_CHARS
+                or len(attribute.split()) > MAX_ATTRIBUTE_WORDS or is_junk_name(attribute) or "http" in value
+                or entity_key(attribute) == entity_key(value) or not attribute[:1].isalpha()
+                or L.QUANTITY.search(attribute) or REF_DES.match(attribute) or SKU.search(line)
+                or not attribute.isascii() or attribute.split()[0].lower() in SKIP_TABLE_WORDS):
+            return
+        if b.entity(value, VALUE_TYPE, "") is None:
+            return
+        b.relation(subject, attribute.lower(), value, line[:240])
+
+    def _interfaces(self, b: ExtractionBuilder, state: _State, line: str) -> None:
+        """Interfaces a product's own document names (I2C, SPI, UART, USB, Wi-Fi …)."""
+        if not state.product:
+            return
+        line = line.replace(state.product, " ")  # "BLE" inside the product's own name is not an interface
+        for m in INTERFACE.finditer(line):
+            name = m.group(0)
+            if b.entity(name, INTERFACE_TYPE, "") is not None:
+                b.relation(state.product, "has interface", name, line[:240])
+
+    def _sentence(self, b: ExtractionBuilder, state: _State, sentence: str) -> None:
+        """`The board is based on the nRF52840, which uses …`: entity mention, relation cue, entity mention."""
+        mentions = self._mentions(state, sentence)
+        if len(mentions) < 2:
+            return
+        for (_s0, e0, n0, t0), (s1, e1, n1, t1) in zip(mentions, mentions[1:], strict=False):
+            between = sentence[e0:s1]
+            cue = CUE.search(between)
+            if not cue or len(between.split()) > 8:
+                continue
+            label = next(lab for rx, lab in CUE_LABEL if rx.match(cue.group(1)))
+            for name, etype, end in ((n0, t0, e0), (n1, t1, e1)):
+                if etype == PART_TYPE:  # typed by the words right after it: "the BMM150 magnetometer"
+                    self._component(b, state, name, " ".join(sentence[end:].split()[:2]))
+            b.relation(n0, label, n1, sentence[:240])
+
+    def _mentions(self, state: _State, sentence: str) -> list[tuple[int, int, str, str]]:
+        """Product, part-number and interface mentions in a sentence, in order: (start, end, name, type)."""
+        found: list[tuple[int, int, str, str]] = []
+        low = sentence.lower()
+        if state.product:
+            for phrase in (state.product.lower(), "the board", "this board", "the product", "the module"):
+                pos = low.find(phrase)
+                if pos >= 0:
+                    found.append((pos, pos + len(phrase), state.product, PRODUCT_TYPE))
+                    break
+        for s, e, name in L.part_names(sentence):
+            if not any(s < fe and fs < e for fs, fe, _, _ in found):
+                found.append((s, e, name, PART_TYPE))
+        return sorted(found)
+
+
+def document_titles(index: Index) -> dict[str, str]:
+    return {doc_id: doc.title for doc_id, doc in index.documents().items()}
+
+
+@register_extractor("datasheet")
+def _make_datasheet(index: Index, options: dict[str, Any]) -> Extractor:
+    return DatasheetExtractor(document_titles(index))

@@ -1,0 +1,132 @@
+"""Line-level structure of a technical-document chunk: table rows, key–value lines, component headers, sentences.
+
+The PDF/HTML/Markdown loaders write tables as `cell | cell | cell` rows and keep headings as lines, so a
+chunk is read line by line; nothing here depends on one vendor's layout.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from kgrag.graph.datasheet.vocab import (
+    HEADER_WORDS,
+    HYPHEN_NAME,
+    INTERFACE,
+    PART,
+    PREFIXED_PART,
+    QUANTITY,
+    SENTENCE_END,
+    is_part_number,
+)
+
+_MARKS = re.compile(r"[®™©]")
+_KEY_VALUE = re.compile(r"^([A-Za-z][\w ./()&+-]{1,48}?)\s*[:=]\s+(\S.{0,100})$")
+_SECTION_NO = re.compile(r"^\d+(?:\.\d+)*\.?\s+")
+_BULLET = re.compile(r"^[\-•*·–]\s+")
+MAX_SPEC_LINE_WORDS = 16
+MAX_HEADER_WORDS = 12
+
+
+@dataclass
+class Row:
+    """One table row: its cells and the header row of its table (if one was seen)."""
+
+    cells: list[str]
+    header: list[str] = field(default_factory=list)
+
+
+def clean(text: str) -> str:
+    """Text without trademark signs, bullets and doubled spaces."""
+    return " ".join(_BULLET.sub("", _MARKS.sub("", text)).split())
+
+
+def strip_section_number(heading: str) -> str:
+    """`2.4 LPS22HB (U9) Barometer` -> `LPS22HB (U9) Barometer`."""
+    return _SECTION_NO.sub("", clean(heading))
+
+
+def is_header_row(cells: list[str]) -> bool:
+    """A table header: most cells are header words (Min, Max, Unit, Description …) or empty."""
+    words = [c.lower().strip(" .:") for c in cells if c.strip()]
+    return bool(words) and sum(w in HEADER_WORDS or w in {"ref", "ref.", "pin", "name", "symbol"} for w in words) * 2 >= len(words)
+
+
+def part_names(text: str) -> list[tuple[int, int, str]]:
+    """Part numbers in `text` as (start, end, name): `NINA B306`, `nRF52840`, `Cortex-M4F`; pins/positions skipped."""
+    found: list[tuple[int, int, str]] = []
+    taken: list[tuple[int, int]] = []
+    for m in INTERFACE.finditer(text):
+        taken.append(m.span())
+    for regex in (PREFIXED_PART, HYPHEN_NAME, PART):
+        for m in regex.finditer(text):
+            span = m.span()
+            if any(span[0] < e and s < span[1] for s, e in taken):
+                continue
+            name = m.group(0).rstrip("-")
+            if regex is PREFIXED_PART:
+                if not is_part_number(m.group(2)) and not is_part_number(m.group(1) + m.group(2)):
+                    continue
+            elif not is_part_number(name):
+                continue
+            if QUANTITY.fullmatch(name) or _is_unit_number(name):
+                continue
+            taken.append(span)
+            found.append((span[0], span[1], name))
+    return sorted(found)
+
+
+def _is_unit_number(name: str) -> bool:
+    """`802.11`, `24bit`, `16MHz`, `2MB` read as part numbers by the loose pattern; they are quantities."""
+    return bool(re.fullmatch(r"\d+(?:\.\d+)?[A-Za-z]{1,4}", name) or re.fullmatch(r"[\d.]+", name))
+
+
+def sentences(text: str) -> list[str]:
+    """Sentences of a prose line (a cheap splitter: end punctuation followed by a capital)."""
+    return [s.strip() for s in SENTENCE_END.split(text) if s.strip()]
+
+
+def quantities(text: str) -> list[tuple[int, int, str]]:
+    """Numbers with units in `text` (`64 MHz`, `260 to 1260 hPa`, `-40 °C`)."""
+    return [(m.start(), m.end(), m.group(0).strip()) for m in QUANTITY.finditer(text)]
+
+
+def is_spec_line(line: str) -> bool:
+    """A short list line (not a sentence) that carries a quantity: `260 to 1260 hPa absolute pressure range`."""
+    words = line.split()
+    return 0 < len(words) <= MAX_SPEC_LINE_WORDS and bool(QUANTITY.search(line)) and not line.endswith(".")
+
+
+def key_value(line: str) -> tuple[str, str] | None:
+    """`Humidity accuracy: ±1.5%RH, typical` -> (label, value); None for prose or URLs."""
+    m = _KEY_VALUE.match(line)
+    if not m or "http" in line:
+        return None
+    label, value = m.group(1).strip(), m.group(2).strip()
+    if len(label.split()) > 5 or len(value.split()) > 14:
+        return None
+    return label, value
+
+
+def component_header(line: str) -> tuple[str, str] | None:
+    """A short line that starts with a part number: `BMI270 6-axis IMU (Accelerometer and Gyroscope)` -> (part, rest)."""
+    words = line.split()
+    if not words or len(words) > MAX_HEADER_WORDS or line.endswith("."):
+        return None
+    parts = part_names(line)
+    if not parts or parts[0][0] > 0:
+        return None
+    start, end, name = parts[0]
+    return name, line[end:].strip(" -–:()")
+
+
+def split_row(line: str) -> list[str] | None:
+    """Cells of a `a | b | c` table row, or None."""
+    if " | " not in line and not line.startswith("|"):
+        return None
+    cells = [c.strip() for c in line.strip().strip("|").split("|")]
+    return cells if len(cells) >= 2 else None
+
+
+def has_part(text: str) -> bool:
+    return bool(PART.search(text))

@@ -1,0 +1,101 @@
+"""Generic vocabulary of technical documents: component class words -> entity types, relation cues, junk names.
+
+Nothing here names a product or a part: only class nouns (sensor, microcontroller, connector …) that any
+datasheet, manual or support document uses, so the same rules work on documents we have never seen.
+"""
+
+from __future__ import annotations
+
+import re
+
+from kgrag.graph.rules_patterns import INTERFACE, PART, QUANTITY
+
+# Class words (lower case, matched as whole words) -> entity type; the first matching rule wins.
+TYPE_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("Sensor", ("sensor", "sensors", "imu", "accelerometer", "gyroscope", "magnetometer", "barometer", "microphone",
+                "camera", "thermometer", "hygrometer", "tof", "time-of-flight", "encoder", "photodiode", "mic")),
+    ("MCU", ("microcontroller", "mcu", "processor", "soc", "cpu", "cortex", "core", "fpga", "dsp", "npu",
+             "neural processor", "system-on-chip", "co-processor", "coprocessor")),
+    ("Module", ("module", "radio", "transceiver", "modem", "wi-fi", "wifi", "bluetooth", "lora", "cellular")),
+    ("Memory", ("flash", "sram", "ram", "eeprom", "memory", "psram", "sdram", "emmc")),
+    ("Power", ("regulator", "converter", "dc-dc", "ldo", "pmic", "charger", "buck", "boost", "power management")),
+    ("Security", ("crypto", "secure element", "security", "authentication")),
+    ("Connector", ("connector", "header", "headers", "jack", "socket", "terminal", "terminals", "plug")),
+    ("Display", ("display", "screen", "lcd", "oled", "tft")),
+    ("Actuator", ("relay", "relays", "motor", "buzzer", "led", "leds", "speaker")),
+)
+COMPONENT_TYPES = frozenset(t for t, _ in TYPE_RULES)
+PRODUCT_TYPE = "Product"  # the product a document is about (board, kit, shield, carrier …)
+FAMILY_TYPE = "ProductFamily"
+PART_TYPE = "Component"  # a part number whose class words were not found
+VALUE_TYPE = "Value"
+INTERFACE_TYPE = "Interface"
+FEATURE_TYPE = "Feature"
+_TYPE_WORDS = [(t, re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(w) for w in ws) + r")(?![\w-])", re.I))
+               for t, ws in TYPE_RULES]
+
+# Relation cues in sentences "X <cue> Y" -> relation label.
+RELATION_CUES: tuple[tuple[str, str], ...] = (
+    (r"is based on|are based on|based on|built around|built on", "based on"),
+    (r"is powered by|powered by|driven by|runs on|running on", "powered by"),
+    (r"integrates|integrating|integrated", "integrates"),
+    (r"embeds|embedding|embedded", "embeds"),
+    (r"uses|using|use|utilizes|leverages", "uses"),
+    (r"contains|containing|includes|including|comes with|equipped with|features|featuring|combines|houses|hosts|"
+     r"packs|carries|offers|provides|has", "includes"),
+    (r"connected to|connects to|communicates with|interfaces with|linked to|attached to", "connected to"),
+    (r"compatible with|works with|designed for|requires", "compatible with"),
+)
+CUE = re.compile(r"(?<![\w-])(" + "|".join(c for c, _ in RELATION_CUES) + r")(?![\w-])", re.I)
+CUE_LABEL = [(re.compile(rf"^(?:{c})$", re.I), label) for c, label in RELATION_CUES]
+
+# Words that are never an entity on their own (table headers, filler, units of layout).
+_COMMON_TEXT = """
+description function type value values min max typ typical unit units symbol parameter parameters pin pins note
+notes name ref reference table figure page section features feature yes no n/a na tbd tbc none other others
+general overview top bottom left right input output inputs outputs power ground gnd vcc vdd digital analog
+default item items details detail data info information comments comment remarks condition conditions
+"""
+COMMON_WORDS = frozenset(_COMMON_TEXT.split())
+HEADER_WORDS = frozenset({"min", "max", "typ", "typical", "unit", "units", "value", "values", "symbol", "parameter",
+                          "description", "conditions", "condition", "specification", "specifications", "rating",
+                          "ratings", "characteristic", "characteristics", "feature", "features", "details"})
+SKIP_TABLE_WORDS = frozenset({"date", "revision", "changes", "substance", "link", "url", "company", "reference",
+                              "lead", "exemptions", "frequency"})
+
+SKU = re.compile(r"\b(?i:SKU|P/N|Part (?:No\.?|Number)|Order(?:ing)? (?:code|number)|Product (?:code|reference))"
+                 r"\s*[:#]?\s*((?=[A-Z0-9_\-/]*\d)[A-Z0-9][A-Z0-9_\-/]{3,})")
+REF_DES = re.compile(r"^[A-Z]{1,2}\d{1,3}[A-Z]?(?:-\d{1,3})?$")  # U9, J6, SJ1, PB1, D13, A0: board positions and pins
+HYPHEN_NAME = re.compile(r"(?<![\w-])[A-Z][a-z]+-[A-Z]\d+[A-Z+]*(?![\w-])")  # Cortex-M4F style core names
+PREFIXED_PART = re.compile(r"(?<![\w-])([A-Z]{2,6})[ -]([A-Z]?\d{2,}[A-Z0-9]*)(?![\w-]|\.\d)")  # "NINA B306", "ANNA-B112"
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
+
+__all__ = ["INTERFACE", "PART", "QUANTITY"]
+
+
+def type_from_words(text: str) -> str:
+    """The entity type suggested by class words in `text` (a heading, a table cell, a phrase), or ""."""
+    for etype, regex in _TYPE_WORDS:
+        if regex.search(text):
+            return etype
+    return ""
+
+
+def is_part_number(token: str) -> bool:
+    """A token that names one specific part: letters and digits, not a board position or pin (U9, D13)."""
+    token = token.strip()
+    if REF_DES.match(token) or len(token) < 4:
+        return False
+    return bool(PART.fullmatch(token) or HYPHEN_NAME.fullmatch(token))
+
+
+def is_junk_name(name: str) -> bool:
+    """A name that is only a common word, a bare number, punctuation or a sentence fragment."""
+    words = name.split()
+    if not words or len(name) > 60 or len(words) > 7:
+        return True
+    if all(w.lower().strip(".,:;()") in COMMON_WORDS for w in words):
+        return True
+    if re.fullmatch(r"[\W\d_.,±+\-–~x×/ ]+", name):
+        return True  # bare numbers and symbols
+    return name[:1].islower() and len(words) > 4  # a lower-case run of words is a fragment, not a name

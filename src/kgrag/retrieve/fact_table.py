@@ -1,0 +1,96 @@
+"""Spec facts for a question as a compact attribute/value table with source numbers.
+
+Facts are collected around the linked entities: their own relations (a component's specs, a product's
+components and interfaces), then one hop on (component -> the products that have it -> those products'
+components and specs; product -> its components' specs), ranked by hop and by how many question words the
+fact shares. Serialized per subject as `attribute | value [n]` lines, `[n]` being the context block of the
+chunk the fact comes from.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from kgrag.graph.adjacency import GraphAdjacency
+from kgrag.graph.datasheet.vocab import FAMILY_TYPE, PRODUCT_TYPE, VALUE_TYPE
+from kgrag.graph.keys import name_tokens
+from kgrag.retrieve.query import question_terms
+
+MAX_FACTS = 80
+HOP_WEIGHT = (1.0, 0.55, 0.3)  # facts of a linked entity, one hop on, two hops on
+
+
+@dataclass
+class Fact:
+    """One relation read as (subject, attribute, value) with its score and supporting chunks."""
+
+    rel: int
+    subject: int
+    attribute: str
+    value: str
+    score: float
+    chunks: list[str] = field(default_factory=list)
+
+
+def _orient(adj: GraphAdjacency, r: int, node: int) -> tuple[int, str, str]:
+    """(subject node, attribute, value) of relation r seen from `node`'s side ("is in" for incoming has-edges)."""
+    s, t = int(adj.rel_src[r]), int(adj.rel_dst[r])
+    label = adj.rel_types[r]
+    if s == node or t != node:
+        return s, label, adj.names[t]
+    if label.startswith("has "):
+        return t, f"in {adj.types[s].lower() or 'product'}", adj.names[s]
+    return s, label, adj.names[t]
+
+
+def collect_facts(adj: GraphAdjacency, seeds: Sequence[int], question: str, max_facts: int = MAX_FACTS) -> list[Fact]:
+    """Facts within two hops of the seeds (never walking through value or family nodes), best first."""
+    wanted = {t for t in name_tokens(" ".join(question_terms(question)))}
+    hop: dict[int, int] = {n: 0 for n in seeds}
+    frontier = list(seeds)
+    for depth in (1, 2):
+        nxt: list[int] = []
+        for node in frontier:
+            for nb in adj.neighbours(node):
+                nb = int(nb)
+                if nb not in hop and adj.types[nb] not in (VALUE_TYPE, FAMILY_TYPE, "Interface"):
+                    if depth == 2 and adj.types[node] == PRODUCT_TYPE and adj.types[nb] == PRODUCT_TYPE:
+                        continue
+                    hop[nb] = depth
+                    nxt.append(nb)
+        frontier = nxt
+    best: dict[int, Fact] = {}
+    for node, depth in hop.items():
+        for r in adj.incident(node):
+            r = int(r)
+            subject, attribute, value = _orient(adj, r, node)
+            other = int(adj.rel_dst[r]) if int(adj.rel_src[r]) == node else int(adj.rel_src[r])
+            if depth == 2 and adj.types[other] != VALUE_TYPE:
+                continue  # two hops out: only that entity's own specs
+            words = set(name_tokens(f"{attribute} {value} {adj.names[subject]}"))
+            overlap = len(words & wanted) / (1 + len(wanted)) if wanted else 0.0
+            score = HOP_WEIGHT[depth] * (1.0 + 2.0 * overlap) + 0.01 * min(float(adj.rel_weight[r]), 5.0)
+            if r not in best or score > best[r].score:
+                best[r] = Fact(r, subject, attribute, value, score)
+    return sorted(best.values(), key=lambda f: (-f.score, f.rel))[:max_facts]
+
+
+def fact_lines(adj: GraphAdjacency, facts: Iterable[Fact], block_of: dict[str, int]) -> list[tuple[int, str, list[int]]]:
+    """Per subject (in order of its best fact): a header line and `attribute | value [n]` lines."""
+    groups: dict[int, list[Fact]] = defaultdict(list)
+    for f in facts:
+        groups[f.subject].append(f)
+    out: list[tuple[int, str, list[int]]] = []
+    for subject, items in groups.items():
+        etype = adj.types[subject]
+        lines = [f"{adj.names[subject]} ({etype})" if etype else adj.names[subject]]
+        rels = []
+        for f in items:
+            refs = sorted({block_of[c] for c in f.chunks if c in block_of})
+            cite = f" [{refs[0]}]" if refs else ""
+            lines.append(f"{f.attribute} | {f.value}{cite}")
+            rels.append(f.rel)
+        out.append((subject, "\n".join(lines), rels))
+    return out

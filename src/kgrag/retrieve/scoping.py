@@ -1,0 +1,123 @@
+"""Product scoping: link the question's products, components and families to the graph, longest name first.
+
+A question naming "Nano 33 BLE Sense Rev2" links that product only: a linked name that is a strict part of a
+longer linked name in the same place is dropped, and keys are numeric-safe (graph/keys.py), so a similarly
+named product never stands in for the one asked about. Matching is by name/alias key containment (exact and
+alias), then by token-set overlap (fuzzy, for word order and missing vendor prefixes), then by entity
+embedding when nothing matched by name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from kgrag.graph.adjacency import GraphAdjacency
+from kgrag.graph.datasheet.vocab import COMPONENT_TYPES, FAMILY_TYPE, PART_TYPE, PRODUCT_TYPE
+from kgrag.graph.keys import entity_key, name_tokens
+
+if TYPE_CHECKING:
+    from kgrag.index import Index
+
+LINKABLE = COMPONENT_TYPES | {PRODUCT_TYPE, PART_TYPE, FAMILY_TYPE, "Interface"}
+FAMILY_WORDS = {"family", "series", "line", "range", "board", "boards", "kit", "kits"}
+FUZZY_MIN = 0.75  # share of a name's tokens found in the question for a fuzzy link
+EMBED_MIN = 0.72  # cosine of an entity vector with the question for an embedding link (only if nothing else)
+
+
+@dataclass
+class Link:
+    """A graph entity the question names: node index, how it matched, the question tokens it covers."""
+
+    node: int
+    name: str
+    type: str
+    match: str  # exact | alias | fuzzy | embedding
+    score: float
+    start: int = -1  # token span in the question (exact/alias)
+    end: int = -1
+
+
+def _name_index(adj: GraphAdjacency) -> dict[str, list[tuple[int, bool]]]:
+    """Cached key -> [(node, is main name)] over linkable entities; families also by their name minus 'Family'."""
+    cached = adj._cache.get("scoping_names")
+    if cached is None:
+        cached = {}
+        for node, (name, etype, aliases) in enumerate(zip(adj.names, adj.types, adj.aliases, strict=True)):
+            if etype not in LINKABLE:
+                continue
+            names = [(name, True), *((a, False) for a in aliases)]
+            if etype == FAMILY_TYPE:
+                short = " ".join(w for w in name.split() if w.lower() not in FAMILY_WORDS)
+                names.append((short, False))
+            for text, main in names:
+                key = entity_key(text)
+                if key:
+                    cached.setdefault(key, []).append((node, main))
+        adj._cache["scoping_names"] = cached
+    return cached
+
+
+def link_question(index: Index, question: str, adj: GraphAdjacency, qvec: np.ndarray | None = None) -> list[Link]:
+    """Entities named in the question: exact/alias key runs (longest wins), fuzzy token sets, else embeddings."""
+    names = _name_index(adj)
+    tokens = name_tokens(question)
+    found: list[Link] = []
+    for n in range(min(8, len(tokens)), 0, -1):
+        for i in range(len(tokens) - n + 1):
+            key = " ".join(tokens[i : i + n])
+            for node, main in names.get(key, ()):
+                if n == 1 and len(key) < 3:
+                    continue
+                found.append(Link(node, adj.names[node], adj.types[node], "exact" if main else "alias",
+                                  1.0 if main else 0.9, i, i + n))
+    links = _longest(found)
+    taken = {lk.node for lk in links}
+    qset = set(tokens)
+    fuzzy_cache = adj._cache.setdefault("scoping_tokens", {})
+    for key, entries in names.items():
+        toks = fuzzy_cache.get(key)
+        if toks is None:
+            toks = fuzzy_cache[key] = frozenset(key.split())
+        if len(toks) < 2 or not any(t.isdigit() for t in toks):
+            continue  # fuzzy only for multi-word identifiers ("Nano 33 IoT"), never plain words
+        if all(t in qset for t in toks if t.isdigit()) and len(toks & qset) / len(toks) >= FUZZY_MIN:
+            for node, _ in entries:
+                if node not in taken and adj.types[node] == PRODUCT_TYPE:
+                    links.append(Link(node, adj.names[node], adj.types[node], "fuzzy", 0.7))
+                    taken.add(node)
+    if not links and qvec is not None and len(index.store.vector_matrix("entity").ids):
+        for eid, sim in index.store.search_vectors("entity", qvec, 5):
+            node = adj.index_of.get(eid)
+            if node is not None and sim >= EMBED_MIN and adj.types[node] in LINKABLE and node not in taken:
+                links.append(Link(node, adj.names[node], adj.types[node], "embedding", float(sim)))
+                taken.add(node)
+    return links
+
+
+def _longest(found: list[Link]) -> list[Link]:
+    """Drop links whose token span lies strictly inside another link's span (the longer name is meant)."""
+    out: list[Link] = []
+    seen: set[int] = set()
+    for lk in sorted(found, key=lambda x: (-(x.end - x.start), -x.score, x.start)):
+        inside = any(o.start <= lk.start and lk.end <= o.end and (o.end - o.start) > (lk.end - lk.start) for o in out)
+        if not inside and lk.node not in seen:
+            out.append(lk)
+            seen.add(lk.node)
+    return out
+
+
+def products_of(links: list[Link]) -> list[Link]:
+    return [lk for lk in links if lk.type == PRODUCT_TYPE]
+
+
+def chunk_products(index: Index, adj: GraphAdjacency, chunk_ids: list[str]) -> dict[str, set[int]]:
+    """chunk id -> the product nodes it belongs to (every chunk of a product's document mentions the product)."""
+    mentions = index.store.entities_of_chunks(chunk_ids)
+    out: dict[str, set[int]] = {}
+    for cid, ids in mentions.items():
+        nodes = {adj.index_of[e] for e in ids if e in adj.index_of}
+        out[cid] = {n for n in nodes if adj.types[n] == PRODUCT_TYPE}
+    return out

@@ -1,0 +1,116 @@
+"""`kg-facts`: hybrid's candidates, re-ranked by product scoping, plus a compact spec-fact table from the graph.
+
+1. Hybrid candidates (dense + BM25, α-fusion) as in `hybrid`.
+2. The question's products/components are linked (retrieve/scoping.py, longest name wins, numeric-safe);
+   the linked products' own chunks and the chunks naming a linked component join the candidates (dense
+   order within them) and get a bonus; chunks of other products are damped when a product was named.
+3. Facts around the linked entities (retrieve/fact_table.py) go first as `attribute | value [n]` lines within
+   FACT_SHARE of the budget; the re-ranked chunks fill the rest. With no link the result is hybrid's.
+Weights were chosen on the Arduino dev questions only (docs/benchmarks.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from kgrag.graph.adjacency import GraphAdjacency, get_adjacency
+from kgrag.graph.algorithms import subgraph_from
+from kgrag.retrieve.base import Retriever, register
+from kgrag.retrieve.chunks import allowed_chunks, chunk_items, sparse_search
+from kgrag.retrieve.fact_table import collect_facts, fact_lines
+from kgrag.retrieve.fusion import alpha_fuse, minmax
+from kgrag.retrieve.packing import pack
+from kgrag.retrieve.query_linking import question_vector
+from kgrag.retrieve.scoping import Link, chunk_products, link_question
+from kgrag.retrieve.strategies.basic import candidate_count
+from kgrag.types import Context, ContextItem
+
+FACT_SHARE = 0.15  # at most this share of the budget for the fact table
+SCOPE_BONUS = 0.6  # added (times the chunk's dense rank score within the scope) to a linked product's chunks
+COMPONENT_BONUS = 0.35  # same for chunks naming a linked component
+OTHER_PRODUCT = 0.6  # multiplier of chunks that belong only to products the question did not name
+SCOPED_K = 12  # chunks taken from each scope by dense similarity
+
+
+def _scoped(index: Any, qvec: np.ndarray, chunk_ids: Sequence[str], k: int) -> dict[str, float]:
+    """The k chunks of a scope closest to the question, min-max scored."""
+    if not chunk_ids:
+        return {}
+    return minmax(index.store.search_vectors("chunk", qvec, k, set(chunk_ids)))
+
+
+def rank_chunks(index: Any, adj: GraphAdjacency, question: str, qvec: np.ndarray, links: list[Link], k: int,
+                alpha: float, version: str | None) -> tuple[list[tuple[str, float]], dict[str, Any]]:
+    """Hybrid candidates plus scoped ones, scored hybrid + scope bonuses, other products damped."""
+    allowed = allowed_chunks(index, version)
+    dense = index.store.search_vectors("chunk", qvec, k, allowed)
+    scores = dict(alpha_fuse(dense, sparse_search(index, question, k, version), alpha))
+    products = {lk.node for lk in links if lk.type == "Product"}
+    components = [lk.node for lk in links if lk.type not in ("Product", "ProductFamily", "Interface")]
+    info: dict[str, Any] = {"scoped_products": [adj.names[n] for n in products]}
+    bonus: dict[str, float] = {}
+    groups = [(sorted(products), SCOPE_BONUS), (components, COMPONENT_BONUS)]
+    for nodes, weight in groups:
+        if not nodes:
+            continue
+        holders = index.store.chunks_of_entities([adj.ids[n] for n in nodes])
+        for node in nodes:
+            ids = [c for c in holders.get(adj.ids[node], []) if allowed is None or c in allowed]
+            for cid, s in _scoped(index, qvec, ids, SCOPED_K).items():
+                bonus[cid] = bonus.get(cid, 0.0) + weight * (0.5 + 0.5 * s)
+    for cid in bonus:
+        scores.setdefault(cid, 0.0)
+    if products:
+        owners = chunk_products(index, adj, list(scores))
+        for cid, own in owners.items():
+            if own and not own & products:
+                scores[cid] *= OTHER_PRODUCT
+    ranked = sorted(((c, s + bonus.get(c, 0.0)) for c, s in scores.items()), key=lambda kv: (-kv[1], kv[0]))
+    return ranked, info
+
+
+@register
+class FactsRetriever(Retriever):
+    name = "kg-facts"
+    description = ("Hybrid candidates re-ranked by product scoping (linked products/components first, similar "
+                   "names damped) plus a compact spec-fact table from the datasheet graph.")
+
+    def retrieve(self, question: str, budget: int, **options: Any) -> Context:
+        index = self.index
+        adj = get_adjacency(index.store)
+        qvec = question_vector(index, question)
+        links = link_question(index, question, adj, qvec) if adj.n_nodes else []
+        k = candidate_count(budget, index.settings.retrieval.top_k)
+        alpha = float(options.get("alpha", index.settings.retrieval.alpha))
+        ranked, info = rank_chunks(index, adj, question, qvec, links, k, alpha, options.get("version"))
+        info["linked"] = [{"name": lk.name, "type": lk.type, "match": lk.match} for lk in links]
+        share = float(options.get("fact_share", FACT_SHARE))
+        facts = collect_facts(adj, [lk.node for lk in links], question) if links and share > 0 else []
+        if facts:
+            support = index.store.relation_support([adj.rel_ids[f.rel] for f in facts])
+            for f in facts:
+                f.chunks = support.get(adj.rel_ids[f.rel], [])
+        draft = [ContextItem(kind="relation", text=text) for _, text, _ in fact_lines(adj, facts, {})]
+        _, fact_tokens = pack(draft, int(budget * share), truncate_last=False)
+        reserve = fact_tokens + 2 * len(facts) // 3 if facts else 0
+        chunks, used_chunks = pack(chunk_items(index, ranked[:200]), budget - reserve)
+        block_of = {c.chunk_id: n + 2 for n, c in enumerate(chunks) if c.chunk_id}
+        items = [self._fact_item(adj, subject, text, rels, facts) for subject, text, rels in fact_lines(adj, facts, block_of)]
+        packed_facts, used_facts = pack(items, max(0, budget - used_chunks), truncate_last=False)
+        packed_ids = {r for item in packed_facts for r in item.source["relations"]}
+        shown = [f.rel for f in facts if adj.rel_ids[f.rel] in packed_ids]
+        sub = subgraph_from(adj, {lk.node: lk.score for lk in links}, shown, seeds=[lk.node for lk in links])
+        info.update(facts=sum(len(i.text.splitlines()) - 1 for i in packed_facts), chunks=len(chunks))
+        return Context(question=question, strategy=self.name, items=packed_facts + chunks,
+                       tokens=used_facts + used_chunks, budget=budget, subgraph=sub.to_subgraph(), info=info)
+
+    def _fact_item(self, adj: GraphAdjacency, subject: int, text: str, rels: list[int], facts: list[Any]) -> ContextItem:
+        """One subject's facts as an item; provenance = the first supporting chunk of its first fact."""
+        by_rel = {f.rel: f for f in facts}
+        chunks = [c for r in rels for c in by_rel[r].chunks]
+        return ContextItem(kind="relation", text=text, score=1.0, chunk_id=None, item_id=f"facts:{adj.ids[subject]}",
+                           source={"chunks": list(dict.fromkeys(chunks))[:10],
+                                   "relations": [adj.rel_ids[r] for r in rels]})
