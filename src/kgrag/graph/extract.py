@@ -183,6 +183,6 @@ def make_extractor(name: str, index: Index, **options: Any) -> Extractor:
 
 
 def _load_builtin() -> None:
-    import kgrag.graph.extract_llm  # noqa: F401  (registers llm, llm-typed, llm-paths)
     import kgrag.graph.datasheet.extractor  # noqa: F401  (registers datasheet)
+    import kgrag.graph.extract_llm  # noqa: F401  (registers llm, llm-typed, llm-paths)
     import kgrag.graph.rules  # noqa: F401  (registers rules)

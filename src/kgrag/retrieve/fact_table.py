@@ -12,9 +12,10 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from kgrag.graph.adjacency import GraphAdjacency
-from kgrag.graph.datasheet.vocab import FAMILY_TYPE, PRODUCT_TYPE, VALUE_TYPE
+from kgrag.graph.datasheet.vocab import FAMILY_TYPE, PRODUCT_TYPE, TYPE_WORDS, VALUE_TYPE
 from kgrag.graph.keys import name_tokens
 from kgrag.retrieve.query import question_terms
 
@@ -45,9 +46,19 @@ def _orient(adj: GraphAdjacency, r: int, node: int) -> tuple[int, str, str]:
     return s, label, adj.names[t]
 
 
+@lru_cache(maxsize=65536)
+def _prefixes(text: str) -> frozenset[str]:
+    """Word prefixes (4 letters) of the content words: `sensing`/`sensor`, `measurement`/`measures` meet."""
+    return frozenset(t[:4] for t in name_tokens(" ".join(question_terms(text))) if len(t) >= 3 and not t.isdigit())
+
+
 def collect_facts(adj: GraphAdjacency, seeds: Sequence[int], question: str, max_facts: int = MAX_FACTS) -> list[Fact]:
-    """Facts within two hops of the seeds (never walking through value or family nodes), best first."""
-    wanted = {t for t in name_tokens(" ".join(question_terms(question)))}
+    """Facts within two hops of the seeds that share a word with the question besides the seeds' names, best first.
+
+    Never walks through value, family or interface nodes (hubs that would connect everything).
+    """
+    named = set().union(*(_prefixes(adj.names[n]) for n in seeds)) if seeds else set()
+    wanted = _prefixes(question) - named
     hop: dict[int, int] = {n: 0 for n in seeds}
     frontier = list(seeds)
     for depth in (1, 2):
@@ -69,8 +80,11 @@ def collect_facts(adj: GraphAdjacency, seeds: Sequence[int], question: str, max_
             other = int(adj.rel_dst[r]) if int(adj.rel_src[r]) == node else int(adj.rel_src[r])
             if depth == 2 and adj.types[other] != VALUE_TYPE:
                 continue  # two hops out: only that entity's own specs
-            words = set(name_tokens(f"{attribute} {value} {adj.names[subject]}"))
-            overlap = len(words & wanted) / (1 + len(wanted)) if wanted else 0.0
+            kind = " ".join(TYPE_WORDS.get(adj.types[other], (adj.types[other],)))
+            words = _prefixes(f"{attribute} {value} {kind}") - named
+            overlap = len(words & wanted) / len(wanted) if wanted else 0.0
+            if overlap == 0.0:
+                continue  # a fact that answers nothing the question asks costs budget
             score = HOP_WEIGHT[depth] * (1.0 + 2.0 * overlap) + 0.01 * min(float(adj.rel_weight[r]), 5.0)
             if r not in best or score > best[r].score:
                 best[r] = Fact(r, subject, attribute, value, score)

@@ -73,19 +73,14 @@ def link_question(index: Index, question: str, adj: GraphAdjacency, qvec: np.nda
                     continue
                 found.append(Link(node, adj.names[node], adj.types[node], "exact" if main else "alias",
                                   1.0 if main else 0.9, i, i + n))
-    links = _longest(found)
+    links = _prefer_families(_longest(found), adj, names, tokens)
     taken = {lk.node for lk in links}
-    qset = set(tokens)
-    fuzzy_cache = adj._cache.setdefault("scoping_tokens", {})
-    for key, entries in names.items():
-        toks = fuzzy_cache.get(key)
-        if toks is None:
-            toks = fuzzy_cache[key] = frozenset(key.split())
-        if len(toks) < 2 or not any(t.isdigit() for t in toks):
-            continue  # fuzzy only for multi-word identifiers ("Nano 33 IoT"), never plain words
+    covered = {i for lk in links for i in range(lk.start, lk.end)}
+    qset = {t for i, t in enumerate(tokens) if i not in covered}  # fuzzy links only use words not linked yet
+    for toks, nodes in _fuzzy_names(adj, names):
         if all(t in qset for t in toks if t.isdigit()) and len(toks & qset) / len(toks) >= FUZZY_MIN:
-            for node, _ in entries:
-                if node not in taken and adj.types[node] == PRODUCT_TYPE:
+            for node in nodes:
+                if node not in taken:
                     links.append(Link(node, adj.names[node], adj.types[node], "fuzzy", 0.7))
                     taken.add(node)
     if not links and qvec is not None and len(index.store.vector_matrix("entity").ids):
@@ -97,15 +92,42 @@ def link_question(index: Index, question: str, adj: GraphAdjacency, qvec: np.nda
     return links
 
 
+def _fuzzy_names(adj: GraphAdjacency, names: dict[str, list[tuple[int, bool]]]) -> list[tuple[frozenset[str], list[int]]]:
+    """Product names that may be matched loosely: several words with a number ("Nano 33 IoT"), never plain words."""
+    cached = adj._cache.get("scoping_fuzzy")
+    if cached is None:
+        cached = []
+        for key, entries in names.items():
+            toks = frozenset(key.split())
+            nodes = [n for n, _ in entries if adj.types[n] == PRODUCT_TYPE]
+            if nodes and len(toks) >= 2 and any(t.isdigit() for t in toks):
+                cached.append((toks, nodes))
+        adj._cache["scoping_fuzzy"] = cached
+    return cached
+
+
 def _longest(found: list[Link]) -> list[Link]:
-    """Drop links whose token span lies strictly inside another link's span (the longer name is meant)."""
+    """Longest (then exact before alias) names first; a link overlapping a kept one is dropped (the longer name is meant)."""
     out: list[Link] = []
     seen: set[int] = set()
     for lk in sorted(found, key=lambda x: (-(x.end - x.start), -x.score, x.start)):
-        inside = any(o.start <= lk.start and lk.end <= o.end and (o.end - o.start) > (lk.end - lk.start) for o in out)
-        if not inside and lk.node not in seen:
+        overlaps = any(lk.start < o.end and o.start < lk.end for o in out)
+        if not overlaps and lk.node not in seen:
             out.append(lk)
             seen.add(lk.node)
+    return out
+
+
+def _prefer_families(links: list[Link], adj: GraphAdjacency, names: dict[str, list[tuple[int, bool]]],
+                     tokens: list[str]) -> list[Link]:
+    """A bare family name ("the Nano and Nicla families") means the family, not a product of the same short name."""
+    out = []
+    for lk in links:
+        key = " ".join(tokens[lk.start : lk.end])
+        family = next((n for n, _ in names.get(key, ()) if adj.types[n] == FAMILY_TYPE), None)
+        if lk.type == PRODUCT_TYPE and family is not None and family not in {o.node for o in links}:
+            lk = Link(family, adj.names[family], FAMILY_TYPE, "alias", 0.9, lk.start, lk.end)
+        out.append(lk)
     return out
 
 

@@ -34,7 +34,7 @@ from kgrag.types import Chunk
 if TYPE_CHECKING:
     from kgrag.index import Index
 
-HAS_LABEL = {"Sensor": "has sensor", "MCU": "has microcontroller", "Module": "has module", "Memory": "has memory",
+HAS_LABEL = {"Sensor": "has sensor", "Microcontroller": "has microcontroller", "Module": "has module", "Memory": "has memory",
              "Power": "has power component", "Security": "has secure element", "Connector": "has connector",
              "Display": "has display", "Actuator": "has actuator", PART_TYPE: "has component"}
 MAX_VALUE_CHARS = 60
@@ -135,7 +135,7 @@ class DatasheetExtractor(Extractor):
             return
         kv = L.key_value(line)
         if kv and (len(kv[1].split()) <= 6 or L.quantities(kv[1])):
-            self._fact(b, state.subject, kv[0], kv[1], line)
+            self._fact(b, state, state.subject, kv[0], kv[1], line)
             return
         if L.is_spec_line(line):
             self._spec_line(b, state, line)
@@ -157,7 +157,10 @@ class DatasheetExtractor(Extractor):
         for i, cell in enumerate(cells):  # "U2 | BMI270 Sensor IMU": a part with its class words
             parts = L.part_names(cell)
             if parts and parts[0][0] == 0 and len(cell.split()) <= 8:
-                self._component(b, state, parts[0][2], cell[parts[0][1]:] + " " + " ".join(cells[i + 1:i + 2]))
+                after = cell[parts[0][1]:parts[1][0] if len(parts) > 1 else None]
+                if len(parts) == 1 and i + 1 < len(cells) and not L.part_names(cells[i + 1]):
+                    after += " " + cells[i + 1]
+                self._component(b, state, parts[0][2], after)
         first = cells[0]
         if first.replace(".", "").isdigit() or not first:
             return  # pin tables and numbered lists: positions, not attributes
@@ -175,7 +178,7 @@ class DatasheetExtractor(Extractor):
             attribute = cells[1]
             values = [c for c in cells[2:] if c]
         if len(values) == 1 or (len(cells) == 2):
-            self._fact(b, state.subject, attribute, values[0], line)
+            self._fact(b, state, state.subject, attribute, values[0], line)
 
     def _ranged_fact(self, b: ExtractionBuilder, state: _State, cells: list[str], header: list[str], line: str) -> None:
         """`VIN | Input voltage | 4.5 | 5 | 21 | V` under `Symbol | Description | Min | Typ | Max | Unit`."""
@@ -192,7 +195,7 @@ class DatasheetExtractor(Extractor):
             value = f"{parts[0][1]} to {parts[-1][1]} {unit}".strip()
         else:
             value = ", ".join(f"{k} {v} {unit}".strip() for k, v in parts)
-        self._fact(b, state.subject, label, value, line)
+        self._fact(b, state, state.subject, label, value, line)
 
     def _spec_line(self, b: ExtractionBuilder, state: _State, line: str) -> None:
         """`260 to 1260 hPa absolute pressure range with 24 bit precision` -> (subject, absolute pressure range, 260 to 1260 hPa)."""
@@ -207,9 +210,9 @@ class DatasheetExtractor(Extractor):
         if not words:
             words = [w for w in line[:start].split() if w.lower() not in _FILLER][-MAX_ATTRIBUTE_WORDS:]
         attribute = " ".join(w for w in words if w.lower() not in {"up", "to", "of"})
-        self._fact(b, state.subject, attribute, value, line)
+        self._fact(b, state, state.subject, attribute, value, line)
 
-    def _fact(self, b: ExtractionBuilder, subject: str, attribute: str, value: str, line: str) -> None:
+    def _fact(self, b: ExtractionBuilder, state: _State, subject: str, attribute: str, value: str, line: str) -> None:
         """(subject, attribute, value) when both are informative: a short label and a short value."""
         attribute = " ".join(attribute.strip(" :-–").split())
         value = " ".join(value.strip(" ;,").split())
@@ -219,6 +222,9 @@ class DatasheetExtractor(Extractor):
                 or L.QUANTITY.search(attribute) or REF_DES.match(attribute) or SKU.search(line)
                 or not attribute.isascii() or attribute.split()[0].lower() in SKIP_TABLE_WORDS):
             return
+        parts = L.part_names(value)
+        if parts and subject == state.product and type_from_words(attribute):
+            self._component(b, state, parts[0][2], f"{attribute} {value}")  # "Microcontroller: Kestrel K32"
         if b.entity(value, VALUE_TYPE, "") is None:
             return
         b.relation(subject, attribute.lower(), value, line[:240])
@@ -236,6 +242,9 @@ class DatasheetExtractor(Extractor):
     def _sentence(self, b: ExtractionBuilder, state: _State, sentence: str) -> None:
         """`The board is based on the nRF52840, which uses …`: entity mention, relation cue, entity mention."""
         mentions = self._mentions(state, sentence)
+        for _, end, name, etype in mentions:  # "… the QRF52832 microcontroller …" in a product's own document
+            if etype == PART_TYPE and type_from_words(" ".join(sentence[end:].split()[:2])):
+                self._component(b, state, name, " ".join(sentence[end:].split()[:2]))
         if len(mentions) < 2:
             return
         for (_s0, e0, n0, t0), (s1, e1, n1, t1) in zip(mentions, mentions[1:], strict=False):

@@ -13,11 +13,14 @@ from kgrag.graph.datasheet.vocab import (
     HEADER_WORDS,
     HYPHEN_NAME,
     INTERFACE,
+    NAMED_PART,
+    NOT_VENDOR,
     PART,
     PREFIXED_PART,
     QUANTITY,
     SENTENCE_END,
     is_part_number,
+    type_from_words,
 )
 
 _MARKS = re.compile(r"[®™©]")
@@ -58,13 +61,18 @@ def part_names(text: str) -> list[tuple[int, int, str]]:
     taken: list[tuple[int, int]] = []
     for m in INTERFACE.finditer(text):
         taken.append(m.span())
-    for regex in (PREFIXED_PART, HYPHEN_NAME, PART):
+    for regex in (PREFIXED_PART, NAMED_PART, HYPHEN_NAME, PART):
         for m in regex.finditer(text):
             span = m.span()
             if any(span[0] < e and s < span[1] for s, e in taken):
                 continue
             name = m.group(0).rstrip("-")
-            if regex is PREFIXED_PART:
+            if regex is NAMED_PART:
+                if m.group(1).lower() in NOT_VENDOR or type_from_words(m.group(1)):
+                    continue
+                if is_part_number(m.group(2)):  # "Syntiant NDP120" is NDP120; "Kestrel K32" needs its vendor word
+                    span, name = m.span(2), m.group(2)
+            elif regex is PREFIXED_PART:
                 if not is_part_number(m.group(2)) and not is_part_number(m.group(1) + m.group(2)):
                     continue
             elif not is_part_number(name):

@@ -14,7 +14,7 @@ from kgrag.graph.rules_patterns import INTERFACE, PART, QUANTITY
 TYPE_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Sensor", ("sensor", "sensors", "imu", "accelerometer", "gyroscope", "magnetometer", "barometer", "microphone",
                 "camera", "thermometer", "hygrometer", "tof", "time-of-flight", "encoder", "photodiode", "mic")),
-    ("MCU", ("microcontroller", "mcu", "processor", "soc", "cpu", "cortex", "core", "fpga", "dsp", "npu",
+    ("Microcontroller", ("microcontroller", "mcu", "processor", "soc", "cpu", "cortex", "core", "fpga", "dsp", "npu",
              "neural processor", "system-on-chip", "co-processor", "coprocessor")),
     ("Module", ("module", "radio", "transceiver", "modem", "wi-fi", "wifi", "bluetooth", "lora", "cellular")),
     ("Memory", ("flash", "sram", "ram", "eeprom", "memory", "psram", "sdram", "emmc")),
@@ -25,6 +25,10 @@ TYPE_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Actuator", ("relay", "relays", "motor", "buzzer", "led", "leds", "speaker")),
 )
 COMPONENT_TYPES = frozenset(t for t, _ in TYPE_RULES)
+PRODUCT_WORDS = ("product", "board", "boards", "kit", "shield", "carrier", "device", "devices", "products")
+# Words a question may use for an entity of each type ("which boards", "what sensors").
+TYPE_WORDS: dict[str, tuple[str, ...]] = {**dict(TYPE_RULES), "Product": PRODUCT_WORDS,
+                                          "Interface": ("interface", "interfaces", "bus", "protocol", "connectivity")}
 PRODUCT_TYPE = "Product"  # the product a document is about (board, kit, shield, carrier …)
 FAMILY_TYPE = "ProductFamily"
 PART_TYPE = "Component"  # a part number whose class words were not found
@@ -65,9 +69,13 @@ SKIP_TABLE_WORDS = frozenset({"date", "revision", "changes", "substance", "link"
 
 SKU = re.compile(r"\b(?i:SKU|P/N|Part (?:No\.?|Number)|Order(?:ing)? (?:code|number)|Product (?:code|reference))"
                  r"\s*[:#]?\s*((?=[A-Z0-9_\-/]*\d)[A-Z0-9][A-Z0-9_\-/]{3,})")
-REF_DES = re.compile(r"^[A-Z]{1,2}\d{1,3}[A-Z]?(?:-\d{1,3})?$")  # U9, J6, SJ1, PB1, D13, A0: board positions and pins
+REF_DES = re.compile(r"^(?:[A-Z]{1,2}\d{1,2}|[A-Z]\d{3})[A-Z]?(?:-\d{1,3})?$")  # U9, J6, SJ1, PB1, D13, A0: board positions and pins
 HYPHEN_NAME = re.compile(r"(?<![\w-])[A-Z][a-z]+-[A-Z]\d+[A-Z+]*(?![\w-])")  # Cortex-M4F style core names
 PREFIXED_PART = re.compile(r"(?<![\w-])([A-Z]{2,6})[ -]([A-Z]?\d{2,}[A-Z0-9]*)(?![\w-]|\.\d)")  # "NINA B306", "ANNA-B112"
+# "Kestrel K32", "Syntiant NDP120": a vendor/series word before a short code (never "Table 12", "Header J5").
+NAMED_PART = re.compile(r"(?<![\w-])([A-Z][a-z]{2,})[ -]([A-Z]{1,3}\d{2,}[A-Z0-9]*)(?![\w-]|\.\d)")
+NOT_VENDOR = frozenset({"table", "figure", "section", "page", "header", "connector", "pin", "pins", "jumper", "button",
+                        "led", "port", "rev", "revision", "version", "chapter", "step", "note", "appendix", "slot"})
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 
 __all__ = ["INTERFACE", "PART", "QUANTITY"]

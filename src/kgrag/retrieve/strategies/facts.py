@@ -22,7 +22,7 @@ from kgrag.retrieve.base import Retriever, register
 from kgrag.retrieve.chunks import allowed_chunks, chunk_items, sparse_search
 from kgrag.retrieve.fact_table import collect_facts, fact_lines
 from kgrag.retrieve.fusion import alpha_fuse, minmax
-from kgrag.retrieve.packing import pack
+from kgrag.retrieve.packing import item_tokens, pack
 from kgrag.retrieve.query_linking import question_vector
 from kgrag.retrieve.scoping import Link, chunk_products, link_question
 from kgrag.retrieve.strategies.basic import candidate_count
@@ -33,6 +33,32 @@ SCOPE_BONUS = 0.6  # added (times the chunk's dense rank score within the scope)
 COMPONENT_BONUS = 0.35  # same for chunks naming a linked component
 OTHER_PRODUCT = 0.6  # multiplier of chunks that belong only to products the question did not name
 SCOPED_K = 12  # chunks taken from each scope by dense similarity
+MMR_LAMBDA = 1.0  # 1 = plain relevance order; lower trades relevance for diversity
+MMR_POOL = 80
+MAX_CANDIDATES = 80  # ranked chunks considered for packing (4k tokens hold ~25 datasheet chunks)
+MAX_OVERLAP = 0.6  # a chunk whose words are this much inside one already kept chunk is a near-copy
+
+
+def novel_items(items: Sequence[ContextItem], max_overlap: float, budget: int) -> list[ContextItem]:
+    """Items in order, skipping one whose words are mostly (> max_overlap) in a single item kept before it.
+
+    Datasheets of sibling products repeat whole sections (certifications, recovery, power notes); a copy
+    adds no fact but takes budget that a different passage could use.
+    """
+    kept: list[ContextItem] = []
+    seen: list[set[str]] = []
+    used = 0
+    for item in items:
+        words = set(item.text.lower().split())
+        limit = max_overlap * len(words)
+        if words and any(len(words & other) > limit for other in seen):
+            continue
+        kept.append(item)
+        seen.append(words)
+        used += item_tokens(item)
+        if used > 2 * budget:
+            break  # enough to fill the budget even if some do not fit
+    return kept
 
 
 def _scoped(index: Any, qvec: np.ndarray, chunk_ids: Sequence[str], k: int) -> dict[str, float]:
@@ -43,7 +69,7 @@ def _scoped(index: Any, qvec: np.ndarray, chunk_ids: Sequence[str], k: int) -> d
 
 
 def rank_chunks(index: Any, adj: GraphAdjacency, question: str, qvec: np.ndarray, links: list[Link], k: int,
-                alpha: float, version: str | None) -> tuple[list[tuple[str, float]], dict[str, Any]]:
+                alpha: float, version: str | None, opts: dict[str, Any]) -> tuple[list[tuple[str, float]], dict[str, Any]]:
     """Hybrid candidates plus scoped ones, scored hybrid + scope bonuses, other products damped."""
     allowed = allowed_chunks(index, version)
     dense = index.store.search_vectors("chunk", qvec, k, allowed)
@@ -52,7 +78,8 @@ def rank_chunks(index: Any, adj: GraphAdjacency, question: str, qvec: np.ndarray
     components = [lk.node for lk in links if lk.type not in ("Product", "ProductFamily", "Interface")]
     info: dict[str, Any] = {"scoped_products": [adj.names[n] for n in products]}
     bonus: dict[str, float] = {}
-    groups = [(sorted(products), SCOPE_BONUS), (components, COMPONENT_BONUS)]
+    groups = [(sorted(products), float(opts.get("scope_bonus", SCOPE_BONUS))),
+              (components, float(opts.get("component_bonus", COMPONENT_BONUS)))]
     for nodes, weight in groups:
         if not nodes:
             continue
@@ -67,9 +94,34 @@ def rank_chunks(index: Any, adj: GraphAdjacency, question: str, qvec: np.ndarray
         owners = chunk_products(index, adj, list(scores))
         for cid, own in owners.items():
             if own and not own & products:
-                scores[cid] *= OTHER_PRODUCT
+                scores[cid] *= float(opts.get("other_product", OTHER_PRODUCT))
     ranked = sorted(((c, s + bonus.get(c, 0.0)) for c, s in scores.items()), key=lambda kv: (-kv[1], kv[0]))
+    lam = float(opts.get("mmr", MMR_LAMBDA))
+    if lam < 1.0:
+        ranked = mmr(index, ranked[:MMR_POOL], lam) + ranked[MMR_POOL:]
     return ranked, info
+
+
+def mmr(index: Any, ranked: list[tuple[str, float]], lam: float) -> list[tuple[str, float]]:
+    """Maximal marginal relevance over chunk vectors: relevance minus similarity to what is already chosen."""
+    if len(ranked) < 3:
+        return ranked
+    ids = [c for c, _ in ranked]
+    vecs = index.store.get_vectors("chunk", ids)
+    rel = np.array([s for _, s in ranked], dtype=np.float64)
+    rel = (rel - rel.min()) / (rel.max() - rel.min() + 1e-9)
+    sims = vecs @ vecs.T
+    chosen: list[int] = []
+    best_sim = np.full(len(ids), -1.0)
+    left = set(range(len(ids)))
+    while left:
+        cand = sorted(left)
+        gain = lam * rel[cand] - (1 - lam) * np.maximum(best_sim[cand], 0.0)
+        pick = cand[int(np.argmax(gain))]
+        chosen.append(pick)
+        left.discard(pick)
+        best_sim = np.maximum(best_sim, sims[pick])
+    return [(ids[i], float(len(ids) - r)) for r, i in enumerate(chosen)]
 
 
 @register
@@ -85,7 +137,7 @@ class FactsRetriever(Retriever):
         links = link_question(index, question, adj, qvec) if adj.n_nodes else []
         k = candidate_count(budget, index.settings.retrieval.top_k)
         alpha = float(options.get("alpha", index.settings.retrieval.alpha))
-        ranked, info = rank_chunks(index, adj, question, qvec, links, k, alpha, options.get("version"))
+        ranked, info = rank_chunks(index, adj, question, qvec, links, k, alpha, options.get("version"), options)
         info["linked"] = [{"name": lk.name, "type": lk.type, "match": lk.match} for lk in links]
         share = float(options.get("fact_share", FACT_SHARE))
         facts = collect_facts(adj, [lk.node for lk in links], question) if links and share > 0 else []
@@ -96,7 +148,8 @@ class FactsRetriever(Retriever):
         draft = [ContextItem(kind="relation", text=text) for _, text, _ in fact_lines(adj, facts, {})]
         _, fact_tokens = pack(draft, int(budget * share), truncate_last=False)
         reserve = fact_tokens + 2 * len(facts) // 3 if facts else 0
-        chunks, used_chunks = pack(chunk_items(index, ranked[:200]), budget - reserve)
+        candidates = novel_items(chunk_items(index, ranked[:MAX_CANDIDATES]), float(options.get("max_overlap", MAX_OVERLAP)), budget)
+        chunks, used_chunks = pack(candidates, budget - reserve)
         block_of = {c.chunk_id: n + 2 for n, c in enumerate(chunks) if c.chunk_id}
         items = [self._fact_item(adj, subject, text, rels, facts) for subject, text, rels in fact_lines(adj, facts, block_of)]
         packed_facts, used_facts = pack(items, max(0, budget - used_chunks), truncate_last=False)

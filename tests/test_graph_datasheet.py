@@ -1,0 +1,84 @@
+"""The `datasheet` extractor: table rows and spec lines become typed facts, identity gives aliases, junk is dropped."""
+
+from __future__ import annotations
+
+from kgrag.graph.datasheet.extractor import DatasheetExtractor, title_alias
+from kgrag.graph.datasheet.vocab import is_junk_name
+from kgrag.graph.extract import Extraction
+from kgrag.types import Chunk
+
+
+def triples(x: Extraction) -> set[tuple[str, str, str]]:
+    names = {e.entity_id: e.name for e in x.entities}
+    return {(names[r.source_id], r.type, names[r.target_id]) for r in x.relations}
+
+
+def types(x: Extraction) -> dict[str, str]:
+    return {e.name: e.type for e in x.entities}
+
+
+def chunk(text: str, section: str = "", product: str = "Zephyr Mini Rev2", ord_: int = 3, page: int = 4) -> Chunk:
+    return Chunk(chunk_id=f"d1-{ord_:05d}", doc_id="d1", text=text, ord=ord_, section=section, page_start=page,
+                 product=product, category="Zephyr Boards")
+
+
+def extract(c: Chunk) -> Extraction:
+    return DatasheetExtractor({"d1": "Acme® Zephyr Mini Rev2"}).extract(c)
+
+
+def test_table_row_under_a_component_heading_is_a_spec_fact_of_that_component() -> None:
+    x = extract(chunk("Parameter | Value\nPressure range | 260 to 1260 hPa\nOutput data rate | 1 to 75 Hz",
+                      section="2 Functional Overview > 2.4 QX210 (U9) Barometer and Temperature Sensor"))
+    t = triples(x)
+    assert ("QX210", "pressure range", "260 to 1260 hPa") in t
+    assert ("QX210", "output data rate", "1 to 75 Hz") in t
+    assert ("Zephyr Mini Rev2", "has sensor", "QX210") in t
+    assert types(x)["QX210"] == "Sensor" and types(x)["Zephyr Mini Rev2"] == "Product"
+
+
+def test_min_typ_max_table_rows_become_ranges_and_pin_tables_do_not() -> None:
+    x = extract(chunk("Symbol | Description | Min | Typ | Max | Unit\nVIN | Input voltage from VIN pad | 4.5 | 5 | 21 | V\n"
+                      "Pin | Function | Type | Description\n1 | VUSB | Power | Power supply input"))
+    t = triples(x)
+    assert ("Zephyr Mini Rev2", "input voltage from vin pad", "4.5 to 21 V") in t
+    assert not any("vusb" in r or "power supply" in r for _, r, _ in t)
+
+
+def test_component_header_lines_and_spec_lines() -> None:
+    x = extract(chunk("KX270 6-axis IMU (Accelerometer and Gyroscope)\n±2000 dps gyroscope range\n"
+                      "Humidity accuracy: ±1.5 %RH, typical"))
+    t = triples(x)
+    assert ("Zephyr Mini Rev2", "has sensor", "KX270") in t
+    assert ("KX270", "gyroscope range", "±2000 dps") in t
+    assert ("KX270", "humidity accuracy", "±1.5 %RH, typical") in t
+
+
+def test_uses_and_based_on_sentences_become_typed_relations() -> None:
+    x = extract(chunk("The Zephyr Mini Rev2 is based on the QRF52840 microcontroller. The QRF52840 uses the CC310 "
+                      "crypto accelerator."))
+    t = triples(x)
+    assert ("Zephyr Mini Rev2", "based on", "QRF52840") in t
+    assert ("QRF52840", "uses", "CC310") in t
+    assert types(x)["QRF52840"] == "Microcontroller"
+
+
+def test_product_identity_title_and_first_page_sku_are_aliases_only_of_their_own_product() -> None:
+    first = extract(chunk("User Manual SKU: ZPH00069\nThe board works with the Zephyr Base (SKU: ZPH00012).",
+                          ord_=0, page=1))
+    product = next(e for e in first.entities if e.type == "Product")
+    assert product.aliases == ["Acme Zephyr Mini Rev2", "ZPH00069"]
+    later = extract(chunk("Compatible carrier: Zephyr Base (SKU: ZPH00012)", ord_=7, page=5))
+    assert next(e for e in later.entities if e.type == "Product").aliases == ["Acme Zephyr Mini Rev2"]
+    assert title_alias("Zephyr Mini Rev2", "Acme Zephyr Mini") == ""  # never the sibling's name
+
+
+def test_junk_filter_and_positions_are_not_entities() -> None:
+    for junk in ("Description", "1000", "±", "the value of the output is set by", "Min Max"):
+        assert is_junk_name(junk), junk
+    assert not is_junk_name("QX210") and not is_junk_name("Pressure range")
+    x = extract(chunk("Ref. | Description\nU9 | QX210 Pressure Sensor IC\nDate | Revision | Changes\n"
+                      "25/04/2024 | 5 | Updated link\nSubstance | Maximum limit (ppm)\nLead (Pb) | 1000"))
+    names = set(types(x))
+    assert "QX210" in names and "U9" not in names
+    assert not any(n.startswith(("25/04", "Lead", "1000")) for n in names)
+    assert types(x)["QX210"] == "Sensor"

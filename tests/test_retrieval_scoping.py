@@ -1,0 +1,115 @@
+"""Product scoping and alias linking (`retrieve/scoping.py`) and the `kg-facts` strategy on a two-sibling fixture."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from tests.conftest import fast_settings
+
+from kgrag.graph.adjacency import get_adjacency
+from kgrag.graph.build import build_graph
+from kgrag.graph.resolve import resolve_entities
+from kgrag.index import Index
+from kgrag.retrieve.base import make_retriever
+from kgrag.retrieve.scoping import link_question
+
+MINI = """# Zephyr Mini
+
+User Manual SKU: ZPH00031
+
+The Zephyr Mini is based on the QRF52832 microcontroller and carries the QX100 barometer.
+
+## QX100 Barometer
+
+| Parameter | Value |
+|---|---|
+| Pressure range | 300 to 1100 hPa |
+| Supply voltage | 1.7 to 3.6 V |
+
+## Power
+
+The board is powered over USB at 5 V.
+"""
+
+REV2 = """# Zephyr Mini Rev2
+
+User Manual SKU: ZPH00069
+
+The Zephyr Mini Rev2 is based on the QRF52840 microcontroller and carries the QX210 barometer.
+
+## QX210 Barometer
+
+| Parameter | Value |
+|---|---|
+| Pressure range | 260 to 1260 hPa |
+| Supply voltage | 1.7 to 3.6 V |
+
+## Power
+
+The board is powered over USB-C at 5 V.
+"""
+
+OTHER = """# Zephyr Pro
+
+The Zephyr Pro is an industrial board with the QRF52832 microcontroller and an RS-485 port.
+"""
+
+
+@pytest.fixture(scope="module")
+def sibling_index(tmp_path_factory: pytest.TempPathFactory) -> Index:
+    root = tmp_path_factory.mktemp("siblings")
+    docs = root / "docs" / "Zephyr Boards"
+    for product, text in (("Zephyr Mini", MINI), ("Zephyr Mini Rev2", REV2), ("Zephyr Pro", OTHER)):
+        folder = docs / product
+        folder.mkdir(parents=True)
+        (folder / f"{product.lower().replace(' ', '-')}.md").write_text(text, encoding="utf-8")
+    index = Index.init(root / "idx", settings=fast_settings())
+    index.add([root / "docs"])
+    build_graph(index, "datasheet")
+    resolve_entities(index.store)
+    return index
+
+
+def linked(index: Index, question: str) -> list[tuple[str, str]]:
+    adj = get_adjacency(index.store)
+    return [(lk.name, lk.match) for lk in link_question(index, question, adj)]
+
+
+def test_numeric_suffix_links_only_the_named_product(sibling_index: Index) -> None:
+    assert linked(sibling_index, "What is the pressure range of the Zephyr Mini Rev2?") == [("Zephyr Mini Rev2", "exact")]
+    assert linked(sibling_index, "What is the pressure range of the Zephyr Mini?") == [("Zephyr Mini", "exact")]
+
+
+def test_alias_linking_by_sku_and_document_title(sibling_index: Index) -> None:
+    assert ("Zephyr Mini Rev2", "alias") in linked(sibling_index, "Which USB connector does the ZPH00069 use?")
+    names = [n for n, _ in linked(sibling_index, "Does the QX210 work at 3.3 V?")]
+    assert names == ["QX210"]
+
+
+def test_kg_facts_scopes_chunks_and_facts_to_the_named_product(sibling_index: Index) -> None:
+    context = make_retriever("kg-facts", sibling_index).retrieve(
+        "What is the pressure range of the Zephyr Mini Rev2?", 300)
+    chunks = [i for i in context.items if i.kind == "chunk"]
+    assert chunks and chunks[0].source["product"] == "Zephyr Mini Rev2"
+    facts = "\n".join(i.text for i in context.items if i.kind == "relation")
+    assert "pressure range | 260 to 1260 hPa" in facts
+    assert "300 to 1100 hPa" not in facts
+    assert context.subgraph.nodes  # the page draws what the facts came from
+
+
+def test_multi_hop_component_to_the_products_that_have_it(sibling_index: Index) -> None:
+    context = make_retriever("kg-facts", sibling_index).retrieve("Which boards use the QRF52832?", 400)
+    facts = "\n".join(i.text for i in context.items if i.kind == "relation")
+    assert "Zephyr Mini" in facts and "Zephyr Pro" in facts
+    assert "Zephyr Mini Rev2" not in facts
+
+
+def test_without_a_graph_kg_facts_is_hybrid_ordering(tmp_path: Path) -> None:
+    index = Index.init(tmp_path / "idx", settings=fast_settings())
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "a.md").write_text(MINI, encoding="utf-8")
+    index.add([docs])
+    context = make_retriever("kg-facts", index).retrieve("pressure range", 500)
+    assert context.items and all(i.kind == "chunk" for i in context.items)
