@@ -20,6 +20,7 @@ from kgrag.graph.keys import name_tokens
 from kgrag.retrieve.query import question_terms
 
 MAX_FACTS = 80
+MAX_EXPAND = 40  # nodes expanded per hop (a family has tens of products, a product tens of parts)
 HOP_WEIGHT = (1.0, 0.55, 0.3)  # facts of a linked entity, one hop on, two hops on
 
 
@@ -52,6 +53,16 @@ def _prefixes(text: str) -> frozenset[str]:
     return frozenset(t[:4] for t in name_tokens(" ".join(question_terms(text))) if len(t) >= 3 and not t.isdigit())
 
 
+def _fact_words(adj: GraphAdjacency, r: int, other: int, attribute: str, value: str) -> frozenset[str]:
+    """Word prefixes of a fact seen from one end: its label, the other end's name and that end's class words."""
+    cache = adj._cache.setdefault("fact_words", {})
+    words = cache.get((r, other))
+    if words is None:
+        kind = " ".join(TYPE_WORDS.get(adj.types[other], (adj.types[other],)))
+        words = cache[(r, other)] = _prefixes(f"{attribute} {value} {kind}")
+    return words
+
+
 def collect_facts(adj: GraphAdjacency, seeds: Sequence[int], question: str, max_facts: int = MAX_FACTS) -> list[Fact]:
     """Facts within two hops of the seeds that share a word with the question besides the seeds' names, best first.
 
@@ -63,7 +74,7 @@ def collect_facts(adj: GraphAdjacency, seeds: Sequence[int], question: str, max_
     frontier = list(seeds)
     for depth in (1, 2):
         nxt: list[int] = []
-        for node in frontier:
+        for node in frontier[:MAX_EXPAND]:
             for nb in adj.neighbours(node):
                 nb = int(nb)
                 if nb not in hop and adj.types[nb] not in (VALUE_TYPE, FAMILY_TYPE, "Interface"):
@@ -80,8 +91,7 @@ def collect_facts(adj: GraphAdjacency, seeds: Sequence[int], question: str, max_
             other = int(adj.rel_dst[r]) if int(adj.rel_src[r]) == node else int(adj.rel_src[r])
             if depth == 2 and adj.types[other] != VALUE_TYPE:
                 continue  # two hops out: only that entity's own specs
-            kind = " ".join(TYPE_WORDS.get(adj.types[other], (adj.types[other],)))
-            words = _prefixes(f"{attribute} {value} {kind}") - named
+            words = _fact_words(adj, r, other, attribute, value) - named
             overlap = len(words & wanted) / len(wanted) if wanted else 0.0
             if overlap == 0.0:
                 continue  # a fact that answers nothing the question asks costs budget

@@ -16,6 +16,7 @@ from kgrag.graph.datasheet.vocab import (
     CUE,
     CUE_LABEL,
     FAMILY_TYPE,
+    HEADER_WORDS,
     INTERFACE,
     INTERFACE_TYPE,
     PART_TYPE,
@@ -129,6 +130,12 @@ class DatasheetExtractor(Extractor):
             self._row(b, state, cells, line)
             return
         state.header, state.skip_table = [], False
+        rows = L.serialized_rows(line)
+        if rows:
+            for row, col, value in rows:
+                cells = [row, value] if col.lower().strip(" .:") in HEADER_WORDS else [f"{row} {col}", value]
+                self._row(b, state, cells, line)
+            return
         header = L.component_header(line)
         if header:
             state.subject = self._component(b, state, header[0], header[1]) or state.subject

@@ -136,5 +136,20 @@ def split_row(line: str) -> list[str] | None:
     return cells if len(cells) >= 2 else None
 
 
+_CELL_FACT = re.compile(r"^(?P<row>[^=,]{1,60}?),\s*(?P<col>[^=,]{1,40}?)\s+=\s+(?P<value>.+)$")
+
+
+def serialized_rows(line: str) -> list[tuple[str, str, str]]:
+    """Tables written as text by document converters (Docling): `Row, Column = value. Row2, Column = value2`."""
+    if " = " not in line:
+        return []
+    out = []
+    for part in re.split(r"(?<=[^\d\s])\.\s+(?=[A-Z0-9])", line.strip().rstrip(".")):
+        m = _CELL_FACT.match(part.strip())
+        if m:
+            out.append((m.group("row").strip(), m.group("col").strip(), m.group("value").strip()))
+    return out
+
+
 def has_part(text: str) -> bool:
     return bool(PART.search(text))

@@ -11,7 +11,7 @@ Weights were chosen on the Arduino dev questions only (docs/benchmarks.md).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -20,6 +20,7 @@ from kgrag.graph.adjacency import GraphAdjacency, get_adjacency
 from kgrag.graph.algorithms import subgraph_from
 from kgrag.retrieve.base import Retriever, register
 from kgrag.retrieve.chunks import allowed_chunks, chunk_items, sparse_search
+from kgrag.retrieve.compact import compact_items
 from kgrag.retrieve.fact_table import collect_facts, fact_lines
 from kgrag.retrieve.fusion import alpha_fuse, minmax
 from kgrag.retrieve.packing import item_tokens, pack
@@ -36,10 +37,11 @@ SCOPED_K = 12  # chunks taken from each scope by dense similarity
 MMR_LAMBDA = 1.0  # 1 = plain relevance order; lower trades relevance for diversity
 MMR_POOL = 80
 MAX_CANDIDATES = 80  # ranked chunks considered for packing (4k tokens hold ~25 datasheet chunks)
+MAX_COPY_NOTES = 1  # a passage copied in more products than this is boilerplate: no "also in" notes
 MAX_OVERLAP = 0.6  # a chunk whose words are this much inside one already kept chunk is a near-copy
 
 
-def novel_items(items: Sequence[ContextItem], max_overlap: float, budget: int) -> list[ContextItem]:
+def novel_items(items: Iterable[ContextItem], max_overlap: float, budget: int, note: bool = True) -> list[ContextItem]:
     """Items in order, skipping one whose words are mostly (> max_overlap) in a single item kept before it.
 
     Datasheets of sibling products repeat whole sections (certifications, recovery, power notes); a copy
@@ -51,7 +53,10 @@ def novel_items(items: Sequence[ContextItem], max_overlap: float, budget: int) -
     for item in items:
         words = set(item.text.lower().split())
         limit = max_overlap * len(words)
-        if words and any(len(words & other) > limit for other in seen):
+        copy_of = next((i for i, other in enumerate(seen) if words and len(words & other) > limit), None)
+        if copy_of is not None:
+            if note:
+                _note_copy(kept[copy_of], item)
             continue
         kept.append(item)
         seen.append(words)
@@ -61,11 +66,32 @@ def novel_items(items: Sequence[ContextItem], max_overlap: float, budget: int) -
     return kept
 
 
+def _note_copy(kept: ContextItem, copy: ContextItem) -> None:
+    """A near-copy from one other product leaves a line on the kept item, so "which boards …" keeps its answer.
+
+    Text shared by three or more products is boilerplate (certifications, recovery steps): its notes go again.
+    """
+    product = copy.source.get("product") or copy.source.get("title") or ""
+    also = kept.source.setdefault("also_in", [])
+    if not product or product == kept.source.get("product") or product in also:
+        return
+    also.append(product)
+    if len(also) > MAX_COPY_NOTES:
+        kept.text = "\n".join(line for line in kept.text.split("\n") if not line.startswith("(also in "))
+    elif len(also) <= MAX_COPY_NOTES:
+        where = f", {copy.source['section'].split(' > ')[-1]}" if copy.source.get("section") else ""
+        kept.text += f"\n(also in {product}{where})"
+    kept.tokens = 0  # recounted when packed (one short item, rarely)
+
+
 def _scoped(index: Any, qvec: np.ndarray, chunk_ids: Sequence[str], k: int) -> dict[str, float]:
     """The k chunks of a scope closest to the question, min-max scored."""
     if not chunk_ids:
         return {}
-    return minmax(index.store.search_vectors("chunk", qvec, k, set(chunk_ids)))
+    vectors = index.store.get_vectors("chunk", list(chunk_ids))
+    sims = vectors @ qvec
+    top = np.argsort(-sims)[:k]
+    return minmax([(chunk_ids[i], float(sims[i])) for i in top])
 
 
 def rank_chunks(index: Any, adj: GraphAdjacency, question: str, qvec: np.ndarray, links: list[Link], k: int,
@@ -148,7 +174,11 @@ class FactsRetriever(Retriever):
         draft = [ContextItem(kind="relation", text=text) for _, text, _ in fact_lines(adj, facts, {})]
         _, fact_tokens = pack(draft, int(budget * share), truncate_last=False)
         reserve = fact_tokens + 2 * len(facts) // 3 if facts else 0
-        candidates = novel_items(chunk_items(index, ranked[:MAX_CANDIDATES]), float(options.get("max_overlap", MAX_OVERLAP)), budget)
+        raw = chunk_items(index, ranked[:MAX_CANDIDATES])
+        if options.get("compact", True):
+            raw = compact_items(raw, question)
+        candidates = novel_items(raw, float(options.get("max_overlap", MAX_OVERLAP)), budget,
+                                 bool(options.get("note_copies", True)))
         chunks, used_chunks = pack(candidates, budget - reserve)
         block_of = {c.chunk_id: n + 2 for n, c in enumerate(chunks) if c.chunk_id}
         items = [self._fact_item(adj, subject, text, rels, facts) for subject, text, rels in fact_lines(adj, facts, block_of)]
