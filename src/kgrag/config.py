@@ -51,7 +51,7 @@ class LLMSettings:
 
 @dataclass
 class RetrievalSettings:
-    strategy: str = "hybrid"
+    strategy: str = "kg-facts"  # hybrid re-ranked by product scoping + spec-fact table (docs/graph-retrieval.md)
     budget: int = 2000
     alpha: float = 0.6  # weight of the dense side in hybrid fusion
     top_k: int = 30
@@ -62,7 +62,7 @@ class RetrievalSettings:
 
 @dataclass
 class GraphSettings:
-    extractor: str = "rules"  # llm | llm-typed | llm-paths | rules
+    extractor: str = "datasheet"  # datasheet | rules | llm | llm-typed | llm-paths
     beta: float = 0.8  # KET-RAG: share of chunks that get LLM extraction
     core_selection: str = "pagerank"  # pagerank | uniform
     knn_k: int = 2

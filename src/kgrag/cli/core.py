@@ -65,6 +65,20 @@ def _add(index: Index, paths: list[Path], quiet: bool, version: str | None = Non
     return report
 
 
+def _demo_graph(idx: Index) -> None:
+    """The LLM-free datasheet graph of the demo index (seconds), so answers and the web page show their subgraph."""
+    from kgrag.graph.build import build_graph, embed_entities
+    from kgrag.graph.resolve import resolve_entities
+
+    with idx.write_lock():
+        report = build_graph(idx, "datasheet")
+        resolved = resolve_entities(idx.store)
+        if resolved.kept_ids:
+            embed_entities(idx, set(resolved.kept_ids))
+    console.print(f"graph: {idx.store.count('entities')} entities, {idx.store.count('relations')} relations "
+                  f"({report.seconds:.1f} s, no LLM)")
+
+
 def run_stages(idx: Index, quiet: bool, wanted: set[str] | None = None, retry_failed: bool = False) -> None:
     """Run the indexing stages (all default ones, or `wanted`) under the write lock; resumable."""
     from kgrag.indexing import INGEST_STAGE, STALE_KEY
@@ -231,5 +245,6 @@ def register(app: typer.Typer) -> None:
         idx = Index.init(index)
         console.print(f"[bold]Indexing the sample documents[/] from {docs} into {idx.root}")
         _add(idx, [docs], quiet)
+        _demo_graph(idx)
         console.print(f"\n[bold]Q:[/] {question}\n")
         print_answer(idx.ask(question, strategy=strategy))

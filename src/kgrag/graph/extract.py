@@ -39,7 +39,10 @@ def clean_name(raw: Any) -> str:
             name = name.split(right, 1)[1]  # "Nano Family] Description" -> "Description"
         if left in name and right not in name.rsplit(left, 1)[1]:
             name = name.rsplit(left, 1)[0]  # "Brown Out Detection (BOD" -> "Brown Out Detection"
+    sign = name.lstrip()[:1] in "-–" and name.lstrip()[1:2].isdigit()  # "-40 °C" keeps its sign
     name = name.strip(_EDGE_CHARS)
+    if sign:
+        name = "-" + name
     for article in ("the ", "a ", "an "):
         if name.startswith(article) and len(name) > len(article):
             return name[len(article) :]

@@ -15,6 +15,7 @@ from kgrag.graph.datasheet import lines as L
 from kgrag.graph.datasheet.vocab import (
     CUE,
     CUE_LABEL,
+    DOCUMENT_TYPE,
     FAMILY_TYPE,
     HEADER_WORDS,
     INTERFACE,
@@ -59,6 +60,11 @@ def product_of(chunk: Chunk, title: str) -> str:
     return L.clean(chunk.product) or L.clean(title)
 
 
+def identity_is_product(chunk: Chunk, name: str) -> bool:
+    """A folder/record product is a product; a bare document title only when it carries a model number."""
+    return bool(L.clean(chunk.product)) or any(c.isdigit() for c in name)
+
+
 def title_alias(product: str, title: str) -> str:
     """The document title as an alias when it is the product name with a prefix (vendor): never a sibling name."""
     title = L.clean(title)
@@ -79,9 +85,12 @@ class DatasheetExtractor(Extractor):
 
     def extract(self, chunk: Chunk) -> Extraction:
         builder = ExtractionBuilder(chunk.text, validate=False)
-        product = product_of(chunk, self.titles.get(chunk.doc_id, ""))
+        identity = product_of(chunk, self.titles.get(chunk.doc_id, ""))
+        product = identity if identity and identity_is_product(chunk, identity) else ""
         aliases: list[str] = []
-        if product:
+        if identity and not product:
+            builder.entity(identity, DOCUMENT_TYPE, chunk.category or "")  # a FAQ or guide: its facts, no product
+        elif product:
             builder.entity(product, PRODUCT_TYPE, f"{product} ({chunk.category})" if chunk.category else product)
             alias = title_alias(product, self.titles.get(chunk.doc_id, ""))
             aliases += [alias] if alias else []
@@ -91,7 +100,7 @@ class DatasheetExtractor(Extractor):
             if chunk.category and entity_key(chunk.category) != entity_key(product):
                 builder.entity(chunk.category, FAMILY_TYPE)
                 builder.relation(product, "belongs to", chunk.category)
-        state = _State(product, product)
+        state = _State(product, identity)
         self._section(builder, state, chunk.section)
         for raw in chunk.text.split("\n"):
             line = L.clean(raw)

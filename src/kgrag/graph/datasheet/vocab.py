@@ -31,6 +31,7 @@ TYPE_WORDS: dict[str, tuple[str, ...]] = {**dict(TYPE_RULES), "Product": PRODUCT
                                           "Interface": ("interface", "interfaces", "bus", "protocol", "connectivity")}
 PRODUCT_TYPE = "Product"  # the product a document is about (board, kit, shield, carrier …)
 FAMILY_TYPE = "ProductFamily"
+DOCUMENT_TYPE = "Document"  # a guide or FAQ without a product identity
 PART_TYPE = "Component"  # a part number whose class words were not found
 VALUE_TYPE = "Value"
 INTERFACE_TYPE = "Interface"

@@ -173,7 +173,7 @@ class FactsRetriever(Retriever):
                 f.chunks = support.get(adj.rel_ids[f.rel], [])
         draft = [ContextItem(kind="relation", text=text) for _, text, _ in fact_lines(adj, facts, {})]
         _, fact_tokens = pack(draft, int(budget * share), truncate_last=False)
-        reserve = fact_tokens + 2 * len(facts) // 3 if facts else 0
+        reserve = fact_tokens + 4 * len(facts) if facts else 0  # room for the "[n]" source numbers
         raw = chunk_items(index, ranked[:MAX_CANDIDATES])
         if options.get("compact", True):
             raw = compact_items(raw, question)
@@ -181,7 +181,9 @@ class FactsRetriever(Retriever):
                                  bool(options.get("note_copies", True)))
         chunks, used_chunks = pack(candidates, budget - reserve)
         block_of = {c.chunk_id: n + 2 for n, c in enumerate(chunks) if c.chunk_id}
-        items = [self._fact_item(adj, subject, text, rels, facts) for subject, text, rels in fact_lines(adj, facts, block_of)]
+        by_chunk = {c.chunk_id: c for c in chunks if c.chunk_id}
+        items = [self._fact_item(adj, subject, text, rels, facts, by_chunk)
+                 for subject, text, rels in fact_lines(adj, facts, block_of)]
         packed_facts, used_facts = pack(items, max(0, budget - used_chunks), truncate_last=False)
         packed_ids = {r for item in packed_facts for r in item.source["relations"]}
         shown = [f.rel for f in facts if adj.rel_ids[f.rel] in packed_ids]
@@ -190,10 +192,12 @@ class FactsRetriever(Retriever):
         return Context(question=question, strategy=self.name, items=packed_facts + chunks,
                        tokens=used_facts + used_chunks, budget=budget, subgraph=sub.to_subgraph(), info=info)
 
-    def _fact_item(self, adj: GraphAdjacency, subject: int, text: str, rels: list[int], facts: list[Any]) -> ContextItem:
-        """One subject's facts as an item; provenance = the first supporting chunk of its first fact."""
+    def _fact_item(self, adj: GraphAdjacency, subject: int, text: str, rels: list[int], facts: list[Any],
+                   packed: dict[str, ContextItem]) -> ContextItem:
+        """One subject's facts as an item; its source is the first supporting chunk that is also in the context."""
         by_rel = {f.rel: f for f in facts}
-        chunks = [c for r in rels for c in by_rel[r].chunks]
-        return ContextItem(kind="relation", text=text, score=1.0, chunk_id=None, item_id=f"facts:{adj.ids[subject]}",
-                           source={"chunks": list(dict.fromkeys(chunks))[:10],
-                                   "relations": [adj.rel_ids[r] for r in rels]})
+        chunks = list(dict.fromkeys(c for r in rels for c in by_rel[r].chunks))
+        ref = next((packed[c] for c in chunks if c in packed), None)
+        source = {**(ref.source if ref else {}), "chunks": chunks[:10], "relations": [adj.rel_ids[r] for r in rels]}
+        return ContextItem(kind="relation", text=text, score=1.0, chunk_id=None, doc_id=ref.doc_id if ref else None,
+                           item_id=f"facts:{adj.ids[subject]}", source=source)
