@@ -1,4 +1,4 @@
-"""Context hygiene: drop lines that cost budget but carry nothing new for the question.
+"""Context hygiene: drop lines and near-copies that cost budget but carry nothing new for the question.
 
 Within one context: a line already shown by an earlier item (chunk overlaps, repeated headings and
 metadata prefixes), table-of-contents lines, and lines in another script than the question (the Chinese or
@@ -10,9 +10,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
+from kgrag.retrieve.packing import item_tokens
 from kgrag.types import ContextItem
 
 MIN_ITEM_CHARS = 40
+MAX_OVERLAP = 0.6  # a chunk whose words are this much inside one already kept chunk is a near-copy
+MAX_COPY_NOTES = 1  # a passage copied in more products than this is boilerplate: no "also in" notes
 _LETTER = re.compile(r"[^\W\d_]")
 _NON_LATIN = re.compile(r"[^\W\d_\u0000-\u024F]")
 _TOC_ENTRY = re.compile(r"\d+(?:\.\d+)*\.?\s+[^,=.\n]{2,80}?(?:,\s*\d+\s*=\s*\d+|\s*\.{4,}\s*\d+)")
@@ -53,3 +56,46 @@ def compact_items(items: Iterable[ContextItem], question: str) -> Iterator[Conte
         tokens = max(1, round(item.tokens * len(text) / max(1, len(item.text)))) if item.tokens else 0  # no re-tokenizing
         yield ContextItem(kind=item.kind, text=text, score=item.score, chunk_id=item.chunk_id, doc_id=item.doc_id,
                           source={**item.source, "compacted": True}, item_id=item.item_id, tokens=tokens)
+
+
+def novel_items(items: Iterable[ContextItem], max_overlap: float, budget: int, note: bool = True) -> list[ContextItem]:
+    """Items in order, skipping one whose words are mostly (> max_overlap) in a single item kept before it.
+
+    Datasheets of sibling products repeat whole sections (certifications, recovery, power notes); a copy
+    adds no fact but takes budget that a different passage could use.
+    """
+    kept: list[ContextItem] = []
+    seen: list[set[str]] = []
+    used = 0
+    for item in items:
+        words = set(item.text.lower().split())
+        limit = max_overlap * len(words)
+        copy_of = next((i for i, other in enumerate(seen) if words and len(words & other) > limit), None)
+        if copy_of is not None:
+            if note:
+                _note_copy(kept[copy_of], item)
+            continue
+        kept.append(item)
+        seen.append(words)
+        used += item_tokens(item)
+        if used > 2 * budget:
+            break  # enough to fill the budget even if some do not fit
+    return kept
+
+
+def _note_copy(kept: ContextItem, copy: ContextItem) -> None:
+    """A near-copy from one other product leaves a line on the kept item, so "which boards …" keeps its answer.
+
+    Text shared by three or more products is boilerplate (certifications, recovery steps): its notes go again.
+    """
+    product = copy.source.get("product") or copy.source.get("title") or ""
+    also = kept.source.setdefault("also_in", [])
+    if not product or product == kept.source.get("product") or product in also:
+        return
+    also.append(product)
+    if len(also) > MAX_COPY_NOTES:
+        kept.text = "\n".join(line for line in kept.text.split("\n") if not line.startswith("(also in "))
+    else:
+        where = f", {copy.source['section'].split(' > ')[-1]}" if copy.source.get("section") else ""
+        kept.text += f"\n(also in {product}{where})"
+    kept.tokens = 0  # recounted when packed (one short item, rarely)

@@ -11,7 +11,7 @@ Weights were chosen on the Arduino dev questions only (docs/benchmarks.md).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -20,10 +20,10 @@ from kgrag.graph.adjacency import GraphAdjacency, get_adjacency
 from kgrag.graph.algorithms import subgraph_from
 from kgrag.retrieve.base import Retriever, register
 from kgrag.retrieve.chunks import allowed_chunks, chunk_items, sparse_search
-from kgrag.retrieve.compact import compact_items
+from kgrag.retrieve.compact import MAX_OVERLAP, compact_items, novel_items
 from kgrag.retrieve.fact_table import collect_facts, fact_lines
 from kgrag.retrieve.fusion import alpha_fuse, minmax
-from kgrag.retrieve.packing import item_tokens, pack
+from kgrag.retrieve.packing import pack
 from kgrag.retrieve.query_linking import question_vector
 from kgrag.retrieve.scoping import Link, chunk_products, link_question
 from kgrag.retrieve.strategies.basic import candidate_count
@@ -34,54 +34,7 @@ SCOPE_BONUS = 0.6  # added (times the chunk's dense rank score within the scope)
 COMPONENT_BONUS = 0.35  # same for chunks naming a linked component
 OTHER_PRODUCT = 0.6  # multiplier of chunks that belong only to products the question did not name
 SCOPED_K = 12  # chunks taken from each scope by dense similarity
-MMR_LAMBDA = 1.0  # 1 = plain relevance order; lower trades relevance for diversity
-MMR_POOL = 80
 MAX_CANDIDATES = 80  # ranked chunks considered for packing (4k tokens hold ~25 datasheet chunks)
-MAX_COPY_NOTES = 1  # a passage copied in more products than this is boilerplate: no "also in" notes
-MAX_OVERLAP = 0.6  # a chunk whose words are this much inside one already kept chunk is a near-copy
-
-
-def novel_items(items: Iterable[ContextItem], max_overlap: float, budget: int, note: bool = True) -> list[ContextItem]:
-    """Items in order, skipping one whose words are mostly (> max_overlap) in a single item kept before it.
-
-    Datasheets of sibling products repeat whole sections (certifications, recovery, power notes); a copy
-    adds no fact but takes budget that a different passage could use.
-    """
-    kept: list[ContextItem] = []
-    seen: list[set[str]] = []
-    used = 0
-    for item in items:
-        words = set(item.text.lower().split())
-        limit = max_overlap * len(words)
-        copy_of = next((i for i, other in enumerate(seen) if words and len(words & other) > limit), None)
-        if copy_of is not None:
-            if note:
-                _note_copy(kept[copy_of], item)
-            continue
-        kept.append(item)
-        seen.append(words)
-        used += item_tokens(item)
-        if used > 2 * budget:
-            break  # enough to fill the budget even if some do not fit
-    return kept
-
-
-def _note_copy(kept: ContextItem, copy: ContextItem) -> None:
-    """A near-copy from one other product leaves a line on the kept item, so "which boards …" keeps its answer.
-
-    Text shared by three or more products is boilerplate (certifications, recovery steps): its notes go again.
-    """
-    product = copy.source.get("product") or copy.source.get("title") or ""
-    also = kept.source.setdefault("also_in", [])
-    if not product or product == kept.source.get("product") or product in also:
-        return
-    also.append(product)
-    if len(also) > MAX_COPY_NOTES:
-        kept.text = "\n".join(line for line in kept.text.split("\n") if not line.startswith("(also in "))
-    elif len(also) <= MAX_COPY_NOTES:
-        where = f", {copy.source['section'].split(' > ')[-1]}" if copy.source.get("section") else ""
-        kept.text += f"\n(also in {product}{where})"
-    kept.tokens = 0  # recounted when packed (one short item, rarely)
 
 
 def _scoped(index: Any, qvec: np.ndarray, chunk_ids: Sequence[str], k: int) -> dict[str, float]:
@@ -122,32 +75,7 @@ def rank_chunks(index: Any, adj: GraphAdjacency, question: str, qvec: np.ndarray
             if own and not own & products:
                 scores[cid] *= float(opts.get("other_product", OTHER_PRODUCT))
     ranked = sorted(((c, s + bonus.get(c, 0.0)) for c, s in scores.items()), key=lambda kv: (-kv[1], kv[0]))
-    lam = float(opts.get("mmr", MMR_LAMBDA))
-    if lam < 1.0:
-        ranked = mmr(index, ranked[:MMR_POOL], lam) + ranked[MMR_POOL:]
     return ranked, info
-
-
-def mmr(index: Any, ranked: list[tuple[str, float]], lam: float) -> list[tuple[str, float]]:
-    """Maximal marginal relevance over chunk vectors: relevance minus similarity to what is already chosen."""
-    if len(ranked) < 3:
-        return ranked
-    ids = [c for c, _ in ranked]
-    vecs = index.store.get_vectors("chunk", ids)
-    rel = np.array([s for _, s in ranked], dtype=np.float64)
-    rel = (rel - rel.min()) / (rel.max() - rel.min() + 1e-9)
-    sims = vecs @ vecs.T
-    chosen: list[int] = []
-    best_sim = np.full(len(ids), -1.0)
-    left = set(range(len(ids)))
-    while left:
-        cand = sorted(left)
-        gain = lam * rel[cand] - (1 - lam) * np.maximum(best_sim[cand], 0.0)
-        pick = cand[int(np.argmax(gain))]
-        chosen.append(pick)
-        left.discard(pick)
-        best_sim = np.maximum(best_sim, sims[pick])
-    return [(ids[i], float(len(ids) - r)) for r, i in enumerate(chosen)]
 
 
 @register

@@ -1,0 +1,31 @@
+"""Context hygiene (`retrieve/compact.py`): repeated, table-of-contents and foreign-script lines; near-copies."""
+
+from __future__ import annotations
+
+from kgrag.retrieve.compact import compact_items, novel_items
+from kgrag.types import ContextItem
+
+BODY = "The QX210 barometer measures absolute pressure from 260 to 1260 hPa with 24-bit output over I2C."
+
+
+def item(text: str, product: str = "", section: str = "") -> ContextItem:
+    return ContextItem(kind="chunk", text=text, chunk_id=text[:8], source={"product": product, "section": section})
+
+
+def test_repeated_toc_and_foreign_lines_are_dropped() -> None:
+    first = item(f"2.4 Barometer\n{BODY}")
+    second = item("2.4 Barometer\n1.1 Module, 1 = 6. 1.2 Sensor, 1 = 6. 1.3 Pressure, 1 = 7.\n功能概述 电路板拓扑结构\n"
+                  "The HS300 sensor measures relative humidity from 0 to 100 %RH with fast response.")
+    out = list(compact_items([first, second], "What does the barometer measure?"))
+    assert out[0].text == first.text
+    assert out[1].text == "The HS300 sensor measures relative humidity from 0 to 100 %RH with fast response."
+    assert out[1].source["compacted"] and out[1].chunk_id == second.chunk_id
+
+
+def test_near_copies_are_skipped_and_leave_one_note_for_one_other_product() -> None:
+    kept = novel_items([item(BODY, "Mini Rev2", "2.4 Barometer"), item(BODY + " Typical.", "Mini", "2.3 Barometer"),
+                        item("Power is supplied over USB-C at 5 V.", "Mini Rev2")], 0.6, 1000)
+    assert len(kept) == 2
+    assert kept[0].text.endswith("(also in Mini, 2.3 Barometer)")
+    boiler = novel_items([item(BODY, "A"), item(BODY, "B"), item(BODY, "C")], 0.6, 1000)
+    assert boiler[0].text == BODY  # shared by three products: boilerplate, no note
