@@ -23,7 +23,7 @@ _TOC_ENTRY = re.compile(r"\d+(?:\.\d+)*\.?\s+[^,=.\n]{2,80}?(?:,\s*\d+\s*=\s*\d+
 
 def foreign_script(line: str) -> bool:
     """A line mostly in a non-Latin script (more than 30 % of its letters beyond Latin-1/Latin Extended)."""
-    if line.isascii():
+    if line.isascii() or not _NON_LATIN.search(line):
         return False
     letters = len(_LETTER.findall(line))
     return letters > 0 and len(_NON_LATIN.findall(line)) > 0.3 * letters
@@ -31,6 +31,8 @@ def foreign_script(line: str) -> bool:
 
 def is_toc_line(line: str) -> bool:
     """A table-of-contents line: several `N.N Title … page` entries."""
+    if " = " not in line and "...." not in line:
+        return False
     return len(_TOC_ENTRY.findall(line)) >= 2
 
 
@@ -78,7 +80,7 @@ def novel_items(items: Iterable[ContextItem], max_overlap: float, budget: int, n
         kept.append(item)
         seen.append(words)
         used += item_tokens(item)
-        if used > 2 * budget:
+        if used > 1.5 * budget:
             break  # enough to fill the budget even if some do not fit
     return kept
 
