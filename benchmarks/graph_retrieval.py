@@ -1,7 +1,7 @@
 """Graph retrieval strategies beside hybrid on the Arduino gold questions (issues 5, 12) and on MuSiQue.
 
 Regenerate:  .venv/bin/python benchmarks/graph_retrieval.py [--data ../shared/data] [--corpus pdf docling]
-             [--extractor datasheet] [--skip-musique] [--llm]
+             [--extractor datasheet] [--ablation] [--skip-musique] [--llm]
 Arduino: two corpora, each its own index with the MiniLM embedder and an LLM-free graph (`--extractor`,
 default `datasheet`): `pdf` = arduino/documents (the PDFs users index with `kgrag add`; primary) and
 `docling` = arduino/docling_chunks (the old benchmark's pre-chunked corpus). Every strategy on
@@ -40,6 +40,13 @@ ARDUINO_STRATEGIES = ("hybrid", "kg-facts", "kg-dense", "kg-hybrid", "kg-hybrid-
 MUSIQUE_STRATEGIES = ("hybrid", "khop", "paths", "kg-hybrid")
 CORPORA = {"pdf": ("arduino", "documents"), "docling": ("arduino", "docling_chunks")}
 GRAPH_META = "bench.graph_extractor"
+# kg-facts with one part switched off at a time (--ablation): what each part adds on the dev questions.
+ABLATIONS: dict[str, dict[str, Any]] = {
+    "kg-facts without fact table": {"fact_share": 0.0},
+    "kg-facts without scoping": {"scope_bonus": 0.0, "component_bonus": 0.0, "other_product": 1.0},
+    "kg-facts without hygiene": {"compact": False, "max_overlap": 1.01},
+    "kg-facts, hygiene only": {"fact_share": 0.0, "scope_bonus": 0.0, "component_bonus": 0.0, "other_product": 1.0},
+}
 
 
 def cpu_seconds() -> float:
@@ -102,27 +109,31 @@ def arduino_index(data: Path, corpus: str, extractor: str, use_llm: bool) -> tup
     return index, times
 
 
-def run(index: Index, strategy: str, question: str, budget: int) -> tuple[str, float, dict[str, Any]]:
+def run(index: Index, strategy: str, question: str, budget: int, **options: Any) -> tuple[str, float, dict[str, Any]]:
     retriever = make_retriever(strategy, index)
     start = time.perf_counter()
-    context = retriever.retrieve(question, budget)
+    context = retriever.retrieve(question, budget, **options)
     return context.text(), time.perf_counter() - start, context.info
 
 
-def bench_arduino(data: Path, corpus: str, extractor: str, budget: int, use_llm: bool) -> dict[str, Any]:
+def bench_arduino(data: Path, corpus: str, extractor: str, budget: int, use_llm: bool,
+                  ablation: bool = False) -> dict[str, Any]:
     index, times = arduino_index(data, corpus, extractor, use_llm)
     cached_embedder = index.embedder
     index.__dict__["embedder"] = getattr(cached_embedder, "inner", cached_embedder)  # time the query embedding too
+    index.embedder.embed(["warm-up: load the embedding model before timing"])
     questions = load_questions(data / "arduino" / "gold_dev.jsonl")
     rows, out = [], {"corpus": corpus, "extractor": extractor, "build": times, "counts": index.stats()["counts"],
                      "strategies": {}}
     types = sorted({q.query_type for q in questions})
-    for strategy in ARDUINO_STRATEGIES:
+    runs: list[tuple[str, str, dict[str, Any]]] = [(s, s, {}) for s in ARDUINO_STRATEGIES]
+    runs += [(name, "kg-facts", opts) for name, opts in ABLATIONS.items()] if ablation else []
+    for label, strategy, options in runs:
         recalls: dict[str, list[float]] = defaultdict(list)
         latencies = []
         fallback = ""
         for q in questions:
-            text, seconds, info = run(index, strategy, q.question, budget)
+            text, seconds, info = run(index, strategy, q.question, budget, **options)
             recall = gold_fact_recall(text, q.gold)
             recalls["all"].append(recall)
             recalls[q.query_type].append(recall)
@@ -131,10 +142,10 @@ def bench_arduino(data: Path, corpus: str, extractor: str, budget: int, use_llm:
                 fallback = "fallback"
         p50, p95 = percentiles(latencies)
         means = {k: sum(v) / len(v) for k, v in recalls.items()}
-        out["strategies"][strategy] = {"recall": means, "p50_ms": p50, "p95_ms": p95, "mode": fallback or "full"}
-        rows.append([strategy + (" (fallback)" if fallback else ""), means["all"], *[means.get(t, 0.0) for t in types],
+        out["strategies"][label] = {"recall": means, "p50_ms": p50, "p95_ms": p95, "mode": fallback or "full"}
+        rows.append([label + (" (fallback)" if fallback else ""), means["all"], *[means.get(t, 0.0) for t in types],
                      round(p50), round(p95)])
-        print(f"{corpus} {strategy}: {means['all']:.3f}", file=sys.stderr)
+        print(f"{corpus} {label}: {means['all']:.3f}", file=sys.stderr)
     counts = out["counts"]
     print(f"\nArduino [{corpus}] gold-fact recall at λ={budget} ({len(questions)} questions; {counts['chunks']} chunks, "
           f"{extractor} graph {counts['entities']} entities / {counts['relations']} relations)")
@@ -178,6 +189,7 @@ def main() -> None:
     parser.add_argument("--corpus", nargs="+", default=["pdf", "docling"], choices=sorted(CORPORA))
     parser.add_argument("--extractor", default="datasheet", help="graph extractor for the Arduino indexes")
     parser.add_argument("--llm", action="store_true", help="use the local LLM (slow) instead of the fallbacks")
+    parser.add_argument("--ablation", action="store_true", help="also kg-facts with each part switched off")
     parser.add_argument("--skip-musique", action="store_true")
     parser.add_argument("--skip-arduino", action="store_true")
     parser.add_argument("--musique-limit", type=int, default=150)
@@ -186,7 +198,8 @@ def main() -> None:
     result: dict[str, Any] = {"llm": "local" if args.llm else "fake (deterministic fallbacks)"}
     if not args.skip_arduino:
         for corpus in args.corpus:
-            result[f"arduino-{corpus}"] = bench_arduino(data, corpus, args.extractor, args.budget, args.llm)
+            result[f"arduino-{corpus}"] = bench_arduino(data, corpus, args.extractor, args.budget, args.llm,
+                                                        args.ablation)
     if not args.skip_musique:
         result["musique"] = bench_musique(data, (4000, 12000), args.musique_limit)
     print(f"\nwrote {write_json('graph_retrieval', result)}")

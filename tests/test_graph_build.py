@@ -136,6 +136,7 @@ def test_rules_build_and_graph_stage(empty_index: Index) -> None:
     from kgrag.stages import all_stages
 
     add_chunks(empty_index, TEXTS)
+    empty_index.settings.graph.extractor = "rules"  # the default is `datasheet`; this test is about `rules`
     stage = {s.name: s for s in all_stages()}["graph"]
     assert stage.order == 30
     out = stage.run(empty_index, NullProgress())
