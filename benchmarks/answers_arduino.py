@@ -67,7 +67,7 @@ def run(index: Index, questions: list[dict[str, Any]], label: str, mode: str | N
                 "id": q["id"], "query_type": q["query_type"], "question": q["question"], "gold": q["gold_answer"],
                 "answer": answer.text, "grounded": answer.grounded,
                 "citations": [c.__dict__ for c in answer.citations],
-                "sources": [dict(i.source, text=i.text) for i in answer.context.items],
+                "sources": [dict(i.source, text=i.text, chunk_id=i.chunk_id) for i in answer.context.items],
                 "answer_s": time.perf_counter() - start, "cpu_s": _cpu() - cpu,
                 "usage": answer.usage, "info": {k: v for k, v in answer.context.info.items() if isinstance(v, int | float | str)},
                 "timings": answer.timings,
@@ -79,23 +79,27 @@ def run(index: Index, questions: list[dict[str, Any]], label: str, mode: str | N
     return path
 
 
-def score(labels: list[str], corpus_text: str) -> dict[str, Any]:
+def score(labels: list[str], chunk_texts: list[str]) -> dict[str, Any]:
     """Per-label, per-type answer metrics from the raw records (see kgrag.evaluate.answer_metrics)."""
-    from kgrag.evaluate.answer_metrics import answer_scores, summarize_answers
+    from kgrag.evaluate.answer_metrics import Corpus, answer_scores, cited_texts, summarize_answers
 
+    corpus = Corpus.of(chunk_texts)
     out: dict[str, Any] = {}
     for label in labels:
         records = [json.loads(line) for line in (OUT / f"{label}.jsonl").read_text(encoding="utf-8").splitlines()]
         for r in records:
-            r["scores"] = answer_scores(r["question"], r["gold"], r["answer"], r["citations"], corpus_text,
-                                        r.get("answer_s", 0.0))
+            cited = cited_texts(r["citations"], r.get("sources", []))
+            r["scores"] = answer_scores(r["question"], r["gold"], r["answer"], cited, corpus, r.get("answer_s", 0.0))
         out[label] = summarize_answers(records)
+        (OUT / f"{label}.scored.jsonl").write_text(
+            "".join(json.dumps({k: r[k] for k in ("id", "query_type", "answer", "scores")}, ensure_ascii=False) + "\n"
+                    for r in records), encoding="utf-8")
     return out
 
 
 def print_summary(summary: dict[str, Any]) -> None:
-    cols = ("n", "fact_recall", "fact_recall_answerable", "f1", "exact_match", "TP", "PARTIAL", "FP", "FN",
-            "wrong_product", "refused_unanswerable", "p50_s", "p95_s")
+    cols = ("n", "answerable", "fact_recall", "fact_recall_answerable", "f1", "exact_match", "TP", "PARTIAL", "FP",
+            "FN", "wrong_product", "refused_unanswerable", "refused_answerable", "p50_s", "p95_s")
     print_table(["run", *cols], [[label, *[s["overall"].get(c, "") for c in cols]] for label, s in summary.items()])
     types = sorted({t for s in summary.values() for t in s["by_type"]})
     for qtype in types:
@@ -129,8 +133,7 @@ def main() -> None:
     except ImportError:
         print("scoring needs the new code (kgrag.evaluate.answer_metrics); run --score with it", file=sys.stderr)
         return
-    corpus = "\n".join(c.text for c in index.store.iter_chunks())
-    summary = score(labels, corpus)
+    summary = score(labels, [c.text for c in index.store.iter_chunks()])
     print_summary(summary)
     write_json("answers_arduino", summary)
 

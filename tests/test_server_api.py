@@ -121,7 +121,7 @@ def test_search_returns_context_only(client: TestClient) -> None:
 
 
 def test_ask(client: TestClient) -> None:
-    r = client.post("/ask", json={"question": QUESTION, "strategy": "hybrid"})
+    r = client.post("/ask", json={"question": QUESTION, "strategy": "hybrid", "mode": "generative"})
     assert r.status_code == 200, r.text
     data = r.json()
     assert data["answer"] and data["grounded"]
@@ -137,7 +137,7 @@ def test_ask(client: TestClient) -> None:
 
 
 def test_ask_stream_sends_sources_then_tokens_then_done(client: TestClient) -> None:
-    with client.stream("POST", "/ask/stream", json={"question": QUESTION}) as r:
+    with client.stream("POST", "/ask/stream", json={"question": QUESTION, "mode": "generative"}) as r:
         assert r.status_code == 200 and r.headers["content-type"].startswith("text/event-stream")
         events = sse_events(r.read().decode())
     names = [e for e, _ in events]
@@ -176,7 +176,7 @@ def test_graph_entity_neighbourhood(client: TestClient) -> None:
 
 
 def test_stats(client: TestClient) -> None:
-    client.post("/ask", json={"question": QUESTION})
+    client.post("/ask", json={"question": QUESTION, "mode": "generative"})
     data = client.get("/stats").json()
     assert data["counts"]["documents"] > 0 and data["counts"]["entities"] == 3
     assert data["llm_totals"]["calls"] >= 1

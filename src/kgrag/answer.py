@@ -33,6 +33,7 @@ FOCUSED_PROMPT = (
     f'If the sources do not answer the question, reply exactly: "{NO_ANSWER}"'
 )
 MODES = ("auto", "extractive", "generative")
+MIN_QUOTE_WORDS = 5
 QUOTES = 2  # units quoted by the extractive mode when no single unit states the asked value
 _CITE = re.compile(r"\[(\d+(?:\s*[,;]\s*\d+)*)\]")
 _REFUSAL = re.compile(
@@ -227,7 +228,7 @@ def quote_answer(ranked: list[Scored], scopes: dict[int, str], n: int = QUOTES) 
     """The best `n` units quoted with their markers: the no-LLM answer when no single unit states the value."""
     out: list[str] = []
     for s in ranked:
-        if s.unit.kind == "heading" or s.score <= 0:
+        if s.unit.kind == "heading" or s.score <= 0 or len(s.unit.text.split()) < MIN_QUOTE_WORDS:
             continue
         out.append(f"{s.unit.display().rstrip(' .;')} [{s.unit.block}].")
         if len(out) == n:

@@ -16,8 +16,10 @@ from kgrag.answering.terms import QuestionTerms, name_found
 from kgrag.answering.units import Unit
 from kgrag.answering.values import asked_dimensions, has_value, part_numbers, value_dimensions
 
-MIN_ATTRIBUTES = 0.5  # share of the question's attribute words the unit must carry
-MIN_NAMES = 0.5  # share of the question's names found near the unit (block title/section counts half)
+MIN_ATTRIBUTES = 0.4  # share of the question's attribute words the unit must carry (a value in the asked unit
+# counts for the words that ask for it)
+MIN_NAMES = 0.35  # share of the question's names found near the unit (block title/section counts half)
+MIN_WORDS = 3  # a quote shorter than this is a label, not an answer
 
 
 @dataclass
@@ -61,7 +63,9 @@ def try_extract(q: QuestionTerms, ranked: list[Scored], scopes: dict[int, str]) 
         return None
     for s in ranked[:3]:  # the best few: the top unit may be a heading or a prose sentence
         u = s.unit
-        if u.kind == "heading" or not states_value(q, u) or not unit_fits(q, u):
+        if u.kind == "heading" or len(u.text.split()) < MIN_WORDS and u.kind != "row":
+            continue
+        if not states_value(q, u) or not unit_fits(q, u):
             continue
         if q.attributes and s.attributes < MIN_ATTRIBUTES:
             continue

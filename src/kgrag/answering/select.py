@@ -16,7 +16,7 @@ import numpy as np
 
 from kgrag.answering.terms import QuestionTerms, analyse, fold, name_found, term_list
 from kgrag.answering.units import Unit, block_units, render
-from kgrag.answering.values import asked_dimensions, has_value, part_numbers, value_dimensions
+from kgrag.answering.values import asked_dimensions, dimension_words, has_value, part_numbers, value_dimensions
 from kgrag.models.base import Embedder
 
 WEIGHTS = {"bm25": 0.30, "dense": 0.30, "names": 0.25, "unit": 0.10, "value": 0.05}
@@ -82,11 +82,14 @@ def score_units(
     for u, lex in zip(units, lexical, strict=True):
         near = u.scoped()
         unit_terms = set(term_list(near))
-        attrs = len(q.attributes & unit_terms) / len(q.attributes) if q.attributes else 0.0
+        unit_dims = value_dimensions(u.text)
+        matched = unit_dims & dims
+        # a value in the asked unit answers the words that ask for it ("clock speed" -> a value in MHz)
+        hit = q.attributes & (unit_terms | dimension_words(matched))
+        attrs = len(hit) / len(q.attributes) if q.attributes else 0.0
         names = name_score(q, near, scopes.get(u.block, ""))
         value = has_value(u.text) or bool(set(part_numbers(u.text)) - set(q.parts))
-        unit_dims = value_dimensions(u.text)
-        unit_match = 1.0 if dims and unit_dims & dims else (-1.0 if dims and unit_dims else 0.0)
+        unit_match = 1.0 if matched else (-1.0 if dims and unit_dims else 0.0)
         parts = {"bm25": lex, "names": names, "unit": unit_match, "value": float(value and q.wants_value)}
         scored.append(Scored(u, 0.0, parts, names=names, attributes=attrs))
     if embedder is not None:

@@ -14,8 +14,8 @@ DIMENSIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "voltage": (("voltage", "volt", "vin", "vcc", "vdd"), ("V", "mV", "kV", "µV", "uV", "VDC", "VAC")),
     "current": (("current", "amp", "ampere"), ("A", "mA", "µA", "uA", "nA")),
     "power": (("power", "wattage"), ("W", "mW", "kW", "µW", "uW", "dBm")),
-    "frequency": (("frequency", "clock", "sampling", "odr", "bandwidth", "rate"), ("Hz", "kHz", "MHz", "GHz")),
-    "data_rate": (("baud", "throughput", "bitrate", "rate"), ("bps", "kbps", "Mbps", "Gbps", "baud", "kB/s", "MB/s")),
+    "frequency": (("frequency", "clock", "speed", "sampling", "odr", "bandwidth", "rate"), ("Hz", "kHz", "MHz", "GHz")),
+    "data_rate": (("baud", "throughput", "bitrate", "rate", "speed"), ("bps", "kbps", "Mbps", "Gbps", "baud", "kB/s", "MB/s")),
     "memory": (("memory", "flash", "ram", "sram", "eeprom", "storage", "rom", "psram", "cache"),
                ("B", "KB", "kB", "MB", "GB", "Kb", "Mb", "Gb", "KiB", "MiB", "Kbit", "Mbit", "kbit", "byte", "bytes")),
     "length": (("distance", "length", "width", "height", "thickness", "dimension", "size", "diameter", "pitch"),
@@ -67,6 +67,11 @@ def value_dimensions(text: str) -> set[str]:
     for m in NUMBER_UNIT.finditer(text):
         out |= dimension_of_unit(m.group(2))
     return out
+
+
+def dimension_words(dims: set[str]) -> set[str]:
+    """The words that ask for any of these quantities."""
+    return {w for name in dims for w in DIMENSIONS[name][0]}
 
 
 def asked_dimensions(terms: set[str]) -> set[str]:
