@@ -116,11 +116,13 @@ def main() -> None:
     parser.add_argument("--mode", default=None, help="auto | extractive | generative (new code only)")
     parser.add_argument("--model", default=None, help="local model, e.g. qwen2.5-coder-1.5b")
     parser.add_argument("--limit", type=int, default=0)
+    parser.add_argument("--every", type=int, default=1, help="only every N-th question (a subset for slow runs)")
     parser.add_argument("--score", default="", help="comma-separated labels to score (default: this run's label)")
     args = parser.parse_args()
 
     data = data_dir(args.data)
     questions = [json.loads(line) for line in (data / "arduino" / "gold_dev.jsonl").read_text().splitlines() if line]
+    questions = questions[:: args.every]
     questions = questions[: args.limit] if args.limit else questions
     index = open_index(Path(args.index), data / "arduino" / "documents")
     if args.label:

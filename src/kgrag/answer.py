@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from kgrag.answering.cite import repair_citations
 from kgrag.answering.extract import try_extract
 from kgrag.answering.select import Focus, Scored, focus_units
-from kgrag.answering.terms import analyse, question_coverage
+from kgrag.answering.terms import analyse, name_found, question_coverage
 from kgrag.errors import ConfigError
 from kgrag.models.base import LLM, Embedder, Message
 from kgrag.types import Answer, Citation, Context, ContextItem
@@ -194,6 +194,9 @@ def plan_answer(
     if mode == "generative" and focus_tokens <= 0:
         return Plan(blocks, "generate", max_tokens=max_tokens)
     q = analyse(question)
+    if q.parts and not names_in_context(q.parts, blocks):
+        context.info["missing_parts"] = q.parts
+        return Plan(blocks, "refuse", NO_ANSWER)
     scopes = {b.n: b.header() for b in blocks}
     focus = focus_units(question, {b.n: b.text for b in blocks}, scopes, max(focus_tokens, 200), embedder)
     focused = focused_blocks(blocks, focus)
@@ -203,7 +206,7 @@ def plan_answer(
     if not focused or coverage < min_coverage:
         return Plan(blocks, "refuse", NO_ANSWER)
     if mode in ("extractive", "auto"):
-        found = try_extract(q, focus.ranked, scopes)
+        found = try_extract(q, focus.ranked, {b.n: str(b.source.get("title") or "") for b in blocks})
         if found is not None:
             context.info["answer_path"] = "extractive"
             return Plan(blocks, "quote", f"{found.text} [{found.unit.block}].")
@@ -212,6 +215,12 @@ def plan_answer(
         return Plan(blocks, "quote", quote_answer(focus.ranked, scopes))
     context.info["answer_path"] = "focused" if focus_tokens > 0 else "full"
     return Plan(focused if focus_tokens > 0 else blocks, "generate", max_tokens=max_tokens)
+
+
+def names_in_context(parts: list[str], blocks: list[Block]) -> bool:
+    """True when one of the question's part numbers occurs in the context (so the answer can be about it)."""
+    text = "\n".join(b.header() + "\n" + b.text for b in blocks).lower()
+    return any(name_found(p, text) for p in parts)
 
 
 def focused_blocks(blocks: list[Block], focus: Focus) -> list[Block]:
@@ -228,7 +237,7 @@ def quote_answer(ranked: list[Scored], scopes: dict[int, str], n: int = QUOTES) 
     """The best `n` units quoted with their markers: the no-LLM answer when no single unit states the value."""
     out: list[str] = []
     for s in ranked:
-        if s.unit.kind == "heading" or s.score <= 0 or len(s.unit.text.split()) < MIN_QUOTE_WORDS:
+        if s.unit.kind == "heading" or s.score <= 0 or s.foreign or len(s.unit.text.split()) < MIN_QUOTE_WORDS:
             continue
         out.append(f"{s.unit.display().rstrip(' .;')} [{s.unit.block}].")
         if len(out) == n:

@@ -32,33 +32,36 @@ class Extraction:
 
 
 def states_value(q: QuestionTerms, unit: Unit) -> bool:
-    """The unit states a value: number+unit, range, tolerance, or a part number not named in the question."""
-    if has_value(unit.text):
-        return True
+    """The unit states a value: number+unit, range, tolerance, or a part number not named in the question
+    ("which/who" questions need the part number: their answer is a name)."""
     asked = {p.lower() for p in q.parts}
-    return any(p.lower() not in asked for p in part_numbers(unit.text))
+    if any(p.lower() not in asked for p in part_numbers(unit.text)):
+        return True
+    return has_value(unit.value_text()) and not q.wants_name
 
 
 def unit_fits(q: QuestionTerms, unit: Unit) -> bool:
     """When the question names a quantity (voltage, temperature, ...), the unit's values must measure it."""
     dims = asked_dimensions(q.attributes)
-    found = value_dimensions(unit.text)
+    found = value_dimensions(unit.value_text())
     return not dims or not found or bool(dims & found)
 
 
-def answer_text(q: QuestionTerms, unit: Unit, scope: str) -> str:
-    """The quote, prefixed by its heading (or block title) when the quote itself does not name the product."""
+def answer_text(q: QuestionTerms, unit: Unit, title: str) -> str:
+    """The quote, led by its document title (the product) and heading when the quote does not name them."""
     quote = unit.display().rstrip(" .;")
     low = quote.lower()
-    if q.names and not any(name_found(n, low) for n in q.names):
-        prefix = unit.heading or scope
-        if prefix and prefix.lower() not in low:
-            return f"{prefix}: {quote}"
-    return quote
+    lead = [title] if title and title.lower() not in low else []
+    if unit.heading and unit.heading.lower() not in low and any(name_found(n, unit.heading.lower()) for n in q.names):
+        lead.append(unit.heading)
+    return f"{' – '.join(lead)}: {quote}" if lead else quote
 
 
-def try_extract(q: QuestionTerms, ranked: list[Scored], scopes: dict[int, str]) -> Extraction | None:
-    """The extractive answer from the best-ranked unit, or None when the evidence is not explicit enough."""
+def try_extract(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) -> Extraction | None:
+    """The extractive answer from the best-ranked units, or None when the evidence is not explicit enough.
+
+    `titles` maps block numbers to their document titles (the product a quote is about).
+    """
     if not q.wants_value or not ranked:
         return None
     for s in ranked[:3]:  # the best few: the top unit may be a heading or a prose sentence
@@ -71,5 +74,5 @@ def try_extract(q: QuestionTerms, ranked: list[Scored], scopes: dict[int, str]) 
             continue
         if q.names and s.names < MIN_NAMES:
             continue
-        return Extraction(u, answer_text(q, u, scopes.get(u.block, "")), s.score)
+        return Extraction(u, answer_text(q, u, titles.get(u.block, "")), s.score)
     return None

@@ -14,12 +14,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from kgrag.answering.terms import QuestionTerms, analyse, fold, name_found, term_list
+from kgrag.answering.terms import QuestionTerms, analyse, fold, foreign_share, name_found, term_list
 from kgrag.answering.units import Unit, block_units, render
 from kgrag.answering.values import asked_dimensions, dimension_words, has_value, part_numbers, value_dimensions
 from kgrag.models.base import Embedder
 
 WEIGHTS = {"bm25": 0.30, "dense": 0.30, "names": 0.25, "unit": 0.10, "value": 0.05}
+FOREIGN = 0.3  # share of non-Latin letters above which a unit counts as written in another language
 MAX_EMBEDDED = 80  # units embedded per question (the best by the lexical score); bounds the embedder's time
 
 
@@ -32,6 +33,7 @@ class Scored:
     parts: dict[str, float] = field(default_factory=dict)
     names: float = 0.0  # share of the question's names found near the unit (its text, heading, header)
     attributes: float = 0.0  # share of the question's attribute terms in the unit (with heading/header)
+    foreign: bool = False  # mostly written in another script than the question
 
 
 def bm25(query: list[str], docs: list[list[str]], k1: float = 1.2, b: float = 0.75) -> list[float]:
@@ -58,11 +60,20 @@ def _norm(values: list[float]) -> list[float]:
     return [v / top if top > 0 else 0.0 for v in values]
 
 
-def name_score(q: QuestionTerms, near: str, far: str) -> float:
-    """Share of the question's names in the unit's own text (full weight) or its block's title/section (half)."""
-    if not q.names:
+def distinguishing_names(q: QuestionTerms, block_texts: list[str]) -> list[str]:
+    """The question's names that tell blocks apart: part numbers first, else names missing from some blocks
+    (a vendor name on every page identifies nothing)."""
+    if q.parts:
+        return q.parts
+    lows = [t.lower() for t in block_texts]
+    rare = [n for n in q.names if not n.isdigit() and sum(name_found(n, t) for t in lows) < max(2, 0.6 * len(lows))]
+    return rare or [n for n in q.names if not n.isdigit()]
+
+
+def name_score(wanted: list[str], near: str, far: str) -> float:
+    """Share of the names in the unit's own text (full weight) or its block's title/section (half)."""
+    if not wanted:
         return 0.0
-    wanted = q.parts or q.names  # part numbers are the most specific names; plain names count when there are none
     near_l, far_l = near.lower(), far.lower()
     got = sum(1.0 if name_found(n, near_l) else 0.5 if name_found(n, far_l) else 0.0 for n in wanted)
     return got / len(wanted)
@@ -78,26 +89,34 @@ def score_units(
     query = [fold(t) for t in q.terms]
     lexical = _norm(bm25(query, [term_list(u.scoped()) for u in units]))
     dims = asked_dimensions(q.attributes)
+    blocks: dict[int, str] = {}
+    for u in units:
+        blocks[u.block] = blocks.get(u.block, scopes.get(u.block, "")) + "\n" + u.scoped()
+    wanted = distinguishing_names(q, list(blocks.values()))
+    foreign_question = foreign_share(question) > FOREIGN
     scored: list[Scored] = []
     for u, lex in zip(units, lexical, strict=True):
         near = u.scoped()
         unit_terms = set(term_list(near))
-        unit_dims = value_dimensions(u.text)
+        unit_dims = value_dimensions(u.value_text())
         matched = unit_dims & dims
         # a value in the asked unit answers the words that ask for it ("clock speed" -> a value in MHz)
         hit = q.attributes & (unit_terms | dimension_words(matched))
         attrs = len(hit) / len(q.attributes) if q.attributes else 0.0
-        names = name_score(q, near, scopes.get(u.block, ""))
-        value = has_value(u.text) or bool(set(part_numbers(u.text)) - set(q.parts))
+        names = name_score(wanted, near, scopes.get(u.block, ""))
+        value = has_value(u.value_text()) or bool(set(part_numbers(u.text)) - set(q.parts))
         unit_match = 1.0 if matched else (-1.0 if dims and unit_dims else 0.0)
         parts = {"bm25": lex, "names": names, "unit": unit_match, "value": float(value and q.wants_value)}
-        scored.append(Scored(u, 0.0, parts, names=names, attributes=attrs))
+        scored.append(Scored(u, 0.0, parts, names=names, attributes=attrs,
+                             foreign=foreign_share(u.text) > FOREIGN and not foreign_question))
     if embedder is not None:
         _add_dense(question, scored, embedder)
     for s in scored:
         s.score = sum(WEIGHTS[k] * v for k, v in s.parts.items())
         if s.unit.kind == "heading":
             s.score *= 0.5  # a title alone answers nothing; it travels with its rows anyway
+        if s.foreign:
+            s.score *= 0.3  # another language than the question's: the reader (and a small model) cannot use it
     return sorted(scored, key=lambda s: -s.score)
 
 

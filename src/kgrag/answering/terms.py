@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from kgrag.answering.values import PART
+
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9.\-_/]*")
 _STOP_TEXT = "the a an of to in on for and or is are was were be by with as at from that this it its what which"
 _STOP = frozenset(_STOP_TEXT.split())
@@ -24,6 +26,7 @@ _PROSE = re.compile(
     re.IGNORECASE,
 )
 _YES_NO = re.compile(r"^\s*(is|are|does|do|did|can|could|has|have|will|was|were|should)\b", re.IGNORECASE)
+_WHICH = re.compile(r"^\s*(which|who)\b", re.IGNORECASE)
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-_/+]*")
 
 
@@ -42,7 +45,8 @@ def content_terms(text: str) -> set[str]:
     out = set()
     for raw in _WORD.findall(text):
         word = fold(raw)
-        if len(word) < 2 or word in _STOP or word in QUESTION_WORDS:
+        low = raw.lower()
+        if len(word) < 2 or word in _STOP or word in QUESTION_WORDS or low in _STOP or low in QUESTION_WORDS:
             continue
         out.add(word)
     return out
@@ -51,6 +55,12 @@ def content_terms(text: str) -> set[str]:
 def term_list(text: str) -> list[str]:
     """Folded words of `text` in order, stop words kept out (the token stream BM25 scores)."""
     return [w for w in (fold(r) for r in _WORD.findall(text)) if len(w) > 1 and w not in _STOP]
+
+
+def foreign_share(text: str) -> float:
+    """Share of letters outside Latin scripts (a Chinese or Japanese passage for an English question)."""
+    letters = [c for c in text if c.isalpha()]
+    return sum(1 for c in letters if ord(c) > 0x2FF) / len(letters) if letters else 0.0
 
 
 def question_coverage(question: str, context_text: str) -> float:
@@ -81,6 +91,7 @@ class QuestionTerms:
     parts: list[str] = field(default_factory=list)  # letter-digit mixes, the most specific names
     attributes: set[str] = field(default_factory=set)  # folded content terms that are not names
     wants_value: bool = False  # a factual "what is the X of Y" question
+    wants_name: bool = False  # "which/who ...": the answer names a part or product, not a number
     yes_no: bool = False
 
 
@@ -91,7 +102,7 @@ def analyse(question: str) -> QuestionTerms:
     for i, tok in enumerate(tokens):
         if _is_name(tok, first=i == 0) or (tok.isdigit() and i > 0 and names and names[-1] == tokens[i - 1]):
             names.append(tok)
-    parts = [n for n in names if any(c.isdigit() for c in n) and any(c.isalpha() for c in n)]
+    parts = [n for n in names if PART.fullmatch(n)]
     terms = content_terms(question)
     name_terms = {fold(n) for n in names}
     yes_no = bool(_YES_NO.match(question))
@@ -102,6 +113,7 @@ def analyse(question: str) -> QuestionTerms:
         parts=list(dict.fromkeys(parts)),
         attributes=terms - name_terms,
         wants_value=not yes_no and not _PROSE.search(question),
+        wants_name=bool(_WHICH.match(question)),
         yes_no=yes_no,
     )
 

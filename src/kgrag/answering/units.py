@@ -10,13 +10,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from kgrag.answering.values import has_value
+from kgrag.answering.values import dimension_of_unit, has_value
 from kgrag.ingest import split_sentences
 from kgrag.tokens import count_tokens
 
 _PARAGRAPH = re.compile(r"\n\s*\n")
 _CITE_TAIL = re.compile(r"\s*\[\d+\]\s*$")
 MAX_HEADING_WORDS = 10
+_BRACKET_UNIT = re.compile(r"[\[(]\s*([^\])]{1,6}?)\s*[\])]")  # "TEMPERATURE [°C]", "Current (mA)"
+_NUMERIC = re.compile(r"[-+±~<>≤≥]?\s?\d+(?:[.,]\d+)?(?:\s?(?:to|-|–|/|~)\s?[-+]?\d+(?:[.,]\d+)?)?")
 
 
 @dataclass
@@ -31,10 +33,27 @@ class Unit:
     heading: str = ""  # first line of the paragraph when it reads as a title
     paragraph: int = 0
     tokens: int = 0
+    line: int = 0  # sentences of one source line are shown joined; list lines stay apart
 
     def scoped(self) -> str:
         """The unit with its heading and header, as scored and embedded."""
         return " ".join(x for x in (self.heading, self.header, self.text) if x)
+
+    def value_text(self) -> str:
+        """The text whose values count: a row's numbers get the unit of their column or of its unit cell."""
+        if self.kind != "row":
+            return self.text
+        cells = [c.strip() for c in self.text.split("|")]
+        heads = [h.strip() for h in self.header.split("|")] if self.header else []
+        unit_cells = [c for c in cells if c and dimension_of_unit(c)]
+        out = []
+        for i, cell in enumerate(cells):
+            if cell in unit_cells:
+                continue
+            column = _BRACKET_UNIT.search(heads[i]) if len(heads) == len(cells) else None
+            unit = column.group(1) if column else (unit_cells[0] if unit_cells else "")
+            out.append(f"{cell} {unit}" if unit and _NUMERIC.fullmatch(cell) else cell)
+        return " ".join(out)
 
     def display(self) -> str:
         """The unit as an answer quote: a row as "Header: cell; ..." pairs, a sentence as is."""
@@ -69,12 +88,18 @@ def _header_like(row: str, next_row: str | None) -> bool:
 def block_units(n: int, text: str) -> list[Unit]:
     """Units of one block's text, in reading order."""
     units: list[Unit] = []
+    heading = ""
     for p, paragraph in enumerate(_PARAGRAPH.split(text)):
         lines = [_CITE_TAIL.sub("", ln).strip() for ln in paragraph.splitlines()]
         lines = [ln for ln in lines if ln]
         if not lines:
             continue
-        heading = lines[0] if len(lines) > 1 and _is_heading(lines[0]) and not is_row(lines[0]) else ""
+        own = len(lines) > 1 and _is_heading(lines[0]) and not is_row(lines[0])
+        if own or (len(lines) == 1 and _is_heading(lines[0]) and not is_row(lines[0])):
+            heading = lines[0]  # a title line names what the following paragraphs are about
+            if not own:
+                units.append(Unit(n, len(units), lines[0], "heading", "", "", p))
+                continue
         header = ""
         for i, line in enumerate(lines):
             if is_row(line):
@@ -83,14 +108,14 @@ def block_units(n: int, text: str) -> list[Unit]:
                 if not prev_row and _header_like(line, nxt):
                     header = line
                     continue
-                units.append(Unit(n, len(units), line, "row", header, heading, p))
+                units.append(Unit(n, len(units), line, "row", header, heading, p, line=i))
                 continue
             header = ""
-            if heading and i == 0:
+            if own and i == 0:
                 units.append(Unit(n, len(units), line, "heading", "", "", p))
                 continue
             for sentence in split_sentences(line):
-                units.append(Unit(n, len(units), sentence.strip(), "sentence", "", heading, p))
+                units.append(Unit(n, len(units), sentence.strip(), "sentence", "", heading, p, line=i))
     for u in units:
         u.tokens = count_tokens(u.text) + (count_tokens(u.header) if u.header else 0)
     return units
@@ -100,7 +125,7 @@ def render(units: list[Unit]) -> str:
     """Selected units of one block as text: headings and table headers once, rows as lines, sentences joined."""
     lines: list[str] = []
     shown: set[str] = set()
-    last_paragraph = -1
+    last_paragraph = last_line = -1
     for u in units:
         if u.paragraph != last_paragraph and lines:
             lines.append("")
@@ -114,10 +139,10 @@ def render(units: list[Unit]) -> str:
             if u.text not in shown:
                 lines.append(u.text)
                 shown.add(u.text)
-        elif u.kind == "sentence" and lines and lines[-1] and u.paragraph == last_paragraph and not is_row(lines[-1]) \
+        elif u.kind == "sentence" and lines and lines[-1] and (u.paragraph, u.line) == (last_paragraph, last_line) \
                 and lines[-1] not in shown:
             lines[-1] += " " + u.text
         else:
             lines.append(u.text)
-        last_paragraph = u.paragraph
+        last_paragraph, last_line = u.paragraph, u.line
     return "\n".join(lines).strip()

@@ -48,8 +48,9 @@ NUMBER_UNIT = re.compile(rf"(?<![\w.])({NUMBER})\s?(?:x\s?)?({_UNIT_ALT})(?![\w]
 # A range or tolerance: "260 to 1260 hPa", "-40 °C ... +85 °C", "1.7-3.6 V", "±2 %".
 RANGE = re.compile(rf"(?<![\w.]){NUMBER}\s?(?:{_UNIT_ALT})?\s?(?:to|-|–|—|~|\.\.\.?|…|and)\s?{NUMBER}\s?(?:{_UNIT_ALT})(?![\w])")
 TOLERANCE = re.compile(rf"(?:±|\+/-|\+-)\s?\d+(?:[.,]\d+)?\s?(?:{_UNIT_ALT})?")
-# Part numbers and model names: letters and digits mixed, at least 3 characters ("nRF52832", "LPS22HB", "M4").
-PART = re.compile(r"(?<![\w-])(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[A-Za-z0-9][\w-]{2,}(?![\w-])")
+# Part numbers and model names: a letter before a digit, at least 3 characters ("nRF52832", "LPS22HB", "2N2222",
+# "Cortex-M4"); a number with its unit ("64MHz", "3μT") is a value, not a part.
+PART = re.compile(r"(?<![\w-])(?=[\w-]*[A-Za-z][\w-]*\d)[A-Za-z0-9][\w-]{2,}(?![\w-])")
 
 
 def dimension_of_unit(unit: str) -> set[str]:
