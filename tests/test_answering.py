@@ -158,7 +158,7 @@ def test_bad_mode_is_a_config_error() -> None:
 
 def test_answer_options_focus_local_models_only() -> None:
     settings = Settings()
-    assert answer_options(settings)["mode"] == "auto" and answer_options(settings)["focus_tokens"] == 600
+    assert answer_options(settings)["mode"] == "auto" and answer_options(settings)["focus_tokens"] == 350
     settings.llm.provider = "openai"
     assert answer_options(settings, "generative") == {**answer_options(settings, "generative"), "focus_tokens": 0}
     assert answer_options(settings)["max_tokens"] == settings.llm.max_answer_tokens

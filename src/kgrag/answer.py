@@ -28,9 +28,8 @@ SYSTEM_PROMPT = (
     f'- If the sources do not contain the answer, reply exactly: "{NO_ANSWER}" Do not guess.'
 )
 FOCUSED_PROMPT = (
-    "Answer the question using ONLY the numbered sources. Copy the exact values, names and units from the "
-    "sources. Answer in one to three short sentences and end each sentence with its source number, like [1]. "
-    f'If the sources do not answer the question, reply exactly: "{NO_ANSWER}"'
+    "Answer from the numbered sources only, in one to three short sentences with the exact names, values and "
+    f'units, each sentence ending with its source number like [1]. If they lack the answer, say: "{NO_ANSWER}"'
 )
 MODES = ("auto", "extractive", "generative")
 MIN_QUOTE_WORDS = 5

@@ -64,7 +64,7 @@ class RetrievalSettings:
 class AnswerSettings:
     mode: str = "auto"  # auto (quote explicit facts, else the LLM) | extractive (no LLM) | generative (always the LLM)
     focus: str = "auto"  # question-focused context for the LLM: auto (local models only) | on | off (full context)
-    focus_tokens: int = 600  # size of the focused context
+    focus_tokens: int = 350  # size of the focused context (prompt processing dominates a local model's time)
     focus_max_tokens: int = 160  # answer length limit with the focused context
 
 
