@@ -146,11 +146,16 @@ class Focus:
 def select(ranked: list[Scored], all_units: dict[int, list[Unit]], budget: int, neighbours: int = 1) -> Focus:
     """The best units (with their neighbours and headers) until `budget` tokens are used."""
     chosen: dict[int, set[int]] = {}
+    seen: set[str] = set()
     used = 0
     for s in ranked:
         if s.score <= 0:
             break
         u = s.unit
+        key = " ".join(term_list(u.text))
+        if key in seen:
+            continue  # the same boilerplate sentence from another document adds nothing
+        seen.add(key)
         block = all_units[u.block]
         around = [x for x in block if x.paragraph == u.paragraph and abs(x.pos - u.pos) <= neighbours
                   and x.kind == u.kind == "sentence"] or [u]
