@@ -79,7 +79,7 @@ def run(index: Index, questions: list[dict[str, Any]], label: str, mode: str | N
     return path
 
 
-def score(labels: list[str], chunk_texts: list[str]) -> dict[str, Any]:
+def score(labels: list[str], chunk_texts: list[tuple[str, str]]) -> dict[str, Any]:
     """Per-label, per-type answer metrics from the raw records (see kgrag.evaluate.answer_metrics)."""
     from kgrag.evaluate.answer_metrics import Corpus, answer_scores, cited_texts, summarize_answers
 
@@ -135,7 +135,7 @@ def main() -> None:
     except ImportError:
         print("scoring needs the new code (kgrag.evaluate.answer_metrics); run --score with it", file=sys.stderr)
         return
-    summary = score(labels, [c.text for c in index.store.iter_chunks()])
+    summary = score(labels, [(c.doc_id, c.text) for c in index.store.iter_chunks()])
     print_summary(summary)
     write_json("answers_arduino", summary)
 

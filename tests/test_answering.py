@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from kgrag.answer import NO_ANSWER, answer_options, build_blocks, generate_answer, stream_answer
@@ -13,6 +15,7 @@ from kgrag.answering.values import asked_dimensions, has_value, part_numbers
 from kgrag.config import Settings
 from kgrag.errors import ConfigError
 from kgrag.evaluate.answer_metrics import Corpus, answer_scores, summarize
+from kgrag.index import Index
 from kgrag.models.fake import FakeLLM
 from kgrag.types import Context, ContextItem
 
@@ -221,3 +224,25 @@ def test_answer_scores_flag_wrong_products_and_refusals() -> None:
     assert summary["wrong_product"] == 0.5 and summary["refused_unanswerable"] == 1.0
     assert summary["refused_answerable"] == 0.0 and summary["fact_recall_answerable"] == 0.5
     assert summary["p50_s"] == 2.0 and summary["p95_s"] == 4.0 and summary["TP"] == 1 and summary["FN"] == 1
+
+
+def test_eval_answers_reports_answer_metrics_and_times(sample_index: Index, tmp_path: Path) -> None:
+    from kgrag.evaluate.datasets import load_questions
+    from kgrag.evaluate.runner import EvalConfig, group_summaries, run_eval
+
+    sample_index.__dict__["llm"] = FakeLLM()  # answers from the [1] passage when the LLM path is taken
+    path = tmp_path / "q.jsonl"
+    path.write_text(
+        '{"id": 1, "query_type": "factual", "question": "What is the logic voltage of the Zephyr Nano Rev2?", '
+        '"gold_answer": "3.3 V"}\n'
+        '{"id": 2, "query_type": "factual", "question": "What is the retail price of the QQ-9000 in Japan?", '
+        '"gold_answer": "12000 yen"}\n', encoding="utf-8")
+    config = EvalConfig(strategies=["hybrid"], budget=2000, answers=True, mode="auto")
+    records = run_eval(sample_index, load_questions(path), config)
+    first, second = (r["scores"] for r in records)
+    assert "3.3 V" in records[0]["answer"] and first["answer_fact_recall"] == 1.0
+    assert first["wrong_product"] is not True and first["answerable"] and first["correctness"] == "TP"
+    assert records[1]["answer"] == NO_ANSWER and second["refusal"] and not second["answerable"]
+    summary = group_summaries(records)["overall"]["hybrid"]
+    assert summary["refused_unanswerable"] == 1.0 and summary.get("wrong_product", 0.0) == 0.0
+    assert 0 <= summary["answer_p50_s"] <= summary["answer_p95_s"]

@@ -19,6 +19,7 @@ from kgrag.answering.values import asked_dimensions, has_value, part_numbers, va
 MIN_ATTRIBUTES = 0.4  # share of the question's attribute words the unit must carry (a value in the asked unit
 # counts for the words that ask for it)
 MIN_NAMES = 0.35  # share of the question's names found near the unit (block title/section counts half)
+CANDIDATES = 4  # units considered for a quote, best-scored first
 MIN_WORDS = 3  # a quote shorter than this is a label, not an answer
 
 
@@ -64,7 +65,8 @@ def try_extract(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) 
     """
     if not q.wants_value or not ranked:
         return None
-    for s in ranked[:3]:  # the best few: the top unit may be a heading or a prose sentence
+    fits: list[Scored] = []
+    for s in ranked[:CANDIDATES]:  # the best few: the top unit may be a heading or a prose sentence
         u = s.unit
         if u.kind == "heading" or len(u.text.split()) < MIN_WORDS and u.kind != "row":
             continue
@@ -72,7 +74,10 @@ def try_extract(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) 
             continue
         if q.attributes and s.attributes < MIN_ATTRIBUTES:
             continue
-        if q.names and s.names < MIN_NAMES:
+        if q.names and (s.names < MIN_NAMES or s.variant):
             continue
-        return Extraction(u, answer_text(q, u, titles.get(u.block, "")), s.score)
-    return None
+        fits.append(s)
+    if not fits:
+        return None
+    best = max(fits, key=lambda s: (round(s.attributes, 2), s.names, s.score))  # the asked attribute decides
+    return Extraction(best.unit, answer_text(q, best.unit, titles.get(best.unit.block, "")), best.score)

@@ -9,6 +9,7 @@ selected sentences their neighbours, and the units go back into their blocks, re
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -16,7 +17,7 @@ import numpy as np
 
 from kgrag.answering.terms import QuestionTerms, analyse, fold, foreign_share, name_found, term_list
 from kgrag.answering.units import Unit, block_units, render
-from kgrag.answering.values import asked_dimensions, dimension_words, has_value, part_numbers, value_dimensions
+from kgrag.answering.values import PART, asked_dimensions, dimension_words, has_value, part_numbers, value_dimensions
 from kgrag.models.base import Embedder
 
 WEIGHTS = {"bm25": 0.30, "dense": 0.30, "names": 0.25, "unit": 0.10, "value": 0.05}
@@ -34,6 +35,7 @@ class Scored:
     names: float = 0.0  # share of the question's names found near the unit (its text, heading, header)
     attributes: float = 0.0  # share of the question's attribute terms in the unit (with heading/header)
     foreign: bool = False  # mostly written in another script than the question
+    variant: bool = False  # about a variant of the asked product ("Nano Rev2" for "Nano")
 
 
 def bm25(query: list[str], docs: list[list[str]], k1: float = 1.2, b: float = 0.75) -> list[float]:
@@ -61,13 +63,24 @@ def _norm(values: list[float]) -> list[float]:
 
 
 def distinguishing_names(q: QuestionTerms, block_texts: list[str]) -> list[str]:
-    """The question's names that tell blocks apart: part numbers first, else names missing from some blocks
+    """The question's names that tell blocks apart: part numbers and names missing from some blocks
     (a vendor name on every page identifies nothing)."""
-    if q.parts:
-        return q.parts
     lows = [t.lower() for t in block_texts]
-    rare = [n for n in q.names if not n.isdigit() and sum(name_found(n, t) for t in lows) < max(2, 0.6 * len(lows))]
-    return rare or [n for n in q.names if not n.isdigit()]
+    rare = [n for n in q.names if not n.isdigit() and n not in q.parts
+            and sum(name_found(n, t) for t in lows) < max(2, 0.6 * len(lows))]
+    return list(dict.fromkeys(q.parts + rare)) or [n for n in q.names if not n.isdigit()]
+
+
+def variant_of(q: QuestionTerms, text: str) -> bool:
+    """True when a question name is followed by a part-like token the question lacks ("Nano" in "Nano Rev2"):
+    the text is about a variant of the asked product."""
+    asked = {t.lower() for t in q.names}
+    for name in q.names:
+        for m in re.finditer(rf"(?<![A-Za-z0-9]){re.escape(name)}[\s®™]+([A-Za-z0-9][\w-]*)", text):
+            nxt = m.group(1)
+            if PART.fullmatch(nxt) and nxt.lower() not in asked:
+                return True
+    return False
 
 
 def name_score(wanted: list[str], near: str, far: str) -> float:
@@ -104,10 +117,13 @@ def score_units(
         hit = q.attributes & (unit_terms | dimension_words(matched))
         attrs = len(hit) / len(q.attributes) if q.attributes else 0.0
         names = name_score(wanted, near, scopes.get(u.block, ""))
+        variant = bool(q.names) and variant_of(q, near + "\n" + scopes.get(u.block, ""))
+        if variant:
+            names *= 0.5
         value = has_value(u.value_text()) or bool(set(part_numbers(u.text)) - set(q.parts))
         unit_match = 1.0 if matched else (-1.0 if dims and unit_dims else 0.0)
         parts = {"bm25": lex, "names": names, "unit": unit_match, "value": float(value and q.wants_value)}
-        scored.append(Scored(u, 0.0, parts, names=names, attributes=attrs,
+        scored.append(Scored(u, 0.0, parts, names=names, attributes=attrs, variant=variant,
                              foreign=foreign_share(u.text) > FOREIGN and not foreign_question))
     if embedder is not None:
         _add_dense(question, scored, embedder)

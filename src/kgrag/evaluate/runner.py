@@ -100,7 +100,7 @@ def evaluate_one(index: Index, q: Question, strategy: str, config: EvalConfig, j
         corpus = config.corpus or answer_metrics.Corpus.of([])
         scores["answer_fact_recall"] = metrics.gold_fact_recall(answer.text, q.gold)
         scores["refusal"] = not answer.grounded
-        scores["answerable"] = metrics.gold_fact_recall(corpus.text, q.gold) >= answer_metrics.ANSWERABLE
+        scores["answerable"] = corpus.answerable(q.gold)
         scores["wrong_product"] = answer_metrics.wrong_product(q.question, answer.text, cited, corpus)
         if judge is not None:
             scores.update(judge.score(q.question, q.gold, answer.text, text))
@@ -123,7 +123,7 @@ def run_eval(
     progress = progress or NullProgress()
     strategies = available_strategies(index, config.strategies)
     if config.answers and config.corpus is None:
-        config.corpus = answer_metrics.Corpus.of(c.text for c in index.store.iter_chunks())
+        config.corpus = answer_metrics.Corpus.of((c.doc_id, c.text) for c in index.store.iter_chunks())
     task = progress.task("questions × strategies", len(questions) * len(strategies))
     records: list[dict[str, Any]] = []
     log = log_path.open("w", encoding="utf-8") if log_path else None
