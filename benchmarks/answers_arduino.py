@@ -90,6 +90,7 @@ def score(labels: list[str], chunk_texts: list[tuple[str, str]]) -> dict[str, An
         for r in records:
             cited = cited_texts(r["citations"], r.get("sources", []))
             r["scores"] = answer_scores(r["question"], r["gold"], r["answer"], cited, corpus, r.get("answer_s", 0.0))
+            r["scores"].update(cpu_s=r.get("cpu_s", 0.0), prompt_tokens=(r.get("usage") or {}).get("prompt_tokens", 0))
         out[label] = summarize_answers(records)
         (OUT / f"{label}.scored.jsonl").write_text(
             "".join(json.dumps({k: r[k] for k in ("id", "query_type", "answer", "scores")}, ensure_ascii=False) + "\n"
@@ -99,7 +100,8 @@ def score(labels: list[str], chunk_texts: list[tuple[str, str]]) -> dict[str, An
 
 def print_summary(summary: dict[str, Any]) -> None:
     cols = ("n", "answerable", "fact_recall", "fact_recall_answerable", "f1", "exact_match", "TP", "PARTIAL", "FP",
-            "FN", "wrong_product", "refused_unanswerable", "refused_answerable", "p50_s", "p95_s")
+            "FN", "wrong_product", "refused_unanswerable", "refused_answerable", "llm_calls", "prompt_tokens", "p50_s", "p95_s",
+            "p50_cpu_s", "p95_cpu_s")
     print_table(["run", *cols], [[label, *[s["overall"].get(c, "") for c in cols]] for label, s in summary.items()])
     types = sorted({t for s in summary.values() for t in s["by_type"]})
     for qtype in types:

@@ -116,6 +116,13 @@ def summarize(scores: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "p50_s": statistics.median(times) if times else 0.0,
         "p95_s": percentile(times, 95),
     }
+    cpu = [s["cpu_s"] for s in scores if "cpu_s" in s]  # CPU seconds: wall time is inflated on a shared machine
+    if cpu:
+        out["p50_cpu_s"], out["p95_cpu_s"] = statistics.median(cpu), percentile(cpu, 95)
+    prompts = [s["prompt_tokens"] for s in scores if s.get("prompt_tokens")]
+    out["llm_calls"] = len(prompts)
+    if prompts:
+        out["prompt_tokens"] = _mean(prompts)
     labels = [s["correctness"] for s in scores]
     out.update({k: int(v) for k, v in metrics.correctness_rates(labels).items() if k in metrics.CORRECTNESS_LABELS})
     return {k: (round(v, 3) if isinstance(v, float) else v) for k, v in out.items() if v is not None}
