@@ -332,3 +332,19 @@ def test_concurrent_questions_share_one_index(client: TestClient) -> None:
     for t in threads:
         t.join()
     assert results == [200] * 24
+
+
+def test_ask_extractive_mode_quotes_with_inline_citation_and_no_llm_call(client: TestClient) -> None:
+    r = client.post("/ask", json={"question": "What is the input voltage on the VIN pin?", "mode": "extractive"})
+    assert r.status_code == 200, r.text
+    data = r.json()
+    assert data["grounded"] and "[" in data["answer"] and data["answer"].rstrip().endswith("].")
+    assert data["usage"] == {} and data["citations"][0]["chunk_id"]
+    assert client.post("/ask", json={"question": QUESTION, "mode": "poetic"}).status_code == 422
+
+
+def test_ask_stream_reports_first_token_time(client: TestClient) -> None:
+    with client.stream("POST", "/ask/stream", json={"question": QUESTION, "mode": "auto"}) as r:
+        events = sse_events(r.read().decode())
+    done = events[-1][1]
+    assert events[-1][0] == "done" and done["timings"]["first_token_s"] > 0
