@@ -246,3 +246,12 @@ def test_eval_answers_reports_answer_metrics_and_times(sample_index: Index, tmp_
     summary = group_summaries(records)["overall"]["hybrid"]
     assert summary["refused_unanswerable"] == 1.0 and summary.get("wrong_product", 0.0) == 0.0
     assert 0 <= summary["answer_p50_s"] <= summary["answer_p95_s"]
+
+
+def test_focused_blocks_keep_their_context_numbers() -> None:
+    question = "Why should I install the board package first?"
+    llm = FakeLLM(replies=["Install the board package from the boards manager first."])
+    answer = generate_answer(llm, question, _context(question), mode="generative", focus_tokens=60)
+    prompt = llm.requests[0]["messages"][1]["content"]
+    assert "[3] (Zephyr Board" in prompt and answer.text.endswith("[3].")  # block 3 stays [3] when focused
+    assert answer.citations[0].n == 3 and answer.citations[0].chunk_id == "c3"

@@ -65,6 +65,14 @@ def client(sample_index: Index) -> Iterator[TestClient]:
         yield c
 
 
+@pytest.fixture
+def full_client(sample_index: Index, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
+    """A client whose LLM sees the full context (no question focus): [n] is the n-th context item."""
+    monkeypatch.setenv("KGRAG_ANSWER__FOCUS", "off")
+    with TestClient(create_app(sample_index.root)) as c:
+        yield c
+
+
 def wait_job(client: TestClient, job_id: str) -> dict:
     assert client.app.state.kgrag.jobs.wait_idle(30)
     job = client.get(f"/jobs/{job_id}").json()
@@ -120,7 +128,8 @@ def test_search_returns_context_only(client: TestClient) -> None:
     assert data["subgraph"]["nodes"]
 
 
-def test_ask(client: TestClient) -> None:
+def test_ask(full_client: TestClient) -> None:
+    client = full_client
     r = client.post("/ask", json={"question": QUESTION, "strategy": "hybrid", "mode": "generative"})
     assert r.status_code == 200, r.text
     data = r.json()
@@ -136,7 +145,8 @@ def test_ask(client: TestClient) -> None:
     assert {"retrieve_s", "generate_s", "total_s"} <= set(data["timings"])
 
 
-def test_ask_stream_sends_sources_then_tokens_then_done(client: TestClient) -> None:
+def test_ask_stream_sends_sources_then_tokens_then_done(full_client: TestClient) -> None:
+    client = full_client
     with client.stream("POST", "/ask/stream", json={"question": QUESTION, "mode": "generative"}) as r:
         assert r.status_code == 200 and r.headers["content-type"].startswith("text/event-stream")
         events = sse_events(r.read().decode())

@@ -129,12 +129,13 @@ def cited_numbers(text: str, n_blocks: int) -> list[int]:
 
 def make_citations(answer_text: str, blocks: list[Block]) -> list[Citation]:
     """Citations for the [n] markers; without markers, the block that best supports the answer."""
-    numbers = cited_numbers(answer_text, len(blocks))
+    by_n = {b.n: b for b in blocks}
+    numbers = [n for n in cited_numbers(answer_text, max(by_n, default=0)) if n in by_n]
     if not numbers and blocks and not is_refusal(answer_text):
         numbers = [max(blocks, key=lambda b: len(_terms(b.text) & _terms(answer_text))).n]
     citations = []
     for n in numbers:
-        block = blocks[n - 1]
+        block = by_n[n]
         src = block.source
         citations.append(
             Citation(
@@ -157,7 +158,7 @@ def finish_answer(question: str, context: Context, blocks: list[Block], text: st
     if is_refusal(text):
         return Answer(question, NO_ANSWER if not text or _REFUSAL.search(text) else text, [], context,
                       grounded=False, usage=usage)
-    text = repair_citations(text, [b.text for b in blocks])
+    text = repair_citations(text, {b.n: b.text for b in blocks})
     return Answer(question, text, make_citations(text, blocks), context, grounded=True, usage=usage)
 
 
@@ -212,7 +213,7 @@ def plan_answer(
             return Plan(blocks, "quote", f"{found.text} [{found.unit.block}].")
     if mode == "extractive":
         context.info["answer_path"] = "quotes"
-        return Plan(blocks, "quote", quote_answer(focus.ranked, scopes))
+        return Plan(blocks, "quote", quote_answer(focus.ranked))
     context.info["answer_path"] = "focused" if focus_tokens > 0 else "full"
     return Plan(focused if focus_tokens > 0 else blocks, "generate", max_tokens=max_tokens)
 
@@ -224,16 +225,13 @@ def names_in_context(parts: list[str], blocks: list[Block]) -> bool:
 
 
 def focused_blocks(blocks: list[Block], focus: Focus) -> list[Block]:
-    """The selected units of each block as new blocks numbered from 1 (citations still point at the chunks)."""
+    """The selected units of each block, keeping the block's number so [n] means the same source in the
+    focused prompt, the full context, the web page's source list and the subgraph provenance."""
     texts = focus.blocks_text()
-    out = []
-    for b in blocks:
-        if texts.get(b.n):
-            out.append(Block(n=len(out) + 1, text=texts[b.n], items=b.items))
-    return out
+    return [Block(n=b.n, text=texts[b.n], items=b.items) for b in blocks if texts.get(b.n)]
 
 
-def quote_answer(ranked: list[Scored], scopes: dict[int, str], n: int = QUOTES) -> str:
+def quote_answer(ranked: list[Scored], n: int = QUOTES) -> str:
     """The best `n` units quoted with their markers: the no-LLM answer when no single unit states the value."""
     out: list[str] = []
     for s in ranked:

@@ -8,7 +8,7 @@ falling back to the citation of the sentence before it.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from kgrag.answering.terms import term_list
 from kgrag.ingest import split_sentences
@@ -21,20 +21,20 @@ def _weight(term: str) -> float:
     return 2.0 if any(c.isdigit() for c in term) else 1.0
 
 
-def support(sentence: str, texts: Sequence[str]) -> int | None:
-    """Index of the text sharing most (number-weighted) terms with `sentence`, None when nothing is shared."""
+def support(sentence: str, texts: Mapping[int, str]) -> int | None:
+    """Number of the text sharing most (number-weighted) terms with `sentence`, None when nothing is shared."""
     wanted = set(term_list(CITE.sub("", sentence)))
     best, best_score = None, 0.0
-    for i, text in enumerate(texts):
+    for i, text in texts.items():
         score = sum(_weight(t) for t in wanted & set(term_list(text)))
         if score > best_score:
             best, best_score = i, score
     return best
 
 
-def _valid(match: re.Match[str], n_blocks: int) -> str:
+def _valid(match: re.Match[str], numbers: Mapping[int, str]) -> str:
     nums = [int(x) for x in re.split(r"\s*[,;]\s*", match.group(1)) if x.strip()]
-    keep = [str(n) for n in dict.fromkeys(nums) if 1 <= n <= n_blocks]
+    keep = [str(n) for n in dict.fromkeys(nums) if n in numbers]
     return f" [{', '.join(keep)}]" if keep else ""
 
 
@@ -44,8 +44,11 @@ def _append(sentence: str, n: int) -> str:
     return f"{body} [{n}]{tail.group(1) if tail else ''}"
 
 
-def repair_citations(answer: str, texts: Sequence[str]) -> str:
-    """`answer` with a valid [n] (1-based over `texts`) in every sentence; paragraphs and lines are kept."""
+def repair_citations(answer: str, texts: Mapping[int, str] | Sequence[str]) -> str:
+    """`answer` with a valid [n] in every sentence; `texts` maps source numbers to their text (a list is
+    numbered from 1). Paragraphs and lines are kept."""
+    if not isinstance(texts, Mapping):
+        texts = {i: t for i, t in enumerate(texts, 1)}
     out_lines: list[str] = []
     last: int | None = None
     for line in answer.splitlines():
@@ -60,7 +63,7 @@ def repair_citations(answer: str, texts: Sequence[str]) -> str:
                 pieces.append(piece)
         sentences = []
         for sentence in pieces:
-            sentence = CITE.sub(lambda m: _valid(m, len(texts)), sentence).strip()
+            sentence = CITE.sub(lambda m: _valid(m, texts), sentence).strip()
             if not sentence:
                 continue
             found = CITE.findall(sentence)
@@ -68,7 +71,7 @@ def repair_citations(answer: str, texts: Sequence[str]) -> str:
                 last = int(re.split(r"\s*[,;]\s*", found[-1])[-1])
             else:
                 best = support(sentence, texts)
-                n = best + 1 if best is not None else last
+                n = best if best is not None else last
                 if n is not None:
                     sentence = _append(sentence, n)
                     last = n
