@@ -91,7 +91,7 @@ def test_runner_scores_answers_with_a_judge(sample_index: Index, tmp_path: Path)
     llm = FakeLLM(respond=_judge_reply)
     sample_index.__dict__["llm"] = llm
     qs = load_questions(_arduino(tmp_path / "q.jsonl"))
-    config = EvalConfig(strategies=["hybrid", "no-such-strategy"], budget=800, answers=True)
+    config = EvalConfig(strategies=["hybrid", "no-such-strategy"], budget=800, answers=True, mode="generative")
     records = run_eval(sample_index, qs, config, judge=Judge(llm, sample_index.embedder), log_path=tmp_path / "a.jsonl")
     assert len(records) == 4
     ok = [r for r in records if r["strategy"] == "hybrid"]

@@ -65,6 +65,14 @@ def client(sample_index: Index) -> Iterator[TestClient]:
         yield c
 
 
+@pytest.fixture
+def full_client(sample_index: Index, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
+    """A client whose LLM sees the full context (no question focus): [n] is the n-th context item."""
+    monkeypatch.setenv("KGRAG_ANSWER__FOCUS", "off")
+    with TestClient(create_app(sample_index.root)) as c:
+        yield c
+
+
 def wait_job(client: TestClient, job_id: str) -> dict:
     assert client.app.state.kgrag.jobs.wait_idle(30)
     job = client.get(f"/jobs/{job_id}").json()
@@ -120,8 +128,9 @@ def test_search_returns_context_only(client: TestClient) -> None:
     assert data["subgraph"]["nodes"]
 
 
-def test_ask(client: TestClient) -> None:
-    r = client.post("/ask", json={"question": QUESTION, "strategy": "hybrid"})
+def test_ask(full_client: TestClient) -> None:
+    client = full_client
+    r = client.post("/ask", json={"question": QUESTION, "strategy": "hybrid", "mode": "generative"})
     assert r.status_code == 200, r.text
     data = r.json()
     assert data["answer"] and data["grounded"]
@@ -136,8 +145,9 @@ def test_ask(client: TestClient) -> None:
     assert {"retrieve_s", "generate_s", "total_s"} <= set(data["timings"])
 
 
-def test_ask_stream_sends_sources_then_tokens_then_done(client: TestClient) -> None:
-    with client.stream("POST", "/ask/stream", json={"question": QUESTION}) as r:
+def test_ask_stream_sends_sources_then_tokens_then_done(full_client: TestClient) -> None:
+    client = full_client
+    with client.stream("POST", "/ask/stream", json={"question": QUESTION, "mode": "generative"}) as r:
         assert r.status_code == 200 and r.headers["content-type"].startswith("text/event-stream")
         events = sse_events(r.read().decode())
     names = [e for e, _ in events]
@@ -176,7 +186,7 @@ def test_graph_entity_neighbourhood(client: TestClient) -> None:
 
 
 def test_stats(client: TestClient) -> None:
-    client.post("/ask", json={"question": QUESTION})
+    client.post("/ask", json={"question": QUESTION, "mode": "generative"})
     data = client.get("/stats").json()
     assert data["counts"]["documents"] > 0 and data["counts"]["entities"] == 3
     assert data["llm_totals"]["calls"] >= 1
@@ -332,3 +342,19 @@ def test_concurrent_questions_share_one_index(client: TestClient) -> None:
     for t in threads:
         t.join()
     assert results == [200] * 24
+
+
+def test_ask_extractive_mode_quotes_with_inline_citation_and_no_llm_call(client: TestClient) -> None:
+    r = client.post("/ask", json={"question": "What is the input voltage on the VIN pin?", "mode": "extractive"})
+    assert r.status_code == 200, r.text
+    data = r.json()
+    assert data["grounded"] and "[" in data["answer"] and data["answer"].rstrip().endswith("].")
+    assert data["usage"] == {} and data["citations"][0]["chunk_id"]
+    assert client.post("/ask", json={"question": QUESTION, "mode": "poetic"}).status_code == 422
+
+
+def test_ask_stream_reports_first_token_time(client: TestClient) -> None:
+    with client.stream("POST", "/ask/stream", json={"question": QUESTION, "mode": "auto"}) as r:
+        events = sse_events(r.read().decode())
+    done = events[-1][1]
+    assert events[-1][0] == "done" and done["timings"]["first_token_s"] > 0

@@ -6,10 +6,18 @@ import re
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from kgrag.models.base import LLM, Message
+from kgrag.answering.cite import repair_citations
+from kgrag.answering.extract import try_extract
+from kgrag.answering.select import Focus, Scored, focus_units
+from kgrag.answering.terms import analyse, name_found, question_coverage
+from kgrag.errors import ConfigError
+from kgrag.models.base import LLM, Embedder, Message
 from kgrag.types import Answer, Citation, Context, ContextItem
+
+if TYPE_CHECKING:
+    from kgrag.config import Settings
 
 NO_ANSWER = "The documents do not contain the answer."
 SYSTEM_PROMPT = (
@@ -19,6 +27,14 @@ SYSTEM_PROMPT = (
     "- After each fact, cite the source number in square brackets, like [1].\n"
     f'- If the sources do not contain the answer, reply exactly: "{NO_ANSWER}" Do not guess.'
 )
+FOCUSED_PROMPT = (
+    "Answer from the numbered sources only, in one to three short sentences with the exact names, values and "
+    f'units, each sentence ending with its source number like [1]. If they lack the answer, say: "{NO_ANSWER}"'
+)
+MODES = ("auto", "extractive", "generative")
+FOCUS_SLACK = 0.1  # the focused context may cover a little less of the question than the whole context
+MIN_QUOTE_WORDS = 5
+QUOTES = 2  # units quoted by the extractive mode when no single unit states the asked value
 _CITE = re.compile(r"\[(\d+(?:\s*[,;]\s*\d+)*)\]")
 _REFUSAL = re.compile(
     r"(do(es)? not contain|not (found|mentioned|provided|available) in|no information|cannot (be )?answer|"
@@ -26,137 +42,9 @@ _REFUSAL = re.compile(
     re.IGNORECASE,
 )
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9.\-_/]*")
-_STOP = frozenset(
-    [
-        "the",
-        "a",
-        "an",
-        "of",
-        "to",
-        "in",
-        "on",
-        "for",
-        "and",
-        "or",
-        "is",
-        "are",
-        "was",
-        "were",
-        "be",
-        "by",
-        "with",
-        "as",
-        "at",
-        "from",
-        "that",
-        "this",
-        "it",
-        "its",
-        "what",
-        "which",
-    ]
-)
-
-
-# Words that say what is asked, not what about: ignored when checking that the context covers a question.
-_QUESTION_WORDS = frozenset(
-    [
-        "what",
-        "which",
-        "who",
-        "whom",
-        "whose",
-        "when",
-        "where",
-        "why",
-        "how",
-        "is",
-        "are",
-        "was",
-        "were",
-        "be",
-        "been",
-        "does",
-        "do",
-        "did",
-        "can",
-        "could",
-        "should",
-        "would",
-        "will",
-        "there",
-        "than",
-        "then",
-        "into",
-        "about",
-        "between",
-        "more",
-        "most",
-        "less",
-        "least",
-        "any",
-        "all",
-        "each",
-        "other",
-        "such",
-        "only",
-        "same",
-        "so",
-        "very",
-        "also",
-        "use",
-        "used",
-        "using",
-        "uses",
-        "have",
-        "has",
-        "had",
-        "your",
-        "you",
-        "i",
-        "we",
-        "our",
-        "they",
-        "them",
-        "he",
-        "she",
-        "his",
-        "her",
-        "my",
-        "me",
-        "these",
-        "those",
-        "their",
-    ]
-)
+_STOP = frozenset(["the", "a", "an", "of", "to", "in", "on", "for", "and", "or", "is", "are", "was", "were", "be", "by",
+                   "with", "as", "at", "from", "that", "this", "it", "its", "what", "which"])
 MIN_QUESTION_COVERAGE = 0.45
-
-
-def content_terms(text: str) -> set[str]:
-    """Lower-cased content words with possessives and simple plurals folded (`boards'`, `Nano's` -> `board`, `nano`)."""
-    out = set()
-    for raw in _WORD.findall(text.lower()):
-        word = raw.strip(".-_/")
-        if word.endswith("'s"):
-            word = word[:-2]
-        if len(word) < 2 or word in _STOP or word in _QUESTION_WORDS:
-            continue
-        if word.endswith("s") and len(word) > 3 and not any(ch.isdigit() for ch in word):
-            word = word[:-1]
-        out.add(word)
-    return out
-
-
-def question_coverage(question: str, context_text: str) -> float:
-    """Share of the question's content terms found in the context; low values mean the documents miss the topic.
-
-    A small local LLM tends to answer anyway from loosely related text, so a context that shares less than
-    MIN_QUESTION_COVERAGE of the question's terms is answered with a refusal instead of a guess.
-    """
-    asked = content_terms(question)
-    if not asked:
-        return 1.0
-    return len(asked & content_terms(context_text)) / len(asked)
 
 
 @dataclass
@@ -241,12 +129,13 @@ def cited_numbers(text: str, n_blocks: int) -> list[int]:
 
 def make_citations(answer_text: str, blocks: list[Block]) -> list[Citation]:
     """Citations for the [n] markers; without markers, the block that best supports the answer."""
-    numbers = cited_numbers(answer_text, len(blocks))
+    by_n = {b.n: b for b in blocks}
+    numbers = [n for n in cited_numbers(answer_text, max(by_n, default=0)) if n in by_n]
     if not numbers and blocks and not is_refusal(answer_text):
         numbers = [max(blocks, key=lambda b: len(_terms(b.text) & _terms(answer_text))).n]
     citations = []
     for n in numbers:
-        block = blocks[n - 1]
+        block = by_n[n]
         src = block.source
         citations.append(
             Citation(
@@ -264,9 +153,12 @@ def make_citations(answer_text: str, blocks: list[Block]) -> list[Citation]:
 
 
 def finish_answer(question: str, context: Context, blocks: list[Block], text: str, usage: dict[str, int]) -> Answer:
+    """The model's reply as an Answer: a refusal, or the text with a [n] on every sentence and its citations."""
     text = text.strip()
     if is_refusal(text):
-        return Answer(question, text or NO_ANSWER, [], context, grounded=False, usage=usage)
+        return Answer(question, NO_ANSWER if not text or _REFUSAL.search(text) else text, [], context,
+                      grounded=False, usage=usage)
+    text = repair_citations(text, {b.n: b.text for b in blocks})
     return Answer(question, text, make_citations(text, blocks), context, grounded=True, usage=usage)
 
 
@@ -279,38 +171,148 @@ def covers(question: str, context: Context, min_coverage: float) -> bool:
     return coverage >= min_coverage
 
 
-def generate_answer(
-    llm: LLM, question: str, context: Context, *, max_tokens: int = 256, min_coverage: float = MIN_QUESTION_COVERAGE
-) -> Answer:
-    """Ask the LLM to answer from the context only; refuse without calling it when the context misses the question."""
+@dataclass
+class Plan:
+    """What answering a question will do: refuse, quote (extractive) or ask the LLM over `blocks`."""
+
+    blocks: list[Block]
+    action: str  # refuse | quote | generate
+    text: str = ""  # the answer for refuse and quote
+    max_tokens: int = 256
+
+
+def plan_answer(
+    question: str, context: Context, *, mode: str = "generative", focus_tokens: int = 0,
+    min_coverage: float = MIN_QUESTION_COVERAGE, embedder: Embedder | None = None, max_tokens: int = 256,
+) -> Plan:
+    """Choose the answer path: refusal when the context misses the question, a quote when `mode` allows and one
+    unit states the asked value, else the LLM over the focused blocks (`focus_tokens` > 0) or all of them."""
+    if mode not in MODES:
+        raise ConfigError(f"answer mode {mode!r}: use one of {', '.join(MODES)}")
     blocks = build_blocks(context)
     if not covers(question, context, min_coverage):
-        return Answer(question, NO_ANSWER, [], context, grounded=False)
+        return Plan(blocks, "refuse", NO_ANSWER)
+    if mode == "generative" and focus_tokens <= 0:
+        return Plan(blocks, "generate", max_tokens=max_tokens)
+    q = analyse(question)
+    if q.parts and not names_in_context(q.parts, blocks):
+        context.info["missing_parts"] = q.parts
+        return Plan(blocks, "refuse", NO_ANSWER)
+    scopes = {b.n: b.header() for b in blocks}
+    focus = focus_units(question, {b.n: b.text for b in blocks}, scopes, max(focus_tokens, 200), embedder)
+    focused = focused_blocks(blocks, focus)
+    coverage = question_coverage(question, "\n".join([b.header() for b in focused] + [b.text for b in focused]))
+    context.info["focus_tokens"] = focus.tokens
+    context.info["focus_coverage"] = round(coverage, 3)
+    if not focused or coverage < min_coverage - FOCUS_SLACK:
+        return Plan(blocks, "refuse", NO_ANSWER)
+    if mode in ("extractive", "auto"):
+        found = try_extract(q, focus.ranked, {b.n: str(b.source.get("title") or "") for b in blocks})
+        if found is not None:
+            context.info["answer_path"] = "extractive"
+            return Plan(blocks, "quote", f"{found.text} [{found.unit.block}].")
+    if mode == "extractive":
+        context.info["answer_path"] = "quotes"
+        return Plan(blocks, "quote", quote_answer(focus.ranked))
+    context.info["answer_path"] = "focused" if focus_tokens > 0 else "full"
+    return Plan(focused if focus_tokens > 0 else blocks, "generate", max_tokens=max_tokens)
+
+
+def names_in_context(parts: list[str], blocks: list[Block]) -> bool:
+    """True when one of the question's part numbers occurs in the context (so the answer can be about it)."""
+    text = "\n".join(b.header() + "\n" + b.text for b in blocks).lower()
+    return any(name_found(p, text) for p in parts)
+
+
+def focused_blocks(blocks: list[Block], focus: Focus) -> list[Block]:
+    """The selected units of each block, keeping the block's number so [n] means the same source in the
+    focused prompt, the full context, the web page's source list and the subgraph provenance."""
+    texts = focus.blocks_text()
+    return [Block(n=b.n, text=texts[b.n], items=b.items) for b in blocks if texts.get(b.n)]
+
+
+def quote_answer(ranked: list[Scored], n: int = QUOTES) -> str:
+    """The best `n` units quoted with their markers: the no-LLM answer when no single unit states the value."""
+    out: list[str] = []
+    for s in ranked:
+        if s.unit.kind == "heading" or s.score <= 0 or s.foreign or len(s.unit.text.split()) < MIN_QUOTE_WORDS:
+            continue
+        out.append(f"{s.unit.display().rstrip(' .;')} [{s.unit.block}].")
+        if len(out) == n:
+            break
+    return " ".join(out) or NO_ANSWER
+
+
+def _messages(question: str, plan: Plan, focused: bool) -> list[Message]:
+    messages = build_messages(question, plan.blocks)
+    if focused:
+        messages[0]["content"] = FOCUSED_PROMPT
+    return messages
+
+
+def generate_answer(
+    llm: LLM, question: str, context: Context, *, max_tokens: int = 256, min_coverage: float = MIN_QUESTION_COVERAGE,
+    mode: str = "generative", focus_tokens: int = 0, embedder: Embedder | None = None,
+) -> Answer:
+    """Answer from the context only: a refusal (no LLM) when it misses the question, a quote when the facts are
+    explicit (`mode` extractive/auto), else the LLM over the focused (`focus_tokens` > 0) or full context."""
     start = time.perf_counter()
-    completion = llm.complete(build_messages(question, blocks), max_tokens=max_tokens)
-    usage = {"prompt_tokens": completion.usage.prompt_tokens, "completion_tokens": completion.usage.completion_tokens}
-    answer = finish_answer(question, context, blocks, completion.text, usage)
+    plan = plan_answer(question, context, mode=mode, focus_tokens=focus_tokens, min_coverage=min_coverage,
+                       embedder=embedder, max_tokens=max_tokens)
+    if plan.action == "refuse":
+        answer = Answer(question, NO_ANSWER, [], context, grounded=False)
+    elif plan.action == "quote":
+        answer = finish_answer(question, context, plan.blocks, plan.text, {})
+    else:
+        completion = llm.complete(_messages(question, plan, focus_tokens > 0), max_tokens=plan.max_tokens)
+        usage = {"prompt_tokens": completion.usage.prompt_tokens, "completion_tokens": completion.usage.completion_tokens}
+        answer = finish_answer(question, context, plan.blocks, completion.text, usage)
     answer.timings = {**context.timings, "generate_s": time.perf_counter() - start}
     return answer
 
 
+def block_payload(blocks: list[Block]) -> list[dict[str, Any]]:
+    return [{"n": b.n, "header": b.header(), "text": b.text, "chunk_id": b.chunk_id, "source": b.source} for b in blocks]
+
+
 def stream_answer(
-    llm: LLM, question: str, context: Context, *, max_tokens: int = 256, min_coverage: float = MIN_QUESTION_COVERAGE
+    llm: LLM, question: str, context: Context, *, max_tokens: int = 256, min_coverage: float = MIN_QUESTION_COVERAGE,
+    mode: str = "generative", focus_tokens: int = 0, embedder: Embedder | None = None,
 ) -> Iterator[dict[str, Any]]:
-    """Events: one `sources` (the numbered blocks), `token` pieces, then `done` with the full answer."""
-    blocks = build_blocks(context)
-    yield {
-        "event": "sources",
-        "data": [
-            {"n": b.n, "header": b.header(), "text": b.text, "chunk_id": b.chunk_id, "source": b.source} for b in blocks
-        ],
-    }
-    if not covers(question, context, min_coverage):
+    """Events: one `sources` (the numbered blocks the answer cites), `token` pieces, then `done` with the answer."""
+    plan = plan_answer(question, context, mode=mode, focus_tokens=focus_tokens, min_coverage=min_coverage,
+                       embedder=embedder, max_tokens=max_tokens)
+    yield {"event": "sources", "data": block_payload(plan.blocks)}
+    if plan.action == "refuse":
         yield {"event": "token", "data": NO_ANSWER}
         yield {"event": "done", "data": Answer(question, NO_ANSWER, [], context, grounded=False).to_dict()}
         return
+    if plan.action == "quote":
+        answer = finish_answer(question, context, plan.blocks, plan.text, {})
+        yield {"event": "token", "data": answer.text}
+        yield {"event": "done", "data": answer.to_dict()}
+        return
     pieces: list[str] = []
-    for piece in llm.stream(build_messages(question, blocks), max_tokens=max_tokens):
+    for piece in llm.stream(_messages(question, plan, focus_tokens > 0), max_tokens=plan.max_tokens):
         pieces.append(piece)
         yield {"event": "token", "data": piece}
-    yield {"event": "done", "data": finish_answer(question, context, blocks, "".join(pieces), {}).to_dict()}
+    yield {"event": "done", "data": finish_answer(question, context, plan.blocks, "".join(pieces), {}).to_dict()}
+
+
+def answer_options(settings: Settings, mode: str | None = None) -> dict[str, Any]:
+    """Keyword arguments of generate_answer/stream_answer from the settings (`mode` overrides [answer] mode).
+
+    The focused context is used with local models (focus = "auto") or always/never (on/off); strong remote
+    models get the full context by default.
+    """
+    a = settings.answer
+    focus = a.focus.strip().lower()
+    if focus not in ("auto", "on", "off"):
+        raise ConfigError(f"[answer] focus = {a.focus!r}: use auto, on or off")
+    focused = focus == "on" or (focus == "auto" and settings.llm.provider.strip().lower() != "openai")
+    return {
+        "mode": (mode or a.mode).strip().lower(),
+        "focus_tokens": a.focus_tokens if focused else 0,
+        "max_tokens": min(a.focus_max_tokens, settings.llm.max_answer_tokens) if focused else settings.llm.max_answer_tokens,
+        "min_coverage": settings.retrieval.min_question_coverage,
+    }

@@ -61,6 +61,14 @@ class RetrievalSettings:
 
 
 @dataclass
+class AnswerSettings:
+    mode: str = "auto"  # auto (quote explicit facts, else the LLM) | extractive (no LLM) | generative (always the LLM)
+    focus: str = "auto"  # question-focused context for the LLM: auto (local models only) | on | off (full context)
+    focus_tokens: int = 350  # size of the focused context (prompt processing dominates a local model's time)
+    focus_max_tokens: int = 160  # answer length limit with the focused context
+
+
+@dataclass
 class GraphSettings:
     extractor: str = "datasheet"  # datasheet | rules | llm | llm-typed | llm-paths
     beta: float = 0.8  # KET-RAG: share of chunks that get LLM extraction
@@ -81,6 +89,7 @@ class Settings:
     llm: LLMSettings = field(default_factory=LLMSettings)
     retrieval: RetrievalSettings = field(default_factory=RetrievalSettings)
     graph: GraphSettings = field(default_factory=GraphSettings)
+    answer: AnswerSettings = field(default_factory=AnswerSettings)
     prices: dict[str, list[float]] = field(default_factory=dict)  # model -> [USD per 1M in, per 1M out]
 
     def to_dict(self) -> dict[str, Any]:

@@ -193,18 +193,16 @@ class Index:
         name = strategy or self.settings.retrieval.strategy
         return make_retriever(name, self).timed(question, budget or self.settings.retrieval.budget, **options)
 
-    def ask(self, question: str, *, strategy: str | None = None, budget: int | None = None, **options: Any) -> Answer:
-        """A grounded answer with citations."""
-        from kgrag.answer import generate_answer
+    def ask(
+        self, question: str, *, strategy: str | None = None, budget: int | None = None, mode: str | None = None,
+        **options: Any,
+    ) -> Answer:
+        """A grounded answer with inline [n] citations; `mode` auto | extractive | generative ([answer] mode)."""
+        from kgrag.answer import answer_options, generate_answer
 
         context = self.search(question, strategy=strategy, budget=budget, **options)
-        return generate_answer(
-            self.llm,
-            question,
-            context,
-            max_tokens=self.settings.llm.max_answer_tokens,
-            min_coverage=self.settings.retrieval.min_question_coverage,
-        )
+        return generate_answer(self.llm, question, context, embedder=self.embedder,
+                               **answer_options(self.settings, mode))
 
     def stats(self) -> dict[str, Any]:
         s = self.store

@@ -179,9 +179,11 @@ def register(app: typer.Typer) -> None:
         budget: int = BudgetOption,
         version: str = VersionOption,
         json_out: bool = JsonOption,
+        mode: str = typer.Option(None, "--mode", help="auto (quote explicit facts, else the LLM) | extractive "
+                                 "(no LLM) | generative (always the LLM); default: [answer] mode."),
     ) -> None:
-        """Answer a question from the index, citing its sources."""
-        answer = Index.open(index).ask(question, strategy=strategy, budget=budget, version=version)
+        """Answer a question from the index, citing its sources inline as [n]."""
+        answer = Index.open(index).ask(question, strategy=strategy, budget=budget, version=version, mode=mode)
         print_json(answer.to_dict()) if json_out else print_answer(answer)
 
     @app.command()

@@ -25,6 +25,7 @@ def register(app: typer.Typer) -> None:
         budget: int = typer.Option(4000, "--budget", help="Context budget in tokens."),
         answers: bool = typer.Option(False, "--answers", help="Also generate answers and score them (uses the LLM)."),
         judge: str = typer.Option("none", "--judge", help="local | openai-compatible | index | none."),
+        mode: str = typer.Option(None, "--mode", help="Answer mode: auto | extractive | generative ([answer] mode)."),
         limit: int = typer.Option(None, "--limit", help="Only the first N questions."),
         out: Path = typer.Option(Path("results"), "--out", help="Output folder."),
         option: list[str] = typer.Option([], "--option", help="Retriever option key=value (repeatable)."),
@@ -42,7 +43,7 @@ def register(app: typer.Typer) -> None:
         with progress_for(quiet) as progress:
             summaries = run_evaluation(
                 Index.open(index), questions, names, out, budget=budget, answers=answers, judge_kind=judge,
-                limit=limit, options=options, progress=progress,
+                limit=limit, options=options, progress=progress, mode=mode,
             )
         from kgrag.evaluate.report import metrics_table
 

@@ -25,6 +25,7 @@ def run_evaluation(
     limit: int | None = None,
     options: dict[str, Any] | None = None,
     progress: Progress | None = None,
+    mode: str | None = None,
 ) -> dict[str, Any]:
     """Run, then write answers.jsonl, summary.json, report.md and plots into `out`; returns the summaries."""
     from kgrag.evaluate.datasets import load_questions
@@ -34,7 +35,7 @@ def run_evaluation(
     from kgrag.evaluate.runner import EvalConfig, available_strategies, group_summaries, run_eval
 
     questions = load_questions(questions_path, limit=limit)
-    config = EvalConfig(strategies=strategies, budget=budget, answers=answers, options=options or {})
+    config = EvalConfig(strategies=strategies, budget=budget, answers=answers, options=options or {}, mode=mode)
     judge = make_judge(judge_kind, idx) if answers else None
     out.mkdir(parents=True, exist_ok=True)
     records = run_eval(idx, questions, config, judge=judge, log_path=out / "answers.jsonl", progress=progress)
@@ -45,7 +46,8 @@ def run_evaluation(
         "strategies": ", ".join(available_strategies(idx, strategies)),
         "budget": f"{budget} tokens",
         "embedder": idx.settings.embedder.provider,
-        "answers": f"yes (LLM {idx.settings.llm.provider}, judge {judge_kind})" if answers else "no (retrieval only)",
+        "answers": (f"yes (LLM {idx.settings.llm.provider} {idx.settings.llm.model}, mode {mode or idx.settings.answer.mode}, "
+                    f"judge {judge_kind})") if answers else "no (retrieval only)",
         "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
     }
     plots = write_plots(summaries, out)

@@ -14,6 +14,7 @@ COLUMNS: tuple[tuple[str, str, str], ...] = (
     ("gold_fact_recall", "Gold-fact recall", "{:.3f}"),
     ("context_tokens", "Context tokens", "{:.0f}"),
     ("latency_s", "Latency (ms)", "ms"),
+    ("answer_fact_recall", "Answer fact recall", "{:.3f}"),
     ("exact_match", "EM", "{:.3f}"),
     ("f1", "F1", "{:.3f}"),
     ("relevance", "Relevance (1-5)", "{:.2f}"),
@@ -26,6 +27,10 @@ COLUMNS: tuple[tuple[str, str, str], ...] = (
     ("hard_recall", "Hard recall", "{:.3f}"),
     ("faithfulness", "Faithfulness", "{:.3f}"),
     ("helpfulness", "Helpfulness (gated)", "{:.2f}"),
+    ("wrong_product", "Wrong product", "{:.3f}"),
+    ("refused_unanswerable", "Refused (not in docs)", "{:.3f}"),
+    ("answer_p50_s", "Answer p50 (s)", "{:.1f}"),
+    ("answer_p95_s", "Answer p95 (s)", "{:.1f}"),
 )
 
 

@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from kgrag.answer import generate_answer
+from kgrag.answer import answer_options, generate_answer
 from kgrag.errors import KgragError
-from kgrag.evaluate import metrics
+from kgrag.evaluate import answer_metrics, metrics
 from kgrag.evaluate.datasets import Question
 from kgrag.evaluate.judge import Judge, rule_correctness
 from kgrag.models.usage import llm_stage
@@ -29,6 +29,7 @@ MEAN_METRICS = (
     "gold_fact_recall",
     "context_tokens",
     "latency_s",
+    "answer_fact_recall",
     "exact_match",
     "f1",
     "relevance",
@@ -46,6 +47,8 @@ class EvalConfig:
     budget: int = 4000
     answers: bool = False
     options: dict[str, Any] = field(default_factory=dict)
+    mode: str | None = None  # answer mode (auto | extractive | generative); None: the index's [answer] mode
+    corpus: answer_metrics.Corpus | None = None  # the indexed text, for answerability and wrong-product checks
 
 
 def available_strategies(index: Index, wanted: Sequence[str]) -> list[str]:
@@ -86,17 +89,19 @@ def evaluate_one(index: Index, q: Question, strategy: str, config: EvalConfig, j
     if config.answers:
         start = time.perf_counter()
         with llm_stage(ANSWER_STAGE):
-            answer = generate_answer(
-                index.llm,
-                q.question,
-                context,
-                max_tokens=index.settings.llm.max_answer_tokens,
-                min_coverage=index.settings.retrieval.min_question_coverage,
-            )
+            answer = generate_answer(index.llm, q.question, context, embedder=index.embedder,
+                                     **answer_options(index.settings, config.mode))
         scores["answer_s"] = time.perf_counter() - start
         record["answer"] = answer.text
+        record["citations"] = [c.n for c in answer.citations]
         scores["exact_match"] = metrics.exact_match(answer.text, q.golds)
         scores["f1"] = metrics.f1_score(answer.text, q.golds)
+        cited = [" ".join((c.title, c.document, c.section, c.quote)) for c in answer.citations]
+        corpus = config.corpus or answer_metrics.Corpus.of([])
+        scores["answer_fact_recall"] = metrics.gold_fact_recall(answer.text, q.gold)
+        scores["refusal"] = not answer.grounded
+        scores["answerable"] = corpus.answerable(q.gold)
+        scores["wrong_product"] = answer_metrics.wrong_product(q.question, answer.text, cited, corpus)
         if judge is not None:
             scores.update(judge.score(q.question, q.gold, answer.text, text))
         else:
@@ -117,6 +122,8 @@ def run_eval(
     """All records (question × strategy), appended to `log_path` as JSONL while running."""
     progress = progress or NullProgress()
     strategies = available_strategies(index, config.strategies)
+    if config.answers and config.corpus is None:
+        config.corpus = answer_metrics.Corpus.of((c.doc_id, c.text) for c in index.store.iter_chunks())
     task = progress.task("questions × strategies", len(questions) * len(strategies))
     records: list[dict[str, Any]] = []
     log = log_path.open("w", encoding="utf-8") if log_path else None
@@ -151,6 +158,17 @@ def summarize(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
     labels = [r["scores"]["correctness"] for r in ok if "correctness" in r["scores"]]
     if labels:
         out.update(metrics.correctness_rates(labels))
+    answered = [r["scores"] for r in ok if "answer_s" in r["scores"]]
+    if answered:
+        times = [s["answer_s"] for s in answered]
+        out["answer_p50_s"] = answer_metrics.percentile(times, 50)
+        out["answer_p95_s"] = answer_metrics.percentile(times, 95)
+        checked = [s["wrong_product"] for s in answered if s.get("wrong_product") is not None]
+        if checked:
+            out["wrong_product"] = sum(checked) / len(checked)
+        lacking = [s for s in answered if not s.get("answerable", True)]
+        if lacking:
+            out["refused_unanswerable"] = sum(s["refusal"] for s in lacking) / len(lacking)
     return out
 
 

@@ -7,13 +7,13 @@ import json
 import threading
 import time
 from collections.abc import AsyncIterator, Callable
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import APIRouter, Depends
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field
 
-from kgrag.answer import stream_answer
+from kgrag.answer import answer_options, stream_answer
 from kgrag.models.usage import llm_stage
 from kgrag.retrieve.base import strategy_descriptions
 from kgrag.server.deps import get_state
@@ -33,6 +33,7 @@ class AskRequest(BaseModel):
     strategy: str | None = Field(None, max_length=100)
     budget: int | None = Field(None, ge=50, le=200_000)
     version: str | None = Field(None, max_length=100)
+    mode: Literal["auto", "extractive", "generative"] | None = None  # default: the index's [answer] mode
 
     def options(self) -> dict[str, Any]:
         return {"strategy": self.strategy, "budget": self.budget, "version": self.version}
@@ -69,7 +70,7 @@ def ask(req: AskRequest, state: ServerState = Depends(get_state)) -> dict[str, A
     started = time.perf_counter()
     state.ready_embedder()
     with llm_stage(ANSWER_STAGE):
-        answer = state.index.ask(req.question, **req.options())
+        answer = state.index.ask(req.question, mode=req.mode, **req.options())
     return answer_payload(state, answer, started)
 
 
@@ -85,26 +86,24 @@ def _events(state: ServerState, req: AskRequest, out: Callable[[Any], None], can
     context = state.index.search(req.question, **req.options())
     subgraph = context_subgraph(state.index.store, context)
     gen_start = time.perf_counter()
-    llm_settings = state.index.settings.llm
-    events = stream_answer(
-        state.index.llm,
-        req.question,
-        context,
-        max_tokens=llm_settings.max_answer_tokens,
-        min_coverage=state.index.settings.retrieval.min_question_coverage,
-    )
+    events = stream_answer(state.index.llm, req.question, context, embedder=state.index.embedder,
+                           **answer_options(state.index.settings, req.mode))
+    first_token: float | None = None
     try:
         for event in events:
             if cancel.is_set():
                 return
             name, data = event["event"], event["data"]
+            if name == "token" and first_token is None:
+                first_token = time.perf_counter() - started
             if name == "sources":
                 data = {"blocks": data, "subgraph": subgraph}
             elif name == "done":
                 data["subgraph"] = data["context"]["subgraph"] = subgraph
                 data["tokens"] = {"context": context.tokens, "budget": context.budget}
                 now = time.perf_counter()
-                data["timings"] = {**context.timings, "generate_s": now - gen_start, "total_s": now - started}
+                data["timings"] = {**context.timings, "generate_s": now - gen_start, "total_s": now - started,
+                                   "first_token_s": first_token}
             out((name, data))
     finally:
         events.close()  # releases the LLM lock at once when the client went away

@@ -65,6 +65,9 @@ function meta(done) {
   const parts = [`strategy ${done.context?.strategy ?? ""}`, `context ${tok.context ?? "?"}/${tok.budget ?? "?"} tokens`];
   if (t.retrieve_s !== undefined) parts.push(`retrieval ${(t.retrieve_s * 1000).toFixed(0)} ms`);
   if (t.generate_s !== undefined) parts.push(`generation ${(t.generate_s * 1000).toFixed(0)} ms`);
+  if (t.first_token_s) parts.push(`first token ${(t.first_token_s * 1000).toFixed(0)} ms`);
+  const path = done.context?.info?.answer_path;
+  if (path) parts.push({ extractive: "quoted from the documents", quotes: "best passages", focused: "LLM over the focused context", full: "LLM over the full context" }[path] || path);
   if (!done.grounded) parts.push("not found in the documents");
   return parts.join(" · ");
 }
@@ -95,7 +98,7 @@ async function ask(event) {
         state.text += data;
         renderAnswer();
       } else if (name === "done") {
-        state.text = data.answer;
+        state.text = data.answer; // the final text: inline [n] markers added where the model left them out
         state.citations = data.citations;
         renderAnswer();
         $("answer-meta").textContent = meta(data);

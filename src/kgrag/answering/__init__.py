@@ -1,0 +1,1 @@
+"""Answer building blocks: context units, question-focused selection, extractive answers, inline citations."""

@@ -1,0 +1,83 @@
+"""Extractive answers: when one row or sentence states the asked value for the asked product, quote it.
+
+The rules are about the shape of the evidence, never its content: the question asks for a value (not
+why/compare/summarise, not yes/no), the best unit names the question's part numbers or names (in its
+text, heading, table header or block title), carries most of its attribute words, and states a value
+(number with a unit, a range, a tolerance, or a part number the question does not already name) whose
+unit measures the quantity asked, when the question names one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kgrag.answering.select import Scored
+from kgrag.answering.terms import QuestionTerms, name_found
+from kgrag.answering.units import Unit
+from kgrag.answering.values import asked_dimensions, has_value, part_numbers, value_dimensions
+
+MIN_ATTRIBUTES = 0.4  # share of the question's attribute words the unit must carry (a value in the asked unit
+# counts for the words that ask for it)
+MIN_NAMES = 0.35  # share of the question's names found near the unit (block title/section counts half)
+CANDIDATES = 4  # units considered for a quote, best-scored first
+MIN_WORDS = 3  # a quote shorter than this is a label, not an answer
+
+
+@dataclass
+class Extraction:
+    """The quoted unit and the answer text built from it (without its citation marker)."""
+
+    unit: Unit
+    text: str
+    score: float
+
+
+def states_value(q: QuestionTerms, unit: Unit) -> bool:
+    """The unit states a value: number+unit, range, tolerance, or a part number not named in the question
+    ("which/who" questions need the part number: their answer is a name)."""
+    asked = {p.lower() for p in q.parts}
+    if any(p.lower() not in asked for p in part_numbers(unit.text)):
+        return True
+    return has_value(unit.value_text()) and not q.wants_name
+
+
+def unit_fits(q: QuestionTerms, unit: Unit) -> bool:
+    """When the question names a quantity (voltage, temperature, ...), the unit's values must measure it."""
+    dims = asked_dimensions(q.attributes)
+    found = value_dimensions(unit.value_text())
+    return not dims or not found or bool(dims & found)
+
+
+def answer_text(q: QuestionTerms, unit: Unit, title: str) -> str:
+    """The quote, led by its document title (the product) and heading when the quote does not name them."""
+    quote = unit.display().rstrip(" .;")
+    low = quote.lower()
+    lead = [title] if title and title.lower() not in low else []
+    if unit.heading and unit.heading.lower() not in low and any(name_found(n, unit.heading.lower()) for n in q.names):
+        lead.append(unit.heading)
+    return f"{' – '.join(lead)}: {quote}" if lead else quote
+
+
+def try_extract(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) -> Extraction | None:
+    """The extractive answer from the best-ranked units, or None when the evidence is not explicit enough.
+
+    `titles` maps block numbers to their document titles (the product a quote is about).
+    """
+    if not q.wants_value or not ranked:
+        return None
+    fits: list[Scored] = []
+    for s in ranked[:CANDIDATES]:  # the best few: the top unit may be a heading or a prose sentence
+        u = s.unit
+        if u.kind == "heading" or len(u.text.split()) < MIN_WORDS and u.kind != "row":
+            continue
+        if not states_value(q, u) or not unit_fits(q, u):
+            continue
+        if q.attributes and s.attributes < MIN_ATTRIBUTES:
+            continue
+        if q.names and (s.names < MIN_NAMES or s.variant):
+            continue
+        fits.append(s)
+    if not fits:
+        return None
+    best = max(fits, key=lambda s: (round(s.attributes, 2), s.names, s.score))  # the asked attribute decides
+    return Extraction(best.unit, answer_text(q, best.unit, titles.get(best.unit.block, "")), best.score)

@@ -1,0 +1,202 @@
+"""Question-focused context: score every unit of the retrieved context and keep the best within a small budget.
+
+Score = BM25 over the units + embedding similarity (when an embedder is given) + names found (part
+numbers and product names of the question, in the unit, its heading/header or its block's title/section)
++ unit matching (a value whose unit measures the quantity asked). Selected rows keep their table header,
+selected sentences their neighbours, and the units go back into their blocks, renumbered from 1.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from kgrag.answering.terms import QuestionTerms, analyse, fold, foreign_share, name_found, term_list
+from kgrag.answering.units import Unit, block_units, render
+from kgrag.answering.values import PART, asked_dimensions, dimension_words, has_value, part_numbers, value_dimensions
+from kgrag.models.base import Embedder
+
+WEIGHTS = {"bm25": 0.30, "dense": 0.30, "names": 0.25, "unit": 0.10, "value": 0.05}
+FOREIGN = 0.3  # share of non-Latin letters above which a unit counts as written in another language
+MAX_EMBEDDED = 80  # units embedded per question (the best by the lexical score); bounds the embedder's time
+
+
+@dataclass
+class Scored:
+    """A unit with its score parts."""
+
+    unit: Unit
+    score: float = 0.0
+    parts: dict[str, float] = field(default_factory=dict)
+    names: float = 0.0  # share of the question's names found near the unit (its text, heading, header)
+    attributes: float = 0.0  # share of the question's attribute terms in the unit (with heading/header)
+    foreign: bool = False  # mostly written in another script than the question
+    variant: bool = False  # about a variant of the asked product ("Nano Rev2" for "Nano")
+
+
+def bm25(query: list[str], docs: list[list[str]], k1: float = 1.2, b: float = 0.75) -> list[float]:
+    """Okapi BM25 of each tokenised doc for the query terms."""
+    n = len(docs)
+    if not n:
+        return []
+    avg = sum(len(d) for d in docs) / n or 1.0
+    df = Counter(t for d in docs for t in set(d))
+    out = []
+    for d in docs:
+        tf = Counter(d)
+        s = 0.0
+        for t in set(query):
+            if tf[t]:
+                idf = math.log(1 + (n - df[t] + 0.5) / (df[t] + 0.5))
+                s += idf * tf[t] * (k1 + 1) / (tf[t] + k1 * (1 - b + b * len(d) / avg))
+        out.append(s)
+    return out
+
+
+def _norm(values: list[float]) -> list[float]:
+    top = max(values, default=0.0)
+    return [v / top if top > 0 else 0.0 for v in values]
+
+
+def distinguishing_names(q: QuestionTerms, block_texts: list[str]) -> list[str]:
+    """The question's names that tell blocks apart: part numbers and names missing from some blocks
+    (a vendor name on every page identifies nothing)."""
+    lows = [t.lower() for t in block_texts]
+    rare = [n for n in q.names if not n.isdigit() and n not in q.parts
+            and sum(name_found(n, t) for t in lows) < max(2, 0.6 * len(lows))]
+    return list(dict.fromkeys(q.parts + rare)) or [n for n in q.names if not n.isdigit()]
+
+
+def variant_of(q: QuestionTerms, text: str) -> bool:
+    """True when a question name is followed by a part-like token the question lacks ("Nano" in "Nano Rev2"):
+    the text is about a variant of the asked product."""
+    asked = {t.lower() for t in q.names}
+    for name in q.names:
+        for m in re.finditer(rf"(?<![A-Za-z0-9]){re.escape(name)}[\s®™]+([A-Za-z0-9][\w-]*)", text):
+            nxt = m.group(1)
+            if PART.fullmatch(nxt) and nxt.lower() not in asked:
+                return True
+    return False
+
+
+def name_score(wanted: list[str], near: str, far: str) -> float:
+    """Share of the names in the unit's own text (full weight) or its block's title/section (half)."""
+    if not wanted:
+        return 0.0
+    near_l, far_l = near.lower(), far.lower()
+    got = sum(1.0 if name_found(n, near_l) else 0.5 if name_found(n, far_l) else 0.0 for n in wanted)
+    return got / len(wanted)
+
+
+def score_units(
+    question: str, units: list[Unit], scopes: dict[int, str], embedder: Embedder | None = None
+) -> list[Scored]:
+    """Every unit scored for the question, best first. `scopes` maps a block number to its title/section text."""
+    q = analyse(question)
+    if not units:
+        return []
+    query = [fold(t) for t in q.terms]
+    lexical = _norm(bm25(query, [term_list(u.scoped()) for u in units]))
+    dims = asked_dimensions(q.attributes)
+    blocks: dict[int, str] = {}
+    for u in units:
+        blocks[u.block] = blocks.get(u.block, scopes.get(u.block, "")) + "\n" + u.scoped()
+    wanted = distinguishing_names(q, list(blocks.values()))
+    foreign_question = foreign_share(question) > FOREIGN
+    scored: list[Scored] = []
+    for u, lex in zip(units, lexical, strict=True):
+        near = u.scoped()
+        unit_terms = set(term_list(near))
+        unit_dims = value_dimensions(u.value_text())
+        matched = unit_dims & dims
+        # a value in the asked unit answers the words that ask for it ("clock speed" -> a value in MHz)
+        hit = q.attributes & (unit_terms | dimension_words(matched))
+        attrs = len(hit) / len(q.attributes) if q.attributes else 0.0
+        names = name_score(wanted, near, scopes.get(u.block, ""))
+        variant = bool(q.names) and variant_of(q, near + "\n" + scopes.get(u.block, ""))
+        if variant:
+            names *= 0.5
+        value = has_value(u.value_text()) or bool(set(part_numbers(u.text)) - set(q.parts))
+        unit_match = 1.0 if matched else (-1.0 if dims and unit_dims else 0.0)
+        parts = {"bm25": lex, "names": names, "unit": unit_match, "value": float(value and q.wants_value)}
+        scored.append(Scored(u, 0.0, parts, names=names, attributes=attrs, variant=variant,
+                             foreign=foreign_share(u.text) > FOREIGN and not foreign_question))
+    if embedder is not None:
+        _add_dense(question, scored, embedder)
+    for s in scored:
+        s.score = sum(WEIGHTS[k] * v for k, v in s.parts.items())
+        if s.unit.kind == "heading":
+            s.score *= 0.5  # a title alone answers nothing; it travels with its rows anyway
+        if s.foreign:
+            s.score *= 0.3  # another language than the question's: the reader (and a small model) cannot use it
+    return sorted(scored, key=lambda s: -s.score)
+
+
+def _add_dense(question: str, scored: list[Scored], embedder: Embedder) -> None:
+    """Cosine of question and unit embeddings, for the lexically best MAX_EMBEDDED units (others get 0)."""
+    pre = sorted(range(len(scored)), key=lambda i: -(scored[i].parts["bm25"] + scored[i].parts["names"]))[:MAX_EMBEDDED]
+    vectors = embedder.embed([question] + [scored[i].unit.scoped()[:500] for i in pre])
+    sims = np.asarray(vectors[1:]) @ np.asarray(vectors[0])
+    for s in scored:
+        s.parts["dense"] = 0.0
+    for i, sim in zip(pre, sims, strict=True):
+        scored[i].parts["dense"] = max(0.0, float(sim))
+
+
+@dataclass
+class Focus:
+    """The focused context: per original block number, the selected units in reading order."""
+
+    units: dict[int, list[Unit]]
+    ranked: list[Scored]
+    tokens: int = 0
+
+    def blocks_text(self) -> dict[int, str]:
+        return {n: render(us) for n, us in self.units.items()}
+
+
+def select(ranked: list[Scored], all_units: dict[int, list[Unit]], budget: int, neighbours: int = 1) -> Focus:
+    """The best units (with their neighbours and headers) until `budget` tokens are used."""
+    chosen: dict[int, set[int]] = {}
+    seen: set[str] = set()
+    used = 0
+    for s in ranked:
+        if s.score <= 0:
+            break
+        u = s.unit
+        key = " ".join(term_list(u.text))
+        if key in seen:
+            continue  # the same boilerplate sentence from another document adds nothing
+        seen.add(key)
+        block = all_units[u.block]
+        around = [x for x in block if x.paragraph == u.paragraph and abs(x.pos - u.pos) <= neighbours
+                  and x.kind == u.kind == "sentence"] or [u]
+        new = [x for x in around if x.pos not in chosen.get(u.block, set())]
+        cost = sum(x.tokens for x in new) + (0 if u.block in chosen else 12)  # a block header line
+        if not new:
+            continue
+        if used + cost > budget:
+            if used + u.tokens + 12 <= budget and u.pos not in chosen.get(u.block, set()):
+                new, cost = [u], u.tokens + (0 if u.block in chosen else 12)
+            else:
+                continue
+        chosen.setdefault(u.block, set()).update(x.pos for x in new)
+        used += cost
+        if budget - used < 20:
+            break
+    units = {n: [u for u in all_units[n] if u.pos in poss] for n, poss in chosen.items()}
+    return Focus(units=units, ranked=ranked, tokens=used)
+
+
+def focus_units(
+    question: str, texts: dict[int, str], scopes: dict[int, str], budget: int, embedder: Embedder | None = None
+) -> Focus:
+    """Cut blocks (`n -> text`) into units, score them and select within `budget` tokens."""
+    all_units = {n: block_units(n, text) for n, text in texts.items()}
+    flat = [u for us in all_units.values() for u in us]
+    ranked = score_units(question, flat, scopes, embedder)
+    return select(ranked, all_units, budget)

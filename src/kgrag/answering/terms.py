@@ -1,0 +1,126 @@
+"""Question terms: content words (folded), the names and part numbers a question is about, and what it asks.
+
+Names are found by their shape (capitalised words after the first, letter-digit mixes such as part
+numbers), never from a list of products, so the same rules hold for any technical corpus.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from kgrag.answering.values import PART
+
+_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9.\-_/]*")
+_STOP_TEXT = "the a an of to in on for and or is are was were be by with as at from that this it its what which"
+_STOP = frozenset(_STOP_TEXT.split())
+# Words that say what is asked, not what about: ignored when checking that the context covers a question.
+_QUESTION_TEXT = """what which who whom whose when where why how is are was were be been does do did can could should would will
+    there than then into about between more most less least any all each other such only same so very also use used
+    using uses have has had your you i we our they them he she his her my me these those their"""
+QUESTION_WORDS = frozenset(_QUESTION_TEXT.split())
+# Question shapes that need reasoning or prose, not one stated value.
+_PROSE = re.compile(
+    r"\b(why|explain|summar\w*|overview|describe|compare|comparison|differences?|differ|versus|vs\.?|better|best|"
+    r"suitable|recommend\w*|should|advantages?|disadvantages?|pros|cons|steps?|how (do|does|can|should|to))\b",
+    re.IGNORECASE,
+)
+_YES_NO = re.compile(r"^\s*(is|are|does|do|did|can|could|has|have|will|was|were|should)\b", re.IGNORECASE)
+_WHICH = re.compile(r"^\s*(which|who)\b", re.IGNORECASE)
+_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-_/+]*")
+
+
+def fold(raw: str) -> str:
+    """A word lower-cased with possessives and simple plurals folded (`boards'`, `Nano's` -> `board`, `nano`)."""
+    word = raw.lower().strip(".-_/")
+    if word.endswith("'s"):
+        word = word[:-2]
+    if word.endswith("s") and len(word) > 3 and not any(ch.isdigit() for ch in word) and not word.endswith("ss"):
+        word = word[:-1]
+    return word
+
+
+def content_terms(text: str) -> set[str]:
+    """Lower-cased, folded content words of `text` (stop words and question words dropped)."""
+    out = set()
+    for raw in _WORD.findall(text):
+        word = fold(raw)
+        low = raw.lower()
+        if len(word) < 2 or word in _STOP or word in QUESTION_WORDS or low in _STOP or low in QUESTION_WORDS:
+            continue
+        out.add(word)
+    return out
+
+
+def term_list(text: str) -> list[str]:
+    """Folded words of `text` in order, stop words kept out (the token stream BM25 scores)."""
+    return [w for w in (fold(r) for r in _WORD.findall(text)) if len(w) > 1 and w not in _STOP]
+
+
+def foreign_share(text: str) -> float:
+    """Share of letters outside Latin scripts (a Chinese or Japanese passage for an English question)."""
+    letters = [c for c in text if c.isalpha()]
+    return sum(1 for c in letters if ord(c) > 0x2FF) / len(letters) if letters else 0.0
+
+
+def question_coverage(question: str, context_text: str) -> float:
+    """Share of the question's content terms found in the context; low values mean the documents miss the topic."""
+    asked = content_terms(question)
+    if not asked:
+        return 1.0
+    return len(asked & content_terms(context_text)) / len(asked)
+
+
+def _is_name(token: str, first: bool) -> bool:
+    has_digit = any(c.isdigit() for c in token)
+    has_alpha = any(c.isalpha() for c in token)
+    if has_digit and has_alpha:
+        return True
+    if first or not token[:1].isupper():
+        return False
+    return token.lower() not in QUESTION_WORDS and token.lower() not in _STOP
+
+
+@dataclass
+class QuestionTerms:
+    """What a question is about (`names`: products, parts, acronyms) and asks for (`attributes`)."""
+
+    text: str
+    terms: set[str] = field(default_factory=set)
+    names: list[str] = field(default_factory=list)  # original spelling, e.g. ["HS3003", "Nano", "33"]
+    parts: list[str] = field(default_factory=list)  # letter-digit mixes, the most specific names
+    attributes: set[str] = field(default_factory=set)  # folded content terms that are not names
+    wants_value: bool = False  # a factual "what is the X of Y" question
+    wants_name: bool = False  # "which/who ...": the answer names a part or product, not a number
+    yes_no: bool = False
+
+
+def analyse(question: str) -> QuestionTerms:
+    """Split a question into names (what it is about) and attributes (what it asks), and classify its shape."""
+    tokens = _TOKEN.findall(question)
+    names: list[str] = []
+    for i, tok in enumerate(tokens):
+        if _is_name(tok, first=i == 0) or (tok.isdigit() and i > 0 and names and names[-1] == tokens[i - 1]):
+            names.append(tok)
+    parts = [n for n in names if PART.fullmatch(n)]
+    terms = content_terms(question)
+    name_terms = {fold(n) for n in names}
+    yes_no = bool(_YES_NO.match(question))
+    return QuestionTerms(
+        text=question,
+        terms=terms,
+        names=list(dict.fromkeys(names)),
+        parts=list(dict.fromkeys(parts)),
+        attributes=terms - name_terms,
+        wants_value=not yes_no and not _PROSE.search(question),
+        wants_name=bool(_WHICH.match(question)),
+        yes_no=yes_no,
+    )
+
+
+def name_found(name: str, text_lower: str) -> bool:
+    """A name occurs in the (lower-cased) text; a part number also matches as the prefix of a longer order code."""
+    low = name.lower()
+    if any(c.isdigit() for c in low) and any(c.isalpha() for c in low):
+        return re.search(rf"(?<![a-z0-9]){re.escape(low)}", text_lower) is not None
+    return re.search(rf"(?<![a-z0-9]){re.escape(low)}(?![a-z0-9])", text_lower) is not None

@@ -1,0 +1,148 @@
+"""Context blocks cut into selectable units: sentences, table rows (with their header row) and fact lines.
+
+A unit keeps what it needs to make sense on its own: the table header of a row, the heading line of its
+paragraph (in datasheet feature lists the component name is the first line, the values follow), and its
+neighbours in the paragraph, so a selected sentence can travel with the sentence before and after it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from kgrag.answering.values import dimension_of_unit, has_value
+from kgrag.ingest import split_sentences
+from kgrag.tokens import count_tokens
+
+_PARAGRAPH = re.compile(r"\n\s*\n")
+_CITE_TAIL = re.compile(r"\s*\[\d+\]\s*$")
+MAX_HEADING_WORDS = 10
+_BRACKET_UNIT = re.compile(r"[\[(]\s*([^\])]{1,6}?)\s*[\])]")  # "TEMPERATURE [°C]", "Current (mA)"
+_NUMERIC = re.compile(r"[-+±~<>≤≥]?\s?\d+(?:[.,]\d+)?(?:\s?(?:to|-|–|/|~)\s?[-+]?\d+(?:[.,]\d+)?)?")
+
+
+@dataclass
+class Unit:
+    """One sentence, table row or fact line of block `block` (the block's number n), at position `pos`."""
+
+    block: int
+    pos: int
+    text: str
+    kind: str = "sentence"  # sentence | row | heading
+    header: str = ""  # the table's header row, for rows
+    heading: str = ""  # first line of the paragraph when it reads as a title
+    paragraph: int = 0
+    tokens: int = 0
+    line: int = 0  # sentences of one source line are shown joined; list lines stay apart
+
+    def scoped(self) -> str:
+        """The unit with its heading and header, as scored and embedded."""
+        return " ".join(x for x in (self.heading, self.header, self.text) if x)
+
+    def value_text(self) -> str:
+        """The text whose values count: a row's numbers get the unit of their column or of its unit cell."""
+        if self.kind != "row":
+            return self.text
+        cells = [c.strip() for c in self.text.split("|")]
+        heads = [h.strip() for h in self.header.split("|")] if self.header else []
+        unit_cells = [c for c in cells if c and dimension_of_unit(c)]
+        out = []
+        for i, cell in enumerate(cells):
+            if cell in unit_cells:
+                continue
+            column = _BRACKET_UNIT.search(heads[i]) if len(heads) == len(cells) else None
+            unit = column.group(1) if column else (unit_cells[0] if unit_cells else "")
+            out.append(f"{cell} {unit}" if unit and _NUMERIC.fullmatch(cell) else cell)
+        return " ".join(out)
+
+    def display(self) -> str:
+        """The unit as an answer quote: a row as "Header: cell; ..." pairs, a sentence as is."""
+        if self.kind == "row" and self.header:
+            heads = [h.strip() for h in self.header.split("|")]
+            cells = [c.strip() for c in self.text.split("|")]
+            if len(heads) == len(cells):
+                return "; ".join(f"{h}: {c}" if h and h != c else c for h, c in zip(heads, cells, strict=True) if c)
+        if self.kind == "row":
+            cells = [c.strip() for c in self.text.split("|") if c.strip()]
+            return ": ".join(cells[:1] + ["; ".join(cells[1:])]) if len(cells) > 1 else " ".join(cells)
+        return self.text
+
+
+def is_row(line: str) -> bool:
+    return line.count("|") >= 1 and len([c for c in line.split("|") if c.strip()]) >= 2
+
+
+def _is_heading(line: str) -> bool:
+    words = line.split()
+    return 0 < len(words) <= MAX_HEADING_WORDS and not line.rstrip().endswith((".", ":", ";", ",")) and not has_value(line)
+
+
+def _header_like(row: str, next_row: str | None) -> bool:
+    """The first row of a table is its header when it names columns (few numbers) and data follows."""
+    if next_row is None:
+        return False
+    digits = sum(c.isdigit() for c in row)
+    return digits <= max(2, len(row) // 10) and sum(c.isdigit() for c in next_row) >= digits
+
+
+def block_units(n: int, text: str) -> list[Unit]:
+    """Units of one block's text, in reading order."""
+    units: list[Unit] = []
+    heading = ""
+    for p, paragraph in enumerate(_PARAGRAPH.split(text)):
+        lines = [_CITE_TAIL.sub("", ln).strip() for ln in paragraph.splitlines()]
+        lines = [ln for ln in lines if ln]
+        if not lines:
+            continue
+        own = len(lines) > 1 and _is_heading(lines[0]) and not is_row(lines[0])
+        if own or (len(lines) == 1 and _is_heading(lines[0]) and not is_row(lines[0])):
+            heading = lines[0]  # a title line names what the following paragraphs are about
+            if not own:
+                units.append(Unit(n, len(units), lines[0], "heading", "", "", p))
+                continue
+        header = ""
+        for i, line in enumerate(lines):
+            if is_row(line):
+                nxt = lines[i + 1] if i + 1 < len(lines) and is_row(lines[i + 1]) else None
+                prev_row = i > 0 and is_row(lines[i - 1])
+                if not prev_row and _header_like(line, nxt):
+                    header = line
+                    continue
+                units.append(Unit(n, len(units), line, "row", header, heading, p, line=i))
+                continue
+            header = ""
+            if own and i == 0:
+                units.append(Unit(n, len(units), line, "heading", "", "", p))
+                continue
+            for sentence in split_sentences(line):
+                units.append(Unit(n, len(units), sentence.strip(), "sentence", "", heading, p, line=i))
+    for u in units:
+        u.tokens = count_tokens(u.text) + (count_tokens(u.header) if u.header else 0)
+    return units
+
+
+def render(units: list[Unit]) -> str:
+    """Selected units of one block as text: headings and table headers once, rows as lines, sentences joined."""
+    lines: list[str] = []
+    shown: set[str] = set()
+    last_paragraph = last_line = -1
+    for u in units:
+        if u.paragraph != last_paragraph and lines:
+            lines.append("")
+        if u.heading and u.heading not in shown and u.kind != "heading":
+            lines.append(u.heading)
+            shown.add(u.heading)
+        if u.header and u.header not in shown:
+            lines.append(u.header)
+            shown.add(u.header)
+        if u.kind == "heading":
+            if u.text not in shown:
+                lines.append(u.text)
+                shown.add(u.text)
+        elif u.kind == "sentence" and lines and lines[-1] and (u.paragraph, u.line) == (last_paragraph, last_line) \
+                and lines[-1] not in shown:
+            lines[-1] += " " + u.text
+        else:
+            lines.append(u.text)
+        last_paragraph, last_line = u.paragraph, u.line
+    return "\n".join(lines).strip()

@@ -1,0 +1,90 @@
+"""Value patterns of technical documents (numbers with units, ranges, tolerances, part numbers) and unit dimensions.
+
+`DIMENSIONS` is general engineering knowledge (which units measure which quantity and which words name
+that quantity); it lets "the temperature accuracy" prefer a row in °C over a row in %RH. Nothing here
+knows a product or a question.
+"""
+
+from __future__ import annotations
+
+import re
+
+# quantity -> (words that ask for it, units that measure it); units compared case-sensitively first.
+DIMENSIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "voltage": (("voltage", "volt", "vin", "vcc", "vdd"), ("V", "mV", "kV", "µV", "uV", "VDC", "VAC")),
+    "current": (("current", "amp", "ampere"), ("A", "mA", "µA", "uA", "nA")),
+    "power": (("power", "wattage"), ("W", "mW", "kW", "µW", "uW", "dBm")),
+    "frequency": (("frequency", "clock", "speed", "sampling", "odr", "bandwidth", "rate"), ("Hz", "kHz", "MHz", "GHz")),
+    "data_rate": (("baud", "throughput", "bitrate", "rate", "speed"), ("bps", "kbps", "Mbps", "Gbps", "baud", "kB/s", "MB/s")),
+    "memory": (("memory", "flash", "ram", "sram", "eeprom", "storage", "rom", "psram", "cache"),
+               ("B", "KB", "kB", "MB", "GB", "Kb", "Mb", "Gb", "KiB", "MiB", "Kbit", "Mbit", "kbit", "byte", "bytes")),
+    "length": (("distance", "length", "width", "height", "thickness", "dimension", "size", "diameter", "pitch"),
+               ("m", "mm", "cm", "km", "µm", "um", "nm", "in", "inch", "inches", "mil")),
+    "temperature": (("temperature", "thermal", "heat"), ("°C", "°F", "K", "ºC", "C")),
+    "pressure": (("pressure", "barometric", "altitude"), ("Pa", "hPa", "kPa", "MPa", "bar", "mbar", "atm", "psi")),
+    "humidity": (("humidity", "moisture"), ("%RH", "RH", "rH", "%rH")),
+    "time": (("time", "duration", "delay", "latency", "period", "timeout", "lifetime", "startup", "response"),
+             ("s", "ms", "µs", "us", "ns", "min", "h", "sec", "seconds", "minutes", "hours", "days", "years")),
+    "mass": (("weight", "mass"), ("g", "kg", "mg")),
+    "angle": (("angle", "rotation", "tilt"), ("°", "deg", "degrees", "rad")),
+    "angular_rate": (("gyroscope", "angular"), ("dps", "°/s", "rad/s")),
+    "acceleration": (("acceleration", "accelerometer"), ("g", "m/s²", "m/s2", "mg")),
+    "resolution": (("resolution", "adc", "dac", "bit", "bits"), ("bit", "bits", "LSB")),
+    "level": (("gain", "noise", "snr", "sensitivity", "loudness", "attenuation"), ("dB", "dBA", "dBFS", "dBi", "dBm")),
+    "light": (("light", "illuminance", "brightness", "luminous"), ("lux", "lx", "cd", "lm", "nm")),
+    "capacity": (("capacity", "battery", "charge"), ("mAh", "Ah", "Wh", "mWh")),
+    "resistance": (("resistance", "impedance", "resistor"), ("Ω", "kΩ", "MΩ", "ohm", "ohms", "kohm")),
+    "capacitance": (("capacitance", "capacitor"), ("F", "µF", "uF", "nF", "pF")),
+    "magnetic": (("magnetic", "magnetometer", "field"), ("µT", "uT", "mT", "T", "gauss", "G")),
+    "concentration": (("concentration", "co2", "gas", "voc", "iaq"), ("ppm", "ppb", "%")),
+    "ratio": (("accuracy", "tolerance", "efficiency", "percent", "percentage", "duty"), ("%",)),
+}
+
+_UNIT_WORDS = sorted({u for _, units in DIMENSIONS.values() for u in units}, key=len, reverse=True)
+_UNIT_ALT = "|".join(re.escape(u) for u in _UNIT_WORDS)
+NUMBER = r"[-+±~]?\s?\d+(?:[.,]\d+)?"
+# A number followed by a unit ("3.3 V", "64MHz", "± 0.5 °C", "0-100% RH").
+NUMBER_UNIT = re.compile(rf"(?<![\w.])({NUMBER})\s?(?:x\s?)?({_UNIT_ALT})(?![\w])")
+# A range or tolerance: "260 to 1260 hPa", "-40 °C ... +85 °C", "1.7-3.6 V", "±2 %".
+RANGE = re.compile(rf"(?<![\w.]){NUMBER}\s?(?:{_UNIT_ALT})?\s?(?:to|-|–|—|~|\.\.\.?|…|and)\s?{NUMBER}\s?(?:{_UNIT_ALT})(?![\w])")
+TOLERANCE = re.compile(rf"(?:±|\+/-|\+-)\s?\d+(?:[.,]\d+)?\s?(?:{_UNIT_ALT})?")
+# Part numbers and model names: a letter before a digit, at least 3 characters ("nRF52832", "LPS22HB", "2N2222",
+# "Cortex-M4"); a number with its unit ("64MHz", "3μT") is a value, not a part.
+PART = re.compile(r"(?<![\w-])(?=[\w-]*[A-Za-z][\w-]*\d)[A-Za-z0-9][\w-]{2,}(?![\w-])")
+
+
+def dimension_of_unit(unit: str) -> set[str]:
+    """Quantities a unit symbol can measure (`"mA"` -> {"current"}; `"g"` -> {"mass", "acceleration"})."""
+    out = {name for name, (_, units) in DIMENSIONS.items() if unit in units}
+    if not out:
+        low = unit.lower()
+        out = {name for name, (_, units) in DIMENSIONS.items() if low in {u.lower() for u in units}}
+    return out
+
+
+def value_dimensions(text: str) -> set[str]:
+    """Quantities of every number-with-unit in `text`."""
+    out: set[str] = set()
+    for m in NUMBER_UNIT.finditer(text):
+        out |= dimension_of_unit(m.group(2))
+    return out
+
+
+def dimension_words(dims: set[str]) -> set[str]:
+    """The words that ask for any of these quantities."""
+    return {w for name in dims for w in DIMENSIONS[name][0]}
+
+
+def asked_dimensions(terms: set[str]) -> set[str]:
+    """Quantities the question's (lower-case, folded) content terms ask about."""
+    return {name for name, (words, _) in DIMENSIONS.items() if any(w in terms for w in words)}
+
+
+def has_value(text: str) -> bool:
+    """True when `text` states a number with a unit, a range or a tolerance."""
+    return bool(NUMBER_UNIT.search(text) or RANGE.search(text) or TOLERANCE.search(text))
+
+
+def part_numbers(text: str) -> list[str]:
+    """Tokens mixing letters and digits (part numbers, model names, versions)."""
+    return [m.group(0) for m in PART.finditer(text)]

@@ -1,0 +1,257 @@
+"""Question-focused answers: unit splitting, sentence/row selection, extractive answers, citation repair, refusals."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kgrag.answer import NO_ANSWER, answer_options, build_blocks, generate_answer, stream_answer
+from kgrag.answering.cite import repair_citations
+from kgrag.answering.select import focus_units
+from kgrag.answering.terms import analyse
+from kgrag.answering.units import block_units
+from kgrag.answering.values import asked_dimensions, has_value, part_numbers
+from kgrag.config import Settings
+from kgrag.errors import ConfigError
+from kgrag.evaluate.answer_metrics import Corpus, answer_scores, summarize
+from kgrag.index import Index
+from kgrag.models.fake import FakeLLM
+from kgrag.types import Context, ContextItem
+
+SENSOR_SHEET = """2.5 QX-700 Humidity and Temperature Sensor
+The QX-700 is a capacitive sensor for relative humidity and temperature.
+
+Parameter | Min | Typ | Max | Unit
+Humidity accuracy | - | ±1.5 | - | %RH
+Temperature accuracy | - | ±0.1 | - | °C
+Humidity range | 0 | - | 100 | %RH
+Response time | - | 4 | - | s"""
+
+CARRIER_SHEET = """ZR-90 Pressure Sensor
+260 to 1260 hPa absolute pressure range
+Temperature accuracy: ± 0.5 °C, 15 to +40 °C
+I2C interface to the host board"""
+
+MANUAL = """Getting started
+Connect the board to your computer with a USB-C cable. The power LED turns on when the board is powered.
+Install the board package from the boards manager before uploading a sketch."""
+
+
+def _item(text: str, cid: str, title: str, section: str = "") -> ContextItem:
+    source = {"path": f"{cid}.pdf", "title": title, "page_start": 3, "page_end": 3, "section": section}
+    return ContextItem("chunk", text, 0.5, cid, f"d-{cid}", source)
+
+
+def _context(question: str) -> Context:
+    items = [
+        _item(CARRIER_SHEET, "c1", "Orbit Carrier", "Features"),
+        _item(SENSOR_SHEET, "c2", "Zephyr Board", "2 Functional Overview > 2.5 QX-700"),
+        _item(MANUAL, "c3", "Zephyr Board", "Getting started"),
+    ]
+    return Context(question=question, strategy="test", items=items, tokens=300, budget=2000)
+
+
+def _no_llm() -> FakeLLM:
+    return FakeLLM(replies=[])  # raises if called
+
+
+# --- values and question analysis -------------------------------------------------------------
+
+
+def test_value_patterns_and_part_numbers() -> None:
+    assert has_value("260 to 1260 hPa absolute pressure range") and has_value("accuracy ±0.1 °C")
+    assert has_value("Supply 1.7-3.6 V") and not has_value("I2C interface to the host board")
+    assert part_numbers("nRF52832 with Cortex-M4 at 64MHz, 3μT, ABX00042") == ["nRF52832", "Cortex-M4", "ABX00042"]
+    assert asked_dimensions({"temperature", "accuracy"}) == {"temperature", "ratio"}
+
+
+def test_question_analysis_separates_names_from_attributes() -> None:
+    q = analyse("What is the temperature accuracy of the QX-700 on the Zephyr Board?")
+    assert q.parts == ["QX-700"] and {"Zephyr", "Board"} <= set(q.names)
+    assert q.attributes == {"temperature", "accuracy"} and q.wants_value and not q.yes_no
+    assert not analyse("Why does the sensor need calibration?").wants_value
+    assert analyse("Which board has a magnetometer?").wants_name
+    assert analyse("Does the QX-700 measure pressure?").yes_no
+
+
+# --- units and selection ----------------------------------------------------------------------
+
+
+def test_table_rows_keep_their_header_and_paragraph_heading() -> None:
+    units = block_units(1, SENSOR_SHEET)
+    rows = [u for u in units if u.kind == "row"]
+    assert len(rows) == 4 and all(u.header.startswith("Parameter | Min") for u in rows)
+    assert all(u.heading == "2.5 QX-700 Humidity and Temperature Sensor" for u in rows)
+    assert rows[1].display() == "Parameter: Temperature accuracy; Min: -; Typ: ±0.1; Max: -; Unit: °C"
+    sentences = [u for u in units if u.kind == "sentence"]
+    assert sentences[0].text.startswith("The QX-700 is a capacitive sensor")
+
+
+def test_selection_picks_the_row_with_the_asked_unit_and_product() -> None:
+    question = "What is the temperature accuracy of the QX-700?"
+    blocks = build_blocks(_context(question))
+    focus = focus_units(question, {b.n: b.text for b in blocks}, {b.n: b.header() for b in blocks}, 120)
+    best = focus.ranked[0].unit
+    assert best.block == 2 and "Temperature accuracy" in best.text and "°C" in best.text  # not the %RH row
+    assert 2 in focus.units and focus.tokens <= 120
+    text = focus.blocks_text()[2]
+    assert "Parameter | Min | Typ | Max | Unit" in text  # the header travels with the row
+
+
+def test_focused_context_is_small_and_keeps_neighbour_sentences() -> None:
+    question = "How do I know that the board is powered?"
+    blocks = build_blocks(_context(question))
+    focus = focus_units(question, {b.n: b.text for b in blocks}, {b.n: b.header() for b in blocks}, 60)
+    text = focus.blocks_text().get(3, "")
+    assert "power LED turns on" in text and "USB-C cable" in text  # the sentence before travels along
+    assert focus.tokens <= 60
+
+
+# --- extractive answers -----------------------------------------------------------------------
+
+
+def test_extractive_answer_quotes_the_row_with_inline_citation() -> None:
+    question = "What is the temperature accuracy of the QX-700?"
+    answer = generate_answer(_no_llm(), question, _context(question), mode="auto", focus_tokens=300)
+    assert answer.grounded and answer.text.endswith("[2].")
+    assert "±0.1" in answer.text and "°C" in answer.text and "%RH" not in answer.text
+    assert answer.citations[0].chunk_id == "c2" and answer.context.info["answer_path"] == "extractive"
+
+
+def test_extractive_answer_prefers_the_named_product() -> None:
+    question = "What is the temperature accuracy of the ZR-90?"
+    answer = generate_answer(_no_llm(), question, _context(question), mode="extractive", focus_tokens=300)
+    assert "± 0.5 °C" in answer.text and answer.citations[0].chunk_id == "c1"
+    assert answer.text.startswith("Orbit Carrier")  # the product the quote is about leads the answer
+
+
+def test_auto_asks_the_llm_over_the_focused_context_when_no_unit_states_the_value() -> None:
+    question = "Why should I install the board package first?"
+    llm = FakeLLM(replies=["You need it to upload a sketch. The package comes from the boards manager."])
+    answer = generate_answer(llm, question, _context(question), mode="auto", focus_tokens=100)
+    assert llm.calls == 1
+    prompt = llm.requests[0]["messages"][1]["content"]
+    assert "boards manager" in prompt and "Parameter | Min" not in prompt  # the focused context only
+    assert answer.context.info["answer_path"] == "focused"
+    n = answer.citations[0].n
+    assert answer.text.count(f"[{n}]") == 2  # both uncited sentences got the block that supports them
+    assert [c.chunk_id for c in answer.citations] == ["c3"]
+
+
+def test_generative_mode_without_focus_sends_the_full_context() -> None:
+    question = "Why should I install the board package first?"
+    llm = FakeLLM(replies=["Install it first [3]."])
+    generate_answer(llm, question, _context(question), mode="generative", focus_tokens=0)
+    prompt = llm.requests[0]["messages"][1]["content"]
+    assert "QX-700" in prompt and "ZR-90" in prompt
+
+
+def test_stream_sends_the_quote_as_one_token_in_auto_mode() -> None:
+    question = "What is the temperature accuracy of the QX-700?"
+    events = list(stream_answer(_no_llm(), question, _context(question), mode="auto", focus_tokens=300))
+    assert [e["event"] for e in events] == ["sources", "token", "done"]
+    assert events[1]["data"] == events[2]["data"]["answer"] and "[2]" in events[1]["data"]
+
+
+def test_bad_mode_is_a_config_error() -> None:
+    with pytest.raises(ConfigError, match="answer mode"):
+        generate_answer(_no_llm(), "q?", _context("q?"), mode="creative")
+
+
+def test_answer_options_focus_local_models_only() -> None:
+    settings = Settings()
+    assert answer_options(settings)["mode"] == "auto" and answer_options(settings)["focus_tokens"] == 350
+    settings.llm.provider = "openai"
+    assert answer_options(settings, "generative") == {**answer_options(settings, "generative"), "focus_tokens": 0}
+    assert answer_options(settings)["max_tokens"] == settings.llm.max_answer_tokens
+
+
+# --- inline citations -------------------------------------------------------------------------
+
+
+def test_repair_adds_markers_to_uncited_sentences_and_drops_invalid_ones() -> None:
+    texts = ["The QX-700 measures humidity from 0 to 100 %RH.", "The ZR-90 measures 260 to 1260 hPa."]
+    fixed = repair_citations("Humidity range is 0 to 100 %RH. The pressure range is 260 to 1260 hPa [7].", texts)
+    assert fixed == "Humidity range is 0 to 100 %RH [1]. The pressure range is 260 to 1260 hPa [2]."
+    assert repair_citations("It is 260 hPa. [2]", texts) == "It is 260 hPa. [2]"  # a split-off marker stays
+    assert repair_citations("Range 0 to 100 %RH [1, 9].", texts) == "Range 0 to 100 %RH [1]."
+
+
+def test_repair_falls_back_to_the_previous_sentence_source() -> None:
+    texts = ["The ZR-90 measures 260 to 1260 hPa."]
+    assert repair_citations("The ZR-90 measures 260 hPa [1]. Nice.", texts) == "The ZR-90 measures 260 hPa [1]. Nice [1]."
+
+
+def test_llm_answer_without_markers_gets_inline_citations() -> None:
+    question = "Why should I install the board package first?"
+    llm = FakeLLM(replies=["Install the board package from the boards manager before uploading a sketch."])
+    answer = generate_answer(llm, question, _context(question), mode="generative", focus_tokens=0)
+    assert answer.text.endswith("[3].") and answer.citations[0].chunk_id == "c3"
+
+
+# --- refusals ---------------------------------------------------------------------------------
+
+
+def test_question_about_a_part_missing_from_the_context_is_refused_without_the_llm() -> None:
+    question = "What is the temperature accuracy of the BX-5500?"
+    answer = generate_answer(_no_llm(), question, _context(question), mode="auto", focus_tokens=300)
+    assert answer.text == NO_ANSWER and not answer.grounded and answer.context.info["missing_parts"] == ["BX-5500"]
+
+
+def test_off_topic_question_is_refused_and_llm_refusals_are_normalised() -> None:
+    off = "How do I reset the password of my cloud account dashboard?"
+    assert generate_answer(_no_llm(), off, _context(off), mode="auto", focus_tokens=300).text == NO_ANSWER
+    question = "Why should I install the board package first?"
+    llm = FakeLLM(replies=["I'm sorry, the sources do not contain this information."])
+    answer = generate_answer(llm, question, _context(question), mode="generative", focus_tokens=100)
+    assert answer.text == NO_ANSWER and not answer.grounded and answer.citations == []
+
+
+# --- answer metrics ---------------------------------------------------------------------------
+
+
+def test_answer_scores_flag_wrong_products_and_refusals() -> None:
+    corpus = Corpus.of([SENSOR_SHEET, CARRIER_SHEET, MANUAL, "Another page", "More text", "Even more"])
+    question = "What is the pressure range of the ZR-90?"
+    right = answer_scores(question, "260 to 1260 hPa", "260 to 1260 hPa [1].", [CARRIER_SHEET], corpus, 2.0)
+    wrong = answer_scores(question, "260 to 1260 hPa", "0 to 100 %RH [1].", [SENSOR_SHEET], corpus, 4.0)
+    refused = answer_scores("What is the price of the board?", "12 USD", NO_ANSWER, [], corpus, 1.0)
+    assert right["wrong_product"] is False and right["correctness"] == "TP" and right["fact_recall"] == 1.0
+    assert wrong["wrong_product"] is True and wrong["correctness"] == "FP" and wrong["answerable"]
+    assert refused["refusal"] and not refused["answerable"] and refused["wrong_product"] is None
+    summary = summarize([right, wrong, refused])
+    assert summary["wrong_product"] == 0.5 and summary["refused_unanswerable"] == 1.0
+    assert summary["refused_answerable"] == 0.0 and summary["fact_recall_answerable"] == 0.5
+    assert summary["p50_s"] == 2.0 and summary["p95_s"] == 4.0 and summary["TP"] == 1 and summary["FN"] == 1
+
+
+def test_eval_answers_reports_answer_metrics_and_times(sample_index: Index, tmp_path: Path) -> None:
+    from kgrag.evaluate.datasets import load_questions
+    from kgrag.evaluate.runner import EvalConfig, group_summaries, run_eval
+
+    sample_index.__dict__["llm"] = FakeLLM()  # answers from the [1] passage when the LLM path is taken
+    path = tmp_path / "q.jsonl"
+    path.write_text(
+        '{"id": 1, "query_type": "factual", "question": "What is the logic voltage of the Zephyr Nano Rev2?", '
+        '"gold_answer": "3.3 V"}\n'
+        '{"id": 2, "query_type": "factual", "question": "What is the retail price of the QQ-9000 in Japan?", '
+        '"gold_answer": "12000 yen"}\n', encoding="utf-8")
+    config = EvalConfig(strategies=["hybrid"], budget=2000, answers=True, mode="auto")
+    records = run_eval(sample_index, load_questions(path), config)
+    first, second = (r["scores"] for r in records)
+    assert "3.3 V" in records[0]["answer"] and first["answer_fact_recall"] == 1.0
+    assert first["wrong_product"] is not True and first["answerable"] and first["correctness"] == "TP"
+    assert records[1]["answer"] == NO_ANSWER and second["refusal"] and not second["answerable"]
+    summary = group_summaries(records)["overall"]["hybrid"]
+    assert summary["refused_unanswerable"] == 1.0 and summary.get("wrong_product", 0.0) == 0.0
+    assert 0 <= summary["answer_p50_s"] <= summary["answer_p95_s"]
+
+
+def test_focused_blocks_keep_their_context_numbers() -> None:
+    question = "Why should I install the board package first?"
+    llm = FakeLLM(replies=["Install the board package from the boards manager first."])
+    answer = generate_answer(llm, question, _context(question), mode="generative", focus_tokens=60)
+    prompt = llm.requests[0]["messages"][1]["content"]
+    assert "[3] (Zephyr Board" in prompt and answer.text.endswith("[3].")  # block 3 stays [3] when focused
+    assert answer.citations[0].n == 3 and answer.citations[0].chunk_id == "c3"
