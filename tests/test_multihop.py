@@ -144,3 +144,19 @@ def test_trigraph_follows_the_bridge_entity(tri_index: Index):
     order = [it.chunk_id for it in ctx.items]
     assert order.index("c1") < order.index("c3")  # Bob Smith's passage before the unrelated one
     assert ctx.info["question_entities"] == ["alpha corp"]
+
+
+def test_fused_keeps_the_sentences_nearest_the_question(tri_index: Index):
+    whole = tri_index.search("Where was Bob Smith born?", strategy="fused", budget=1000, keep_sentences=0)
+    cut = tri_index.search("Where was Bob Smith born?", strategy="fused", budget=1000, keep_sentences=1)
+    assert [it.chunk_id for it in cut.items] == [it.chunk_id for it in whole.items]
+    assert all(len(it.source["sentences"]) == 1 for it in cut.items)  # every fixture passage has 2 sentences
+    assert cut.tokens < whole.tokens
+    assert all(it.text in w.text for it, w in zip(cut.items, whole.items, strict=True))
+
+
+def test_fused_weights_select_channels(tri_index: Index):
+    only_tri = tri_index.search("Where was the founder of Alpha Corp born?", strategy="fused", budget=1000,
+                                weights=(0.0, 0.0, 1.0), keep_sentences=0)
+    tri = tri_index.search("Where was the founder of Alpha Corp born?", strategy="trigraph", budget=1000)
+    assert [it.chunk_id for it in only_tri.items] == [it.chunk_id for it in tri.items]

@@ -156,3 +156,13 @@ def rank_passages(
     second = _ranked(mass2, dense, head)
     info["bridge_entities"] = [graph.names[i] for i in np.argsort(-extra)[:5].tolist() if extra[i] > 0]
     return taken + second, info
+
+
+def best_sentences(graph: TriGraph, row: int, sent_sims: np.ndarray, keep: int) -> list[int] | None:
+    """Positions (in text order) of the `keep` sentences of passage `row` nearest the question, or None
+    when the passage has no more than `keep` sentences (then it is used whole)."""
+    sents = graph.pass_sent.indices[graph.pass_sent.indptr[row]:graph.pass_sent.indptr[row + 1]]
+    if keep <= 0 or len(sents) <= keep:
+        return None
+    best = sents[np.argsort(-sent_sims[sents], kind="stable")[:keep]]
+    return sorted(graph.sent_pos[best].tolist())

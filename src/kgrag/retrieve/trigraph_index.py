@@ -30,6 +30,7 @@ class TriGraph:
     sent_vectors: np.ndarray  # sentence x dim, float32
     sent_ent: sparse.csr_matrix  # sentence x entity, binary
     pass_sent: sparse.csr_matrix  # passage x sentence, binary
+    sent_pos: np.ndarray  # position of each sentence in its passage (the n of `#t<n>`)
     max_name_tokens: int
 
     @property
@@ -62,7 +63,8 @@ def build_trigraph(
     ent_pass.data[:] = 1.0
     vectors = np.ascontiguousarray(sentence_vectors[keep], dtype=np.float32) if keep else np.zeros((0, 0), np.float32)
     order = sorted(names, key=names.__getitem__)
-    return TriGraph(passages, order, names, ent_pass, vectors, sent_ent, pass_sent,
+    sent_pos = np.asarray([int(s.rsplit("#t", 1)[1]) for s in sids], dtype=np.int32)
+    return TriGraph(passages, order, names, ent_pass, vectors, sent_ent, pass_sent, sent_pos,
                     max((n.count(" ") + 1 for n in order), default=1))
 
 

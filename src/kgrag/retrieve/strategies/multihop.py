@@ -12,15 +12,17 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from kgrag.ingest.sentences import split_sentences
 from kgrag.retrieve.base import Retriever, register
 from kgrag.retrieve.chunks import chunk_items, embed_query, sparse_search
 from kgrag.retrieve.fusion import alpha_fuse, rrf
-from kgrag.retrieve.multihop import MultiHopParams, rank_passages
+from kgrag.retrieve.multihop import MultiHopParams, best_sentences, rank_passages
 from kgrag.retrieve.packing import pack
 from kgrag.retrieve.strategies.basic import candidate_count
 from kgrag.retrieve.strategies.ket import keyword_search, local_search
-from kgrag.retrieve.trigraph_index import trigraph_arrays
-from kgrag.types import Context
+from kgrag.retrieve.trigraph_index import TriGraph, trigraph_arrays
+from kgrag.tokens import count_tokens
+from kgrag.types import Context, ContextItem
 
 if TYPE_CHECKING:
     from kgrag.index import Index
@@ -28,6 +30,7 @@ if TYPE_CHECKING:
 FUSED_CHANNELS = ("ket", "hybrid", "trigraph")
 FUSED_WEIGHTS = (1.0, 1.0, 1.0)  # chosen on the 150 MuSiQue dev questions (docs/benchmarks.md)
 RRF_K = 60.0
+KEEP_SENTENCES = 3  # `fused` packs each passage's 3 sentences nearest the question (0: whole passages)
 
 
 def multihop_params(options: dict[str, Any]) -> MultiHopParams:
@@ -67,8 +70,26 @@ def fuse(rankings: Sequence[Sequence[str]], weights: Sequence[float]) -> list[tu
     return rrf(rankings, weights, RRF_K)
 
 
-def _pack_chunks(index: Index, question: str, name: str, budget: int, ranked: list[tuple[str, float]], **extra: Any) -> Context:
-    items, used = pack(chunk_items(index, ranked), budget)
+def compress(items: list[ContextItem], graph: TriGraph, qvec: np.ndarray, keep: int) -> list[ContextItem]:
+    """Each passage cut to its `keep` sentences nearest the question (text order), so more passages fit λ."""
+    if keep <= 0 or not graph.sent_vectors.size:
+        return items
+    sims = graph.sent_vectors @ qvec
+    for item in items:
+        row = graph.passages.position.get(item.chunk_id or "")
+        chosen = best_sentences(graph, row, sims, keep) if row is not None else None
+        sents = split_sentences(item.text) if chosen is not None else []
+        if chosen and max(chosen) < len(sents):
+            item.text = " ".join(sents[i] for i in chosen)
+            item.tokens = count_tokens(item.text)
+            item.source = dict(item.source, sentences=chosen)
+    return items
+
+
+def _pack_chunks(index: Index, question: str, name: str, budget: int, ranked: list[tuple[str, float]],
+                 shrink: Any = None, **extra: Any) -> Context:
+    items = chunk_items(index, ranked)
+    items, used = pack(shrink(items) if shrink else items, budget)
     return Context(question=question, strategy=name, items=items, tokens=used, budget=budget, **extra)
 
 
@@ -113,4 +134,7 @@ class FusedRetriever(Retriever):
                 ids, info["trigraph"] = trigraph_ranking(index, question, qvec, budget, options)
                 channels.append(ids[:n])
         ranked = fuse(channels, weights)[:n]
-        return _pack_chunks(index, question, self.name, budget, ranked, info=info)
+        keep = int(options.get("keep_sentences", KEEP_SENTENCES))
+        graph = trigraph_arrays(index)
+        return _pack_chunks(index, question, self.name, budget, ranked, shrink=lambda items: compress(items, graph, qvec, keep),
+                            info=info)
