@@ -31,6 +31,7 @@ MAX_ENTITY_TOKENS = 8
 _WORD = re.compile(r"[^\W_][\w'’.\-&]*")
 _CONNECTORS = frozenset({"of", "the", "de", "la", "le", "du", "des", "del", "della", "da", "von", "van", "der", "den",
                          "&", "for", "y", "di", "upon", "bin", "al"})
+_CALENDAR = frozenset(["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"])
 _POSSESSIVE = re.compile(r"['’]s?$")
 
 
@@ -52,7 +53,7 @@ def _normalise(words: Sequence[str]) -> str:
         toks = toks[:-1]
     if not toks or all(t.replace(".", "").isdigit() for t in toks):
         return ""
-    if len(toks) == 1 and len(toks[0]) < 2:
+    if len(toks) == 1 and (len(toks[0]) < 2 or toks[0] in _CALENDAR):  # dates are hubs, not names
         return ""
     return " ".join(toks[:MAX_ENTITY_TOKENS])
 

@@ -51,24 +51,25 @@ def question_entities(graph: TriGraph, question: str) -> list[int]:
 
 
 def personalized_pagerank(
-    ent_pass: sparse.csr_matrix, reset_e: np.ndarray, reset_p: np.ndarray, damping: float, steps: int
+    ent_pass: sparse.csr_matrix, reset_e: np.ndarray, reset_p: np.ndarray, damping: float, steps: int,
+    walks: tuple[sparse.csr_matrix, sparse.csr_matrix] | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """PPR by power iteration on the bipartite entity-passage graph (random walk over its edges).
 
     Each step: x = (1 - d)·reset + d·(walk one edge from x); mass at isolated nodes stops walking.
-    Returns (entity mass, passage mass).
+    `walks` are the precomputed `walk_matrices` of `ent_pass`. Returns (entity mass, passage mass).
     """
-    deg_e = np.asarray(ent_pass.sum(axis=1)).ravel()
-    deg_p = np.asarray(ent_pass.sum(axis=0)).ravel()
-    inv_e = np.divide(1.0, deg_e, out=np.zeros_like(deg_e), where=deg_e > 0)
-    inv_p = np.divide(1.0, deg_p, out=np.zeros_like(deg_p), where=deg_p > 0)
-    to_pass = ent_pass.T.tocsr()
-    x_e, x_p = reset_e.astype(np.float64), reset_p.astype(np.float64)
+    if walks is None:
+        from kgrag.retrieve.trigraph_index import walk_matrices
+
+        walks = walk_matrices(ent_pass, np.asarray(ent_pass.sum(axis=1), np.float32).ravel(),
+                              np.asarray(ent_pass.sum(axis=0), np.float32).ravel())
+    walk_e, walk_p = walks
+    base_e = ((1 - damping) * reset_e).astype(np.float32)
+    base_p = ((1 - damping) * reset_p).astype(np.float32)
+    x_e, x_p = reset_e.astype(np.float32), reset_p.astype(np.float32)
     for _ in range(steps):
-        x_e, x_p = (
-            (1 - damping) * reset_e + damping * (ent_pass @ (x_p * inv_p)),
-            (1 - damping) * reset_p + damping * (to_pass @ (x_e * inv_e)),
-        )
+        x_e, x_p = base_e + damping * (walk_p @ x_p), base_p + damping * (walk_e @ x_e)
     return x_e, x_p
 
 
@@ -108,26 +109,30 @@ def bridge_activation(graph: TriGraph, passages: list[int], sent_sims: np.ndarra
     return act
 
 
-def _ranked(scores: np.ndarray, fallback: np.ndarray, skip: set[int]) -> list[int]:
-    """Rows with positive score best first, then the others by `fallback` (dense similarity)."""
-    pos = np.flatnonzero(scores > 0)
-    first = pos[np.lexsort((pos, -scores[pos]))].tolist()
-    rest = np.flatnonzero(scores <= 0)
-    tail = rest[np.lexsort((rest, -fallback[rest]))].tolist()
-    return [r for r in first + tail if r not in skip]
+def _ranked(scores: np.ndarray, fallback: np.ndarray, skip: set[int], limit: int) -> list[int]:
+    """The best `limit` rows not in `skip`: positive score first, then the others by `fallback` (dense)."""
+    key = np.where(scores > 0, scores.astype(np.float64) + 2.0, fallback.astype(np.float64) / 2.0 - 1.0)
+    if skip:
+        key[list(skip)] = -np.inf
+    k = min(limit, len(key))
+    if k <= 0:
+        return []
+    top = np.argpartition(-key, k - 1)[:k]
+    top = top[np.lexsort((top, -key[top]))]
+    return [int(r) for r in top if np.isfinite(key[r])]
 
 
 def rank_passages(
     graph: TriGraph, question: str, qvec: np.ndarray, budget: int, params: MultiHopParams | None = None,
-    *, bridge: bool = True,
+    *, bridge: bool = True, limit: int = 400,
 ) -> tuple[list[int], dict[str, object]]:
-    """Passage rows best first for `budget` tokens (all passages, so callers may fuse or fill further)."""
+    """The best `limit` passage rows for `budget` tokens, best first (callers may fuse or fill further)."""
     p = params or MultiHopParams()
     dense = graph.passages.vectors @ qvec if len(graph.passages.ids) else np.zeros(0)
     sent_sims = graph.sent_vectors @ qvec if graph.sent_vectors.size else np.zeros(0)
     q_ents = question_entities(graph, question)
     act = entity_activation(graph, q_ents, sent_sims, p.sentences)
-    idf = np.log1p(len(graph.passages.ids) / np.maximum(graph.df, 1.0))
+    idf = graph.idf
     reset_p = np.zeros(len(dense))
     if p.passage_seeds > 0 and len(dense):
         top = np.argsort(-dense, kind="stable")[:p.passage_seeds]
@@ -135,8 +140,9 @@ def rank_passages(
     has_entities = act.sum() > 0
     reset_e = _normalised(act * idf, 1.0 - p.passage_weight if has_entities else 0.0)
     reset_p = _normalised(reset_p, p.passage_weight if has_entities else 1.0)
-    _, mass = personalized_pagerank(graph.ent_pass, reset_e, reset_p, p.damping, p.steps)
-    first = _ranked(mass, dense, set())
+    walks = (graph.walk_e, graph.walk_p)
+    _, mass = personalized_pagerank(graph.ent_pass, reset_e, reset_p, p.damping, p.steps, walks)
+    first = _ranked(mass, dense, set(), limit)
     info: dict[str, object] = {"question_entities": [graph.names[i] for i in q_ents],
                                "activated": int((act > 0).sum())}
     if not bridge or p.first_share >= 1.0:
@@ -151,9 +157,9 @@ def rank_passages(
     if not extra.any():
         return first, info
     reset_e2 = reset_e + _normalised(extra * idf, p.bridge_weight * float(reset_e.sum() or 1.0))
-    _, mass2 = personalized_pagerank(graph.ent_pass, reset_e2, reset_p, p.damping, p.steps)
+    _, mass2 = personalized_pagerank(graph.ent_pass, reset_e2, reset_p, p.damping, p.steps, walks)
     head = set(taken)
-    second = _ranked(mass2, dense, head)
+    second = _ranked(mass2, dense, head, limit)
     info["bridge_entities"] = [graph.names[i] for i in np.argsort(-extra)[:5].tolist() if extra[i] > 0]
     return taken + second, info
 

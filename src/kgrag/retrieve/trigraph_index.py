@@ -6,7 +6,7 @@ the store keeps them in its own vector format. Passages are the chunk units of `
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -32,11 +32,27 @@ class TriGraph:
     pass_sent: sparse.csr_matrix  # passage x sentence, binary
     sent_pos: np.ndarray  # position of each sentence in its passage (the n of `#t<n>`)
     max_name_tokens: int
+    df: np.ndarray = field(init=False)  # passages mentioning each entity
+    idf: np.ndarray = field(init=False)  # log(1 + P / df)
+    walk_e: sparse.csr_matrix = field(init=False)
+    walk_p: sparse.csr_matrix = field(init=False)
 
-    @property
-    def df(self) -> np.ndarray:
-        """Passages mentioning each entity."""
-        return np.asarray(self.ent_pass.sum(axis=1)).ravel()
+    def __post_init__(self) -> None:
+        """Walk matrices for PPR, computed once: entity -> passage and passage -> entity, row-stochastic."""
+        deg_e = np.asarray(self.ent_pass.sum(axis=1), dtype=np.float32).ravel()
+        deg_p = np.asarray(self.ent_pass.sum(axis=0), dtype=np.float32).ravel()
+        self.df = deg_e
+        self.idf = np.log1p(len(self.passages.ids) / np.maximum(deg_e, 1.0)).astype(np.float32)
+        self.walk_e, self.walk_p = walk_matrices(self.ent_pass, deg_e, deg_p)
+
+
+def walk_matrices(ent_pass: sparse.csr_matrix, deg_e: np.ndarray, deg_p: np.ndarray) -> tuple[sparse.csr_matrix, sparse.csr_matrix]:
+    """(passage x entity, entity x passage) float32 CSR: new_p = walk_e @ x_e, new_e = walk_p @ x_p."""
+    inv_e = np.divide(1.0, deg_e, out=np.zeros_like(deg_e), where=deg_e > 0)
+    inv_p = np.divide(1.0, deg_p, out=np.zeros_like(deg_p), where=deg_p > 0)
+    walk_e = (ent_pass.multiply(inv_e[:, None])).T.tocsr().astype(np.float32)
+    walk_p = (ent_pass.multiply(inv_p[None, :])).tocsr().astype(np.float32)
+    return walk_e, walk_p
 
 
 def build_trigraph(
