@@ -160,3 +160,9 @@ def test_fused_weights_select_channels(tri_index: Index):
                                 weights=(0.0, 0.0, 1.0), keep_sentences=0)
     tri = tri_index.search("Where was the founder of Alpha Corp born?", strategy="trigraph", budget=1000)
     assert [it.chunk_id for it in only_tri.items] == [it.chunk_id for it in tri.items]
+
+
+def test_removing_a_document_drops_its_sentences(tri_index: Index):
+    tri_index.remove("d")
+    assert tri_index.store.edges(EDGE_KIND) == []
+    assert not tri_index.store.vector_matrix("sentence").ids

@@ -143,3 +143,20 @@ def ensure_trigraph(index: Index, progress: Progress | None = None) -> int:
         if task:
             task.advance(len(part))
     return len(todo)
+
+
+def forget_trigraph(index: Index, chunk_ids: Sequence[str]) -> None:
+    """Drop the sentence vectors and entity-sentence edges of removed chunks (their progress goes with them)."""
+    store = index.store
+    gone = set(chunk_ids)
+    if not gone:
+        return
+    sentences = [s for s in store.vector_matrix(VECTOR_KIND).ids if chunk_of_sentence(s) in gone]
+    edges = store.edges(EDGE_KIND)
+    kept = [e for e in edges if chunk_of_sentence(e[1]) not in gone]
+    with store.transaction():
+        if sentences:
+            store.delete_vectors(VECTOR_KIND, sentences)
+        if len(kept) != len(edges):
+            store.delete_edges(EDGE_KIND)
+            store.put_edges(EDGE_KIND, kept)
