@@ -265,10 +265,12 @@ def forget_chunks(index: Index, chunk_ids: Sequence[str], plan: RefreshPlan) -> 
     """
     from kgrag.graph.build import embed_entities
     from kgrag.graph.merge import refresh_weights, summarize_long_descriptions
+    from kgrag.graph.trigraph import forget_trigraph
 
     store = index.store
     with store.transaction():
         store.clear_progress("graph", _graph_keys(store, set(chunk_ids)))
+        forget_trigraph(index, chunk_ids)  # sentence rows are keyed `<chunk_id>#t<n>`, not by the chunk id
         store.delete_chunks(list(chunk_ids))
         store.prune_graph()
         alive = {e.entity_id for e in store.get_entities([e.entity_id for e in plan.entities])}

@@ -23,3 +23,23 @@ def alpha_fuse(
     d, s = minmax(dense), minmax(sparse)
     fused = {item: alpha * d.get(item, 0.0) + (1 - alpha) * s.get(item, 0.0) for item in {**d, **s}}
     return sorted(fused.items(), key=lambda kv: (-kv[1], kv[0]))
+
+
+def rrf(rankings: Sequence[Sequence[str]], weights: Sequence[float] | None = None, k: float = 60.0) -> list[tuple[str, float]]:
+    """Weighted reciprocal rank fusion: sum over lists of weight / (k + rank), rank from 1; best first.
+
+    Ties keep the order of first appearance (earlier lists, then earlier ranks).
+    """
+    weights = list(weights) if weights is not None else [1.0] * len(rankings)
+    if len(weights) != len(rankings):
+        raise ValueError("one weight per ranking")
+    scores: dict[str, float] = {}
+    for ranking, w in zip(rankings, weights, strict=True):
+        seen: set[str] = set()
+        for rank, item in enumerate(ranking, start=1):
+            if item in seen:
+                continue
+            seen.add(item)
+            scores[item] = scores.get(item, 0.0) + w / (k + rank)
+    order = {item: n for n, item in enumerate(scores)}
+    return sorted(scores.items(), key=lambda kv: (-kv[1], order[kv[0]]))

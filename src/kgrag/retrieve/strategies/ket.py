@@ -162,32 +162,40 @@ def keywords_by_score(scores: np.ndarray) -> Iterator[int]:
 def keyword_search(
     index: Index, qvec: np.ndarray, budget: int, exclude: set[str] | None = None
 ) -> tuple[list[ContextItem], int, dict[str, Any]]:
-    """Keyword-RAG: keywords by cosine until their sub-chunks hold 2*budget tokens; best sub-chunks to budget."""
+    """Keyword-RAG as the KET-RAG code does it: keywords by inner product with the question; each
+    keyword's sub-chunks by cosine, taken until the next one would pass 2*budget tokens; then all taken
+    sub-chunks by cosine, packed into `budget`."""
     k = keyword_arrays(index)
     units = k.units
     info: dict[str, Any] = {"keywords": 0, "candidates": 0}
     if budget <= 0 or not k.ids or not units.ids:
         return [], 0, info
     scores = k.vectors @ qvec
+    sims = units.vectors @ qvec
     picked = np.zeros(len(units.ids), dtype=bool)
     if exclude:
         for sid in exclude:
             if sid in units.position:
                 picked[units.position[sid]] = True
     excluded = picked.copy()
-    gathered, n_kw, target = 0, 0, KEYWORD_CANDIDATE_FACTOR * budget
+    gathered, n_kw, target, full = 0, 0, KEYWORD_CANDIDATE_FACTOR * budget, False
     indptr, indices = k.to_units.indptr, k.to_units.indices
     for kw in keywords_by_score(scores):
         cols = indices[indptr[kw] : indptr[kw + 1]]
-        new = cols[~picked[cols]]
-        picked[new] = True
-        gathered += int(units.tokens[new].sum())
         n_kw += 1
-        if gathered >= target:
+        for col in cols[np.argsort(-sims[cols], kind="stable")].tolist():
+            if gathered + int(units.tokens[col]) > target:
+                full = True
+                break
+            if picked[col]:
+                continue
+            picked[col] = True
+            gathered += int(units.tokens[col])
+        if full:
             break
     candidates = np.flatnonzero(picked & ~excluded)
-    sims = units.vectors[candidates] @ qvec
-    ranked = [(int(candidates[i]), float(sims[i])) for i in np.lexsort((candidates, -sims))]
+    cand_sims = sims[candidates]
+    ranked = [(int(candidates[i]), float(cand_sims[i])) for i in np.lexsort((candidates, -cand_sims))]
     items, used = pack(unit_items(index, units, ranked, budget), budget)
     for it in items:
         it.source = dict(it.source, via="keyword")
