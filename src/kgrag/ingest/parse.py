@@ -24,6 +24,7 @@ from kgrag.ingest.discover import SUPPORTED_SUFFIXES
 from kgrag.ingest.html import parse_html
 from kgrag.ingest.jsonl import common, read_records
 from kgrag.ingest.markdown import parse_markdown
+from kgrag.ingest.office import parse_docx, parse_pptx
 from kgrag.ingest.pdf import parse_pdf
 from kgrag.ingest.pdf_ocr import ocr_chunk_meta
 from kgrag.ingest.text import parse_text
@@ -40,6 +41,8 @@ LOADERS: dict[str, Callable[[Path], Parsed]] = {
     ".markdown": parse_markdown,
     ".txt": parse_text,
     ".text": parse_text,
+    ".docx": parse_docx,
+    ".pptx": parse_pptx,
 }
 
 
