@@ -61,7 +61,7 @@ def engine_name() -> str:
 
 @lru_cache(maxsize=1)
 def _engine() -> Any:
-    """RapidOCR's detector, angle classifier and recogniser, loaded once per process (~1 s), one thread."""
+    """RapidOCR's detector and recogniser (PP-OCRv4, ONNX), loaded once per process (~1 s), one thread each."""
     from rapidocr_onnxruntime import RapidOCR
 
     engine = RapidOCR(intra_op_num_threads=1, inter_op_num_threads=1, rec_batch_num=1)
