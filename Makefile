@@ -13,7 +13,7 @@ install: $(BIN)/.installed
 $(BIN)/.installed: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -e ".[llm,nlp,server,dev]"
+	$(BIN)/python -m pip install -e ".[llm,nlp,server,ocr,dev]"
 	touch $@
 
 demo: install

@@ -13,7 +13,7 @@ from reportlab.pdfgen import canvas
 
 from kgrag.config import ChunkingSettings
 from kgrag.errors import IngestError
-from kgrag.ingest import discover, parse_file, textio
+from kgrag.ingest import discover, ocr, parse_file, textio
 
 SETTINGS = ChunkingSettings()
 SAMPLE_PDF = Path(str(resources.files("kgrag") / "samples")) / "docs" / "Zephyr Boards" / "Zephyr Nano Rev2" / (
@@ -58,13 +58,16 @@ def test_corrupt_and_truncated_pdf(tmp_path: Path) -> None:
     assert _reason(garbage).startswith("corrupt PDF (")
 
 
-def test_pdf_without_text(tmp_path: Path) -> None:
+def test_pdf_without_text(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "scan.pdf"
     c = canvas.Canvas(str(path))
     c.rect(100, 100, 300, 300, fill=1)  # drawing only, like a scanned page
     c.showPage()
     c.save()
-    assert _reason(path) == "no extractable text (scanned PDF?)"
+    if ocr.ocr_available():  # OCR ran on the page and found nothing
+        assert _reason(path) == "no extractable text (scanned PDF? OCR found no text on page 1)"
+    monkeypatch.setattr(ocr, "ocr_available", lambda: False)  # without the extra: the message names it
+    assert _reason(path) == "no extractable text (scanned PDF?); install the OCR extra to read it: pip install 'kgrag[ocr]'"
 
 
 @pytest.mark.parametrize("name", ["empty.md", "empty.pdf", "empty.txt", "empty.html", "empty.jsonl"])

@@ -180,4 +180,4 @@ def test_token_limit_respected_for_every_format(max_tokens: int) -> None:
 
 def test_supported_suffixes() -> None:
     assert frozenset(
-        {".pdf", ".html", ".htm", ".md", ".markdown", ".txt", ".text", ".jsonl"}) == SUPPORTED_SUFFIXES
+        {".pdf", ".html", ".htm", ".md", ".markdown", ".txt", ".text", ".jsonl", ".docx", ".pptx"}) == SUPPORTED_SUFFIXES

@@ -203,6 +203,7 @@ def test_upload_index_list_delete(client: TestClient, sample_index: Index) -> No
     docs = {d["doc_id"]: d for d in client.get("/documents").json()}
     (new_id,) = set(docs) - before
     assert docs[new_id]["uploaded"] and docs[new_id]["path"] == "gadget_x1.md"
+    assert docs[new_id]["details"]["format"] == "markdown" and docs[new_id]["details"]["chunks"] >= 1
     hit = client.post("/search", json={"question": "Gadget X1 accelerometer", "strategy": "sparse"}).json()
     assert hit["items"][0]["doc_id"] == new_id
 

@@ -127,6 +127,8 @@ def test_ask_cite_graph_upload_delete(server: str, browser, graph_index: Index, 
     page.click("#upload-form button[type=submit]")
     page.wait_for_selector("#jobs li.done", timeout=30_000)
     page.wait_for_selector("#documents td:has-text('gadget.md')")
+    row = page.inner_text("#documents tr:has-text('gadget.md')")  # pages (none for Markdown), chunks, OCR, tables
+    assert "\t–\t1\t0\t0" in row, row
     page.screenshot(path=str(ARTIFACTS / "server_documents.png"), full_page=True)
     page.once("dialog", lambda d: d.accept())
     page.click("#documents button[data-path='gadget.md']")

@@ -112,7 +112,7 @@ def add_paths(index: Index, paths: Sequence[str | Path], progress: Progress, ver
                         and (version is None or existing.version == version)):
                     report.unchanged += 1
                     continue
-                parsed = parse_file(path, root=root, settings=index.settings.chunking)
+                parsed = parse_file(path, root=root, settings=index.settings.chunking, progress=progress)
             if version is not None:
                 parsed.document.version = version
             store_document(index, parsed.document, parsed.chunks, replacing=existing)

@@ -21,9 +21,29 @@ from kgrag.cli.common import (
 )
 from kgrag.index import Index
 from kgrag.indexing import AddReport
-from kgrag.types import Answer, Context
+from kgrag.types import Answer, Context, Document
 
 DEMO_QUESTION = "What is the pressure range of the Zephyr Nano's barometer?"
+
+
+def print_document_details(idx: Index, docs: list[Document], json_out: bool) -> None:
+    """`kgrag documents --details`: what each document yielded, then the files that could not be indexed."""
+    from kgrag.indexing import INGEST_STAGE
+    from kgrag.ingest.details import document_details, format_details
+
+    failed = idx.store.failures(INGEST_STAGE)
+    if json_out:
+        print_json({"documents": [{**d.__dict__, "details": document_details(d)} for d in docs],
+                    "failed": [{"path": f["item"], "reason": f["reason"]} for f in failed]})
+        return
+    for d in docs:
+        info = document_details(d)
+        console.print(f"{d.path}  [dim]{d.doc_id}[/]\n    {format_details(info)}")
+        for warning in info["warnings"]:
+            console.print(f"    [yellow]warning:[/] {warning}")
+    for f in failed:
+        console.print(f"{f['item']}\n    [red]not indexed:[/] {f['reason']}")
+    console.print(f"[dim]{len(docs)} documents, {len(failed)} files not indexed[/]")
 
 
 def print_context(context: Context) -> None:
@@ -123,7 +143,7 @@ def register(app: typer.Typer) -> None:
         reindex: bool = typer.Option(False, "--reindex", help="Run `kgrag index` right after (graph, communities)."),
         quiet: bool = QuietOption,
     ) -> None:
-        """Index documents: PDF, HTML, Markdown, text, pre-chunked JSONL. Unchanged files are skipped."""
+        """Index documents: PDF, DOCX, PPTX, HTML, Markdown, text, pre-chunked JSONL. Unchanged files are skipped."""
         idx = Index.init(index) if not (index / "kgrag.toml").exists() else Index.open(index)
         with idx.write_lock():
             report = _add(idx, paths, quiet, version)
@@ -148,10 +168,17 @@ def register(app: typer.Typer) -> None:
                 run_stages(idx, quiet)
 
     @app.command()
-    def documents(index: Path = IndexOption, json_out: bool = JsonOption) -> None:
+    def documents(
+        index: Path = IndexOption,
+        json_out: bool = JsonOption,
+        details: bool = typer.Option(False, "--details", help="Per document: pages, chunks, OCR pages, tables, warnings."),
+    ) -> None:
         """List indexed documents."""
         idx = Index.open(index)
         docs = idx.store.list_documents()
+        if details:
+            print_document_details(idx, docs, json_out)
+            return
         if json_out:
             print_json([d.__dict__ for d in docs])
             return

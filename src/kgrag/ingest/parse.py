@@ -24,9 +24,12 @@ from kgrag.ingest.discover import SUPPORTED_SUFFIXES
 from kgrag.ingest.html import parse_html
 from kgrag.ingest.jsonl import common, read_records
 from kgrag.ingest.markdown import parse_markdown
+from kgrag.ingest.office import parse_docx, parse_pptx
 from kgrag.ingest.pdf import parse_pdf
+from kgrag.ingest.pdf_ocr import ocr_chunk_meta
 from kgrag.ingest.text import parse_text
 from kgrag.ingest.textio import check_size
+from kgrag.progress import Progress
 from kgrag.tokens import count_tokens
 from kgrag.types import Chunk, Document
 
@@ -38,11 +41,16 @@ LOADERS: dict[str, Callable[[Path], Parsed]] = {
     ".markdown": parse_markdown,
     ".txt": parse_text,
     ".text": parse_text,
+    ".docx": parse_docx,
+    ".pptx": parse_pptx,
 }
 
 
-def parse_file(path: Path, *, root: Path | None, settings: ChunkingSettings) -> ParsedDocument:
-    """Parse one file into a Document and its chunks; IngestError(path, reason) when it cannot be used."""
+def parse_file(
+    path: Path, *, root: Path | None, settings: ChunkingSettings, progress: Progress | None = None,
+) -> ParsedDocument:
+    """Parse one file into a Document and its chunks; IngestError(path, reason) when it cannot be used.
+    `progress` shows slow steps inside one file (OCR'd pages)."""
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix not in SUPPORTED_SUFFIXES:
@@ -62,7 +70,8 @@ def parse_file(path: Path, *, root: Path | None, settings: ChunkingSettings) -> 
     try:
         if suffix == ".jsonl":
             return _parse_jsonl(path, base, settings)
-        return _parse_blocks(path, LOADERS[suffix](path), base, settings)
+        parsed = parse_pdf(path, progress) if suffix == ".pdf" else LOADERS[suffix](path)
+        return _parse_blocks(path, parsed, base, settings)
     except IngestError:
         raise
     except (RecursionError, MemoryError, ValueError, KeyError, IndexError, TypeError, AttributeError,
@@ -82,12 +91,13 @@ def _parse_blocks(path: Path, parsed: Parsed, doc: Document, settings: ChunkingS
     doc.product = parsed.product or doc.product
     doc.category = parsed.category or doc.category
     doc.version = parsed.version
-    doc.meta = {**parsed.meta, "chunks": len(drafts)}
+    doc.meta = {**parsed.meta, "chunks": len(drafts), "tables": sum(b.kind == "table" for b in parsed.blocks)}
     chunks = []
     for ord_, draft in enumerate(drafts):
         meta: dict[str, Any] = {}
         if len(draft.paths) > 1:
             meta["sections"] = [" > ".join(p) for p in draft.paths]
+        meta.update(ocr_chunk_meta(parsed.meta.get("ocr"), draft.page_start, draft.page_end))
         chunks.append(Chunk(
             chunk_id=f"{doc.doc_id}-{ord_:05d}", doc_id=doc.doc_id, text=draft.text, ord=ord_,
             section=" > ".join(draft.path), page_start=draft.page_start, page_end=draft.page_end,

@@ -1,5 +1,6 @@
-"""PDF loader (pdfplumber; pypdfium2 for validation and as plain-text fallback): headings from font
-size/bold/numbering relative to the body font, tables as ` | ` rows, repeated headers/footers removed."""
+"""PDF loader (pdfplumber; pypdfium2 for validation and as plain-text fallback; OCR for pages without a text
+layer): headings from font size/bold/numbering relative to the body font, tables as ` | ` rows, repeated
+headers/footers removed."""
 
 from __future__ import annotations
 
@@ -19,7 +20,9 @@ from kgrag.errors import IngestError
 from kgrag.ingest.base import Parsed
 from kgrag.ingest.clean import find_repeated_edge_lines, join_lines, normalize_whitespace
 from kgrag.ingest.pdf_layout import Line, body_size, build_blocks, heading_style
+from kgrag.ingest.pdf_ocr import ocr_missing_pages
 from kgrag.ingest.textio import check_size, read_head
+from kgrag.progress import Progress
 
 _BOLD = re.compile(r"bold|black|heavy|semibold|demi", re.I)
 _BAD_TITLE = re.compile(r"://|^www\.|localhost|\.(html?|pdf|docx?|indd|txt)\b|^untitled|^microsoft word", re.I)
@@ -29,6 +32,7 @@ _BAD_TITLE = re.compile(r"://|^www\.|localhost|\.(html?|pdf|docx?|indd|txt)\b|^u
 class _PageResult:
     lines: list[Line]
     fallback: bool = False
+    ocr: bool = False
 
 
 @contextmanager
@@ -43,24 +47,46 @@ def _quiet() -> Iterator[None]:
         logger.setLevel(level)
 
 
-def parse_pdf(path: Path) -> Parsed:
-    """Blocks of a PDF with 1-based page numbers; IngestError for encrypted, corrupt or text-less files."""
+def parse_pdf(path: Path, progress: Progress | None = None) -> Parsed:
+    """Blocks of a PDF with 1-based page numbers; pages without a text layer are OCR'd when the OCR extra
+    is installed (`progress` shows them); IngestError for encrypted, corrupt or text-less files."""
     check_size(path)
     if b"%PDF-" not in read_head(path, 1024):
         raise IngestError(path, "corrupt PDF (no PDF header)")
     n_pages = _validate(path)
     with _quiet():
         pages, meta_title = _extract(path, n_pages)
+    meta: dict[str, Any] = {"format": "pdf", "pages": n_pages}
+    warnings: list[str] = []
+    ocr_lines = ocr_missing_pages(path, [p.lines for p in pages], meta, warnings, progress)
+    for index, lines in ocr_lines.items():
+        pages[index] = _PageResult(lines, ocr=True)
     if not any(p.lines for p in pages):
-        raise IngestError(path, "no extractable text (scanned PDF?)")
+        raise IngestError(path, _no_text_reason(meta))
     title = _title(meta_title, pages)  # before header removal: the running header is often the title
     _drop_headers_footers(pages)
     blocks = build_blocks([p.lines for p in pages])
-    meta: dict[str, Any] = {"format": "pdf", "pages": n_pages}
     fallback = [i + 1 for i, p in enumerate(pages) if p.fallback]
     if fallback:
         meta["fallback_pages"] = fallback
+        warnings.append(f"{_pages(fallback)} read as plain text (no fonts, no tables)")
+    if warnings:
+        meta["warnings"] = warnings
     return Parsed(blocks, title=title, meta=meta)
+
+
+def _no_text_reason(meta: dict[str, Any]) -> str:
+    """Why a PDF gave no text: no OCR installed (name the extra), or OCR found nothing either."""
+    if "ocr" in meta:
+        return f"no extractable text (scanned PDF? OCR found no text on {_pages(meta['ocr']['pages'])})"
+    if meta.get("pages_without_text"):
+        return "no extractable text (scanned PDF?); install the OCR extra to read it: pip install 'kgrag[ocr]'"
+    return "no extractable text (scanned PDF?)"
+
+
+def _pages(numbers: list[int]) -> str:
+    """'page 3' / 'pages 1, 2, 5'."""
+    return ("page " if len(numbers) == 1 else "pages ") + ", ".join(str(n) for n in numbers)
 
 
 def _validate(path: Path) -> int:

@@ -8,6 +8,7 @@ from typing import Any
 from fastapi import APIRouter, Depends, File, Form, HTTPException, UploadFile, status
 
 from kgrag.ingest import SUPPORTED_SUFFIXES, content_hash
+from kgrag.ingest.details import document_details
 from kgrag.server.deps import get_state
 from kgrag.server.state import ServerState
 from kgrag.server.uploads import StoredUpload, UploadError, store_upload
@@ -41,7 +42,7 @@ def make_router(max_upload_bytes: int) -> APIRouter:
         summary="Upload one or more files; they are indexed in the background (poll GET /jobs/{job_id})",
     )
     def upload(
-        files: list[UploadFile] = File(..., description="PDF, HTML, Markdown, text or pre-chunked JSONL files."),
+        files: list[UploadFile] = File(..., description="PDF, DOCX, PPTX, HTML, Markdown, text or pre-chunked JSONL files."),
         replace: bool = Form(False, description="Overwrite a stored upload of the same name instead of renaming."),
         stages: str = Form(
             "",
@@ -89,10 +90,11 @@ def make_router(max_upload_bytes: int) -> APIRouter:
             raise HTTPException(404, detail=f"no job {job_id!r} (jobs are kept in memory until the server restarts)")
         return found.to_dict()
 
-    @router.get("/documents", summary="Indexed documents")
+    @router.get("/documents", summary="Indexed documents, each with what it yielded (pages, chunks, OCR pages, tables, warnings)")
     def documents(state: ServerState = Depends(get_state)) -> list[dict[str, Any]]:
         uploaded = {p.name for p in state.uploads.iterdir() if p.is_file()}
-        return [{**asdict(d), "uploaded": d.path in uploaded} for d in state.index.store.list_documents()]
+        return [{**asdict(d), "uploaded": d.path in uploaded, "details": document_details(d)}
+                for d in state.index.store.list_documents()]
 
     @router.delete("/documents/{doc_id}", summary="Delete a document, its chunks and the graph items only it supported")
     def delete(doc_id: str, state: ServerState = Depends(get_state)) -> dict[str, Any]:

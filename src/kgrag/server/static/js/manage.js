@@ -8,8 +8,17 @@ export async function loadDocuments() {
   $("doc-count").textContent = `${docs.length} document${docs.length === 1 ? "" : "s"}`;
   $("documents").innerHTML = docs
     .map((d) => `<tr><td class="mono">${esc(d.path)}</td><td>${esc(d.title)}</td><td>${esc(d.product)}</td>
-      <td>${esc(d.version)}</td><td><button class="danger small-btn" data-doc="${esc(d.doc_id)}" data-path="${esc(d.path)}">Delete</button></td></tr>`)
-    .join("") || `<tr><td colspan="5" class="muted">No documents yet: upload some above.</td></tr>`;
+      <td>${esc(d.version)}</td>${detailCells(d.details || {})}
+      <td><button class="danger small-btn" data-doc="${esc(d.doc_id)}" data-path="${esc(d.path)}">Delete</button></td></tr>`)
+    .join("") || `<tr><td colspan="10" class="muted">No documents yet: upload some above.</td></tr>`;
+}
+
+// What a document yielded at ingest time: pages, chunks, OCR'd pages (mean confidence), tables, warnings.
+function detailCells(x) {
+  const n = (v) => (v === null || v === undefined ? "–" : esc(String(v)));
+  const ocr = x.ocr_pages ? `${x.ocr_pages}${x.ocr_confidence != null ? ` <span class="muted small">(${Number(x.ocr_confidence).toFixed(2)})</span>` : ""}` : "0";
+  const warnings = (x.warnings || []).map((w) => `<div class="small warn">${esc(w)}</div>`).join("");
+  return `<td>${n(x.pages)}</td><td>${n(x.chunks)}</td><td class="ocr">${ocr}</td><td>${n(x.tables)}</td><td class="warnings">${warnings}</td>`;
 }
 
 function jobLine(job) {
