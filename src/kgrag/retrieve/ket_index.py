@@ -20,7 +20,8 @@ from scipy import sparse
 from kgrag.graph.adjacency import GraphAdjacency, get_adjacency
 from kgrag.graph.core import load_core
 from kgrag.graph.keyword_graph import EDGE_KIND as KW_SUB
-from kgrag.graph.keyword_graph import VECTOR_KIND as KW_VECTORS
+from kgrag.graph.keyword_graph import SUM_KIND as KW_SUMS
+from kgrag.graph.keyword_graph import keyword_vectors
 from kgrag.graph.knn import EDGE_KIND as KNN
 from kgrag.graph.subchunks import ENTITY_EDGES, RELATION_EDGES
 from kgrag.tokens import count_tokens
@@ -107,13 +108,14 @@ class KeywordArrays:
 def _keywords(index: Index) -> KeywordArrays:
     store = index.store
     units = unit_arrays(index, "subchunk")
-    vm = store.vector_matrix(KW_VECTORS)
-    matrix = bipartite(store.edges(KW_SUB), vm.position, units.position)
-    return KeywordArrays(vm.ids, vm.matrix, matrix, units)
+    ids, vectors = keyword_vectors(store)
+    matrix = bipartite(store.edges(KW_SUB), {k: i for i, k in enumerate(ids)}, units.position)
+    return KeywordArrays(ids, vectors, matrix, units)
 
 
 def keyword_arrays(index: Index) -> KeywordArrays:
-    return cached(index.store, "keywords", ("edges", "vectors:keyword", "vectors:subchunk"), lambda: _keywords(index))
+    gens = ("edges", f"vectors:{KW_SUMS}", "vectors:subchunk")
+    return cached(index.store, "keywords", gens, lambda: _keywords(index))
 
 
 @dataclass
