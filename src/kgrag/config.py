@@ -33,6 +33,7 @@ class EmbedderSettings:
     api_key: str = ""
     batch_size: int = 32
     threads: int = 1
+    cache_rows: int = 20_000  # embedding cache (embed_cache.sqlite) bound; 0 = no cache
 
 
 @dataclass
