@@ -8,6 +8,7 @@ Regenerate (one process per corpus and code version; each builds its index from 
   git worktree add --detach ../i14-before 25a90da
   PYTHONPATH=../i14-before/src .venv/bin/python benchmarks/index_cost.py --corpus musique --label before
   .venv/bin/python benchmarks/index_cost.py --compare      # the side-by-side table from the JSON results
+  (--paragraphs N: only the first N MuSiQue paragraphs, for a shorter run on a loaded machine)
 MuSiQue: 6,761 paragraphs, one chunk each (benchmarks/common.py build_paragraph_index); Arduino: the datasheet
 PDFs under <data>/arduino/documents through `index.add`. MiniLM embeddings, rules extractor, no LLM call
 (the LLM provider is set to `fake` so that the old code's communities stage also writes extractive summaries).
@@ -64,12 +65,12 @@ def folder_mb(path: Path) -> dict[str, float]:
     return sizes
 
 
-def build(corpus: str, data: Path, root: Path) -> tuple[Index, dict[str, Any]]:
-    """A fresh index of `corpus`; the seconds of `add` and of the embedding inside it."""
+def build(corpus: str, data: Path, root: Path, paragraphs: int = 0) -> tuple[Index, dict[str, Any]]:
+    """A fresh index of `corpus` (MuSiQue: the first `paragraphs`, 0 = all); seconds of `add` and its embedding."""
     shutil.rmtree(root, ignore_errors=True)
     cpu0, start = _cpu(), time.perf_counter()
     if corpus == "musique":
-        index, t = build_paragraph_index(root, musique_paragraphs(data))
+        index, t = build_paragraph_index(root, musique_paragraphs(data)[: paragraphs or None])
         embed_s = t["embed_s"]
     else:
         index = Index.init(root, settings=Settings())
@@ -118,10 +119,11 @@ def measure_coverage(index: Index, data: Path, limit: int) -> dict[str, float]:
     return out
 
 
-def run(corpus: str, label: str, data: Path, limit: int) -> dict[str, Any]:
-    root = CACHE / "index_cost" / f"{corpus}-{label}"
-    print(f"{corpus} ({label}): building {root}", flush=True)
-    index, add = build(corpus, data, root)
+def run(corpus: str, label: str, data: Path, limit: int, paragraphs: int = 0) -> dict[str, Any]:
+    name = f"{corpus}{paragraphs or ''}"
+    root = CACHE / "index_cost" / f"{name}-{label}"
+    print(f"{name} ({label}): building {root}", flush=True)
+    index, add = build(corpus, data, root, paragraphs)
     print(f"  add: {add}", flush=True)
     start = time.perf_counter()
     stages = run_stages(index, add["embed_s"])
@@ -130,18 +132,18 @@ def run(corpus: str, label: str, data: Path, limit: int) -> dict[str, Any]:
     total["cpu_ratio"] = round(total["cpu_s"] / max(add["embed_s"], 1e-9), 2)
     peak = round(_rss_mb())
     index.close()
-    result = {"corpus": corpus, "label": label, "add": add, "stages": stages, "stages_total": total,
+    result = {"corpus": name, "label": label, "add": add, "stages": stages, "stages_total": total,
               "size_mb": folder_mb(root), "peak_rss_mb": peak}
     if corpus == "musique":
         result["coverage"] = measure_coverage(Index.open(root), data, limit)
     print(json.dumps(result, indent=1))
-    write_json(f"index_cost_{corpus}_{label}", result)
+    write_json(f"index_cost_{name}_{label}", result)
     return result
 
 
 def compare() -> None:
     """The side-by-side table of every stored before/after result, with the issue's reported numbers."""
-    for corpus in ("musique", "arduino"):
+    for corpus in sorted({p.name.split("_")[2] for p in RESULTS.glob("index_cost_*_*.json")}):
         runs = {}
         for label in ("before", "after"):
             path = RESULTS / f"index_cost_{corpus}_{label}.json"
@@ -165,7 +167,8 @@ def compare() -> None:
         for key in next(iter(runs.values())).get("coverage", {}):
             rows.append([f"coverage {key}"] + [str(r.get("coverage", {}).get(key, "-")) for r in runs.values()])
         print_table(["", *labels], rows)
-        print(f"issue 14 reported before: {ISSUE_BEFORE[corpus]}")
+        if corpus in ISSUE_BEFORE:
+            print(f"issue 14 reported before: {ISSUE_BEFORE[corpus]}")
 
 
 def main() -> None:
@@ -174,12 +177,13 @@ def main() -> None:
     parser.add_argument("--label", default="after", help="name of this code version in the results (before/after)")
     parser.add_argument("--data", default=None)
     parser.add_argument("--limit", type=int, default=0, help="only the first N MuSiQue questions for coverage")
+    parser.add_argument("--paragraphs", type=int, default=0, help="only the first N MuSiQue paragraphs (0: all)")
     parser.add_argument("--compare", action="store_true", help="print the stored before/after results side by side")
     args = parser.parse_args()
     if args.compare:
         compare()
         return
-    run(args.corpus, args.label, data_dir(args.data), args.limit)
+    run(args.corpus, args.label, data_dir(args.data), args.limit, args.paragraphs)
 
 
 if __name__ == "__main__":
