@@ -109,6 +109,7 @@ def test_plan_lists_stages_with_estimates_and_changes_nothing(empty_index: Index
     for stage in ("keywords", "knn", "graph", "skeleton", "communities"):
         assert stage in plain.stdout
     assert "items to do: 18 of 18" in plain.stdout  # the keyword stage: every chunk
+    assert "min (default rate)" in plain.stdout  # a time for the LLM-free work before this index has any
     assert "LLM total: none" in plain.stdout and "extractive summaries" in plain.stdout
     asked = _cli("index", "--index", root, "--plan", "--llm-summaries", "--max-llm-tokens", "5000", cwd=tmp_path)
     assert asked.exit_code == 0, asked.output

@@ -19,6 +19,10 @@ if TYPE_CHECKING:
     from kgrag.index import Index
     from kgrag.stages import Stage
 
+# CPU seconds per chunk of each LLM-free stage, MiniLM, measured by benchmarks/index_cost.py (MuSiQue,
+# 1,000 paragraphs, shared machine: an idle one is faster); used until this index has timed its own run.
+DEFAULT_SECONDS_PER_CHUNK = {"keywords": 0.0006, "knn": 0.0006, "core": 0.0007, "subchunks": 0.01,
+                             "keyword-graph": 0.044, "graph": 0.24, "skeleton": 0.0034, "communities": 0.15}
 SUMMARY_OUTPUT_TOKENS = 150  # expected tokens of one community summary until this index has its own history
 STATS_KEY = "stage_stats"  # meta key: JSON {stage name: its last run} (written by cli/index_run.py)
 
@@ -31,7 +35,7 @@ class StagePlan:
     description: str
     todo: int | None = None
     total: int | None = None
-    seconds: float | None = None  # predicted wall time of the LLM-free work
+    seconds: tuple[float, str] | None = None  # predicted wall time of the LLM-free work, and its basis
     llm: dict[str, Any] | None = None
     notes: list[str] = field(default_factory=list)
 
@@ -164,14 +168,18 @@ def record_stage(index: Index, name: str, run: dict[str, Any]) -> None:
     index.store.set_meta(STATS_KEY, json.dumps(data, sort_keys=True))
 
 
-def _predicted_seconds(index: Index, name: str, todo: int | None) -> float | None:
+def _predicted_seconds(index: Index, name: str, todo: int | None) -> tuple[float, str] | None:
+    """Seconds for `todo` items: from this index's last run of the stage, else the measured default rate."""
+    if todo is None:
+        return None
     last = stage_stats(index).get(name)
-    if not last or todo is None:
-        return None
-    items = max(last.get("items", {}).values(), default=0)
-    if not items:
-        return None
-    return math.ceil(last["wall_s"] * todo / items)
+    items = max(last.get("items", {}).values(), default=0) if last else 0
+    if last and items:
+        return math.ceil(last["wall_s"] * todo / items), "last run here"
+    if name in DEFAULT_SECONDS_PER_CHUNK:
+        per_chunk = todo if name not in {"communities"} else index.store.count("chunks")
+        return math.ceil(DEFAULT_SECONDS_PER_CHUNK[name] * per_chunk), "default rate"
+    return None
 
 
 def format_plan(plans: list[StagePlan]) -> list[str]:
@@ -180,7 +188,7 @@ def format_plan(plans: list[StagePlan]) -> list[str]:
     calls = tokens = seconds = usd = 0.0
     for p in plans:
         items = "?" if p.todo is None else f"{p.todo:,}" + ("" if p.total is None else f" of {p.total:,}")
-        when = "" if p.seconds is None else f", ~{p.seconds / 60:.1f} min (last run here)"
+        when = "" if p.seconds is None else f", ~{p.seconds[0] / 60:.1f} min ({p.seconds[1]})"
         lines.append(f"{p.name:<14} items to do: {items}{when}")
         if p.llm:
             lines.append(f"{'':<14} LLM: {format_cost(p.llm)}")
