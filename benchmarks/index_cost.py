@@ -98,6 +98,10 @@ def run_stages(index: Index, embed_s: float) -> dict[str, dict[str, float]]:
             continue
         e0, cpu0, start = timed.seconds, _cpu(), time.perf_counter()
         stage.run(index, NullProgress())
+        for method in ("reclaim_space", "drop_vector_cache"):  # what `kgrag index` does after a stage (if present)
+            release = getattr(index.store, method, None)
+            if callable(release):
+                release()
         wall = time.perf_counter() - start
         out[stage.name] = {"wall_s": round(wall, 1), "cpu_s": round(_cpu() - cpu0, 1),
                            "embed_s": round(timed.seconds - e0, 1), "ratio": round(wall / max(embed_s, 1e-9), 2),

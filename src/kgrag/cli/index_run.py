@@ -129,9 +129,10 @@ def run_index(idx: Index, quiet: bool, opts: IndexOptions) -> int:
                 status = "failed"
                 raise
             finally:
-                reclaim = getattr(idx.store, "reclaim_space", None)
-                if callable(reclaim):  # stages rewrite rows (sums, edges): give the freed pages back
-                    reclaim()
+                for method in ("reclaim_space", "drop_vector_cache"):  # freed pages back to the file system;
+                    release = getattr(idx.store, method, None)  # the next stage's memory not on top of this one's
+                    if callable(release):
+                        release()
                 cpu1, peak_kb = _usage()
                 record_stage(idx, stage.name, {"wall_s": round(time.perf_counter() - start, 2),
                                                "cpu_s": round(cpu1 - cpu0, 2), "items": progress.counts,

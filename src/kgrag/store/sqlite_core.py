@@ -354,6 +354,11 @@ class SqliteCore(GenerationCounters):
                 out[row] = matrix.matrix[pos]
         return out
 
+    def drop_vector_cache(self) -> None:
+        """Forget the in-memory matrices (reloaded on next use): a finished indexing stage frees its memory."""
+        with self._cache_lock:
+            self._vector_cache.clear()
+
     def vector_matrix(self, kind: str) -> VectorMatrix:
         """The cached in-memory matrix of one vector kind, reloaded when it changed on disk."""
         gen = self.generation(f"vectors:{kind}")
