@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 import numpy as np
 import pytest
+from pgvector import HalfVector
 
 from kgrag.store.postgres_schema import BackendURLError, default_schema, parse_url
 from test_store_contract import drop_schema, pg_test_url
@@ -43,9 +44,9 @@ def test_hnsw_built_past_threshold_and_searched(pg_store) -> None:  # type: igno
         plan = "\n".join(
             r[0]
             for r in pg_store.query(
-                "EXPLAIN SELECT item_id FROM vectors WHERE kind = 'chunk' "
-                "ORDER BY (vec::public.vector(32)) <#> %s::public.vector(32) LIMIT 5",
-                (m[0],),
+                "EXPLAIN SELECT item_id FROM vectors WHERE kind = 'chunk' "  # the column is halfvec (compact)
+                "ORDER BY (vec::public.halfvec(32)) <#> %s::public.halfvec(32) LIMIT 5",
+                (HalfVector(m[0]),),
             )
         )
     assert "hnsw" in plan.lower()

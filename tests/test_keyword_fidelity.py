@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from kgrag.graph.keyword_graph import SUM_KIND, VECTOR_KIND
+from kgrag.graph.keyword_graph import SUM_KIND, VECTOR_KIND, keyword_vectors
 from kgrag.index import Index
-from kgrag.retrieve.ket_index import keyword_vectors
 
 
 def test_keyword_vectors_are_plain_means_of_sentence_vectors(empty_index: Index):

@@ -77,6 +77,17 @@ def test_cached_embedder_reuses_vectors(tmp_path: Path) -> None:
     assert reopened.dim == 384 and reopened.model_name == "hash-384"
 
 
+def test_embedding_cache_is_bounded_and_compact(tmp_path: Path) -> None:
+    path = tmp_path / "emb.sqlite"
+    cached = CachedEmbedder(HashEmbedder(), path, max_rows=50)
+    vectors = cached.embed([f"text number {i}" for i in range(200)])
+    rows = cached._db.execute("SELECT count(*), max(length(vec)) FROM embedding_cache").fetchone()
+    assert rows[0] <= 55 and rows[1] == 2 * 384  # bounded; float16
+    np.testing.assert_allclose(vectors, HashEmbedder().embed([f"text number {i}" for i in range(200)]), atol=1e-3)
+    assert np.array_equal(cached.embed(["text number 199"])[0], vectors[199])  # a hit returns what the miss did
+    cached.close()
+
+
 def test_make_embedder_providers(tmp_path: Path) -> None:
     assert isinstance(make_embedder(EmbedderSettings(provider="hash")), HashEmbedder)
     emb = make_embedder(EmbedderSettings(provider="minilm", batch_size=8), cache_path=tmp_path / "c.sqlite")

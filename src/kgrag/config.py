@@ -33,6 +33,7 @@ class EmbedderSettings:
     api_key: str = ""
     batch_size: int = 32
     threads: int = 1
+    cache_rows: int = 20_000  # embedding cache (embed_cache.sqlite) bound; 0 = no cache
 
 
 @dataclass
@@ -76,6 +77,8 @@ class GraphSettings:
     knn_k: int = 2
     keyword_method: str = "vocab"  # KET-RAG keywords: vocab | tfidf | phrase
     max_llm_tokens: int = 0  # 0 = no cap
+    max_minutes: float = 0.0  # `kgrag index`: no new LLM call after this many minutes (0 = no limit)
+    llm_summaries: bool = False  # LLM community summaries with the local model (an openai endpoint: always)
     gleaning_rounds: int = 0
     seed: int = 42
 

@@ -220,4 +220,7 @@ class Index:
                 "communities",
             )
         }
-        return {"index": str(self.root), "counts": counts, "llm_usage": s.usage(), "failures": len(s.failures())}
+        from kgrag.plan import stage_stats
+
+        return {"index": str(self.root), "counts": counts, "llm_usage": s.usage(), "failures": len(s.failures()),
+                "stages": stage_stats(self)}

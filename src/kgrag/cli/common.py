@@ -12,7 +12,7 @@ from typing import Any
 import typer
 from rich.console import Console
 
-from kgrag.progress import NullProgress, Progress, RichProgress
+from kgrag.progress import LogProgress, NullProgress, Progress, RichProgress
 
 console = Console(soft_wrap=True)
 err_console = Console(stderr=True)
@@ -29,9 +29,12 @@ VersionOption = typer.Option(None, help="Only documents with this version metada
 
 @contextmanager
 def progress_for(quiet: bool) -> Iterator[Progress]:
-    """A rich progress display unless quiet or not a terminal."""
-    if quiet or not err_console.is_terminal:
+    """A rich progress display on a terminal, a line per task every ~10 s in a log, nothing when quiet."""
+    if quiet:
         yield NullProgress()
+        return
+    if not err_console.is_terminal:
+        yield LogProgress()
         return
     bar = RichProgress()
     with bar.running():

@@ -16,8 +16,9 @@ def register(app: typer.Typer) -> None:
     @graph.command("communities")
     def communities(
         index: Path = IndexOption,
-        no_summaries: bool = typer.Option(
-            False, "--no-summaries", help="Deterministic summaries from the profiles (no LLM calls)."
+        summaries: bool = typer.Option(
+            None, "--llm-summaries/--no-summaries", help="LLM summaries (estimate printed first) or extractive ones "
+            "from the profiles (default: extractive with the local model, LLM with an openai endpoint)."
         ),
         levels: int = typer.Option(2, "--levels", help="Hierarchy depth (level 0 = coarsest)."),
         top_k: int = typer.Option(15, "--top-k", help="Similar entities linked per entity."),
@@ -30,8 +31,10 @@ def register(app: typer.Typer) -> None:
         json_out: bool = JsonOption,
     ) -> None:
         """Cluster entities into hierarchical Leiden communities and summarise them (summaries cached by profile)."""
+        from kgrag.cli.index_run import say
         from kgrag.graph.communities import CommunityParams
-        from kgrag.graph.community_build import build_communities
+        from kgrag.graph.community_build import Prepared, build_communities, summaries_wanted
+        from kgrag.plan import format_cost, summary_cost
 
         idx = Index.open(index)
         params = CommunityParams(
@@ -42,8 +45,12 @@ def register(app: typer.Typer) -> None:
             max_cluster_size=max_cluster_size,
             seed=idx.settings.graph.seed if seed is None else seed,
         )
+        def announce(prep: Prepared) -> None:
+            say(f"LLM summaries of {len(prep.todo)} communities: {format_cost(summary_cost(idx, prep.todo_profiles()))}")
+
+        wanted = summaries_wanted(idx) if summaries is None else summaries
         with idx.write_lock(), progress_for(quiet) as progress:
-            report = build_communities(idx, params, summaries=not no_summaries, force=force, progress=progress)
+            report = build_communities(idx, params, summaries=wanted, force=force, progress=progress, announce=announce)
         if json_out:
             print_json(report.to_dict())
             return

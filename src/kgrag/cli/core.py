@@ -15,7 +15,6 @@ from kgrag.cli.common import (
     StrategyOption,
     VersionOption,
     console,
-    err_console,
     print_json,
     progress_for,
 )
@@ -99,30 +98,11 @@ def _demo_graph(idx: Index) -> None:
                   f"({report.seconds:.1f} s, no LLM)")
 
 
-def run_stages(idx: Index, quiet: bool, wanted: set[str] | None = None, retry_failed: bool = False) -> None:
-    """Run the indexing stages (all default ones, or `wanted`) under the write lock; resumable."""
-    from kgrag.indexing import INGEST_STAGE, STALE_KEY
-    from kgrag.stages import all_stages
+def run_stages(idx: Index, quiet: bool, wanted: set[str] | None = None, retry_failed: bool = False) -> int:
+    """Run the indexing stages (all default ones, or `wanted`) under the write lock; resumable (cli/index_run)."""
+    from kgrag.cli.index_run import IndexOptions, run_index
 
-    known = all_stages()
-    unknown = (wanted or set()) - {s.name for s in known}
-    if unknown:
-        raise typer.BadParameter(f"unknown stage(s) {sorted(unknown)}; known: {[s.name for s in known]}")
-    with idx.write_lock(), progress_for(quiet) as progress:
-        if retry_failed:  # progress stage names differ from stage names (graph + skeleton share 'graph')
-            for f in idx.store.failures():
-                if f["stage"] != INGEST_STAGE:  # failed files are retried by `kgrag add`
-                    idx.store.clear_progress(f["stage"], [f["item"]])
-        for stage in known:
-            if (wanted and stage.name not in wanted) or (not wanted and not stage.default):
-                continue
-            console.print(f"[bold]stage[/] {stage.name}: {stage.description}")
-            stage.run(idx, progress)
-        if not wanted:
-            idx.store.set_meta(STALE_KEY, "0")
-    failures = idx.store.failures()
-    if failures:
-        err_console.print(f"{len(failures)} failed items; see `kgrag status`, retry with --retry-failed")
+    return run_index(idx, quiet, IndexOptions(wanted=wanted or None, retry_failed=retry_failed))
 
 
 def register(app: typer.Typer) -> None:
@@ -227,6 +207,11 @@ def register(app: typer.Typer) -> None:
                 f"llm {row['stage']:>10} {row['model']}: {row['calls']} calls, "
                 f"{row['prompt_tokens']}+{row['completion_tokens']} tokens, {row['seconds']:.1f} s, ${row['usd']:.4f}"
             )
+        for name, run in data.get("stages", {}).items():
+            items = ", ".join(f"{k} {v:,}" for k, v in run.get("items", {}).items())
+            console.print(f"stage {name:>13}: {run['wall_s']:.1f} s wall, {run['cpu_s']:.1f} s CPU, "
+                          f"peak RSS {run.get('peak_rss_mb', '?')} MB, {run.get('status', '')}"
+                          f"{'; ' + items if items else ''}", markup=False, highlight=False)
         if data["failures"]:
             console.print(f"[yellow]{data['failures']} failed items: see `kgrag status`[/]")
 
@@ -235,11 +220,35 @@ def register(app: typer.Typer) -> None:
         index: Path = IndexOption,
         stages: str = typer.Option("", help="Comma-separated stage names (default: all default stages)."),
         retry_failed: bool = typer.Option(False, "--retry-failed", help="Retry items recorded as failed."),
+        plan: bool = typer.Option(False, "--plan", help="Print the stages, their items and estimates; change nothing."),
+        extractor: str = typer.Option(None, "--extractor", help="Graph extractor for this run: rules | llm | llm-typed | "
+                                      "llm-paths (default: graph.extractor, rules)."),
+        llm_summaries: bool = typer.Option(None, "--llm-summaries/--extractive-summaries",
+                                           help="Community summaries by the LLM (default: extractive, no LLM, "
+                                                "unless an openai endpoint is configured)."),
+        max_llm_tokens: int = typer.Option(None, "--max-llm-tokens", help="Stop LLM work after this many tokens."),
+        max_minutes: float = typer.Option(None, "--max-minutes", help="Start no LLM call after this many minutes."),
         quiet: bool = QuietOption,
     ) -> None:
-        """Run the indexing stages after ingestion (graph, keywords, communities ...); resumable."""
+        """Run the indexing stages after ingestion (keywords, graph, communities ...); resumable, LLM work budgeted.
+
+        LLM work (only with --extractor llm*, --llm-summaries or an openai endpoint) is estimated and printed
+        before it starts; at the budget the run stops with exit code 3 and the same command continues.
+        """
+        from kgrag.cli.index_run import IndexOptions, print_plan, run_index
+
         wanted = {s.strip() for s in stages.split(",") if s.strip()}
-        run_stages(Index.open(index), quiet, wanted, retry_failed)
+        opts = IndexOptions(wanted or None, retry_failed, extractor, llm_summaries, max_llm_tokens, max_minutes)
+        idx = Index.open(index)
+        if plan:
+            from kgrag.cli.index_run import apply_options
+
+            apply_options(idx, opts)
+            print_plan(idx, opts)
+            return
+        code = run_index(idx, quiet, opts)
+        if code:
+            raise typer.Exit(code)
 
     @app.command()
     def status(index: Path = IndexOption, json_out: bool = JsonOption) -> None:

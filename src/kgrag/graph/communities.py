@@ -50,27 +50,32 @@ class CommunityNode:
     children: list[str] = field(default_factory=list)
 
 
+MAX_BLOCK_ELEMENTS = 8_000_000  # similarity rows x entities per block (32 MB of float32, 64 MB of argpartition indices)
+
+
 def similarity_edges(
     vectors: np.ndarray, top_k: int, min_similarity: float, block_rows: int = 1024
 ) -> list[tuple[int, int, float]]:
     """(i, j, cosine) with i < j: each row linked to its top-k most similar rows above the cutoff.
 
     Rows are assumed unit length. Work is done in blocks of rows (one matmul + argpartition per
-    block), so memory is block_rows × N and there is no Python loop over pairs.
+    block), so memory is block_rows × N (capped at MAX_BLOCK_ELEMENTS) and there is no Python loop over pairs.
     """
     n = vectors.shape[0]
     if n < 2 or top_k <= 0:
         return []
     x = np.asarray(vectors, dtype=np.float32)
     k = min(top_k, n - 1)
+    block_rows = max(1, min(block_rows, MAX_BLOCK_ELEMENTS // n))  # 52k entities: ~150 rows, not 850 MB a block
     src_parts, dst_parts, sim_parts = [], [], []
     for start in range(0, n, block_rows):
         stop = min(n, start + block_rows)
-        sims = x[start:stop] @ x.T
+        neg = x[start:stop] @ x.T
+        np.negative(neg, out=neg)  # in place: argpartition wants the smallest first
         rows = np.arange(stop - start)
-        sims[rows, rows + start] = -np.inf  # no self loops
-        idx = np.argpartition(-sims, k - 1, axis=1)[:, :k]
-        top = np.take_along_axis(sims, idx, axis=1)
+        neg[rows, rows + start] = np.inf  # no self loops
+        idx = np.argpartition(neg, k - 1, axis=1)[:, :k]
+        top = -np.take_along_axis(neg, idx, axis=1)
         keep = top >= min_similarity
         src_parts.append(np.repeat(rows + start, k).reshape(-1, k)[keep])
         dst_parts.append(idx[keep])

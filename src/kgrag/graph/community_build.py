@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from kgrag.errors import BudgetExceeded
 from kgrag.graph.build import embed_entities
 from kgrag.graph.communities import CommunityParams, build_graph, hierarchical_leiden, similarity_edges
 from kgrag.graph.community_profiles import (
@@ -89,28 +90,50 @@ def _previous(index: Index) -> tuple[dict[str, dict[str, Any]], dict[str, np.nda
     return summaries, vectors
 
 
-def build_communities(
-    index: Index,
-    params: CommunityParams | None = None,
-    *,
-    summaries: bool = True,
-    force: bool = False,
-    progress: Progress | None = None,
-) -> CommunityReport:
-    """(Re)build communities of all levels with profiles, summaries and vectors; see the module doc."""
+@dataclass
+class Prepared:
+    """The partition and profiles of a build (no LLM), and which profile hashes still need a summary."""
+
+    fingerprint: str
+    report: CommunityReport
+    nodes: list[Any]
+    profiles: dict[str, dict[str, Any]]
+    hashes: dict[str, str]
+    done: dict[str, dict[str, Any]]
+    todo: list[str]
+    old_vectors: dict[str, np.ndarray]
+
+    def todo_profiles(self) -> list[dict[str, Any]]:
+        """One profile per profile hash still to summarise, in the order they are summarised."""
+        first = {h: cid for cid, h in sorted(self.hashes.items(), reverse=True)}
+        return [self.profiles[first[h]] for h in self.todo]
+
+
+def summaries_wanted(index: Index) -> bool:
+    """LLM community summaries: asked for (`graph.llm_summaries`) or an OpenAI-compatible endpoint configured."""
+    return bool(index.settings.graph.llm_summaries) or index.settings.llm.provider == "openai"
+
+
+def prepare_communities(index: Index, params: CommunityParams | None = None, *, summaries: bool = True,
+                        force: bool = False, embed: bool = True) -> Prepared | None:
+    """Partition and profile the entity graph; None when nothing changed since the last complete build.
+
+    `embed=False` (a plan) writes nothing: entities without a vector join by their relations only.
+    """
     params = params or CommunityParams(seed=index.settings.graph.seed)
-    progress = progress or NullProgress()
     store = index.store
-    start = time.perf_counter()
     fingerprint = f"{store.generation('graph')}|{params.key()}|{'llm' if summaries else 'profile'}"
     if not force and store.get_meta(FINGERPRINT_KEY) == fingerprint and store.count("communities"):
-        return CommunityReport(skipped=True)
+        return None
     report = CommunityReport()
     view = GraphView.load(store)
     ids = sorted(view.entities)
     report.entities = len(ids)
-    embed_entities(index)  # the graph stage's 'entity' vectors (name + type + description); fills any missing
+    if embed:  # the graph stage's 'entity' vectors (name + type + description); fills any missing
+        embed_entities(index)
     vectors = store.get_vectors("entity", ids) if ids else np.zeros((0, 1), dtype=np.float32)
+    if vectors.shape[1] == 0:
+        vectors = np.zeros((len(ids), 1), dtype=np.float32)
     sims = similarity_edges(vectors, params.top_k, params.min_similarity, params.block_rows)
     pos = {eid: i for i, eid in enumerate(ids)}
     rels = [(pos[s], pos[d]) for s, _, d in view.relations if s in pos and d in pos]
@@ -124,23 +147,56 @@ def build_communities(
     done: dict[str, dict[str, Any]] = {h: s for h, s in old_summaries.items() if s["source"] in wanted}
     todo = sorted({h for h in hashes.values() if h not in done})
     report.reused = sum(1 for h in hashes.values() if h in done)
-    task = progress.task("community summaries", len(todo))
-    first = {h: cid for cid, h in sorted(hashes.items(), reverse=True)}
+    return Prepared(fingerprint, report, nodes, profiles, hashes, done, todo, old_vectors)
+
+
+def build_communities(
+    index: Index,
+    params: CommunityParams | None = None,
+    *,
+    summaries: bool = True,
+    force: bool = False,
+    progress: Progress | None = None,
+    announce: Any = None,
+) -> CommunityReport:
+    """(Re)build communities of all levels with profiles, summaries and vectors; see the module doc.
+
+    With `summaries`, `announce(prepared)` (if given) is called before the first LLM call. When the LLM
+    budget runs out, the remaining communities keep extractive summaries, everything is written, and
+    BudgetExceeded is raised; the next run summarises only what is still missing.
+    """
+    progress = progress or NullProgress()
+    start = time.perf_counter()
+    prep = prepare_communities(index, params, summaries=summaries, force=force)
+    if prep is None:
+        return CommunityReport(skipped=True)
+    report, done, store = prep.report, prep.done, index.store
+    stopped: BudgetExceeded | None = None
+    if summaries and prep.todo and announce is not None:
+        announce(prep)
+    task = progress.task("community summaries", len(prep.todo))
     with llm_stage(STAGE):
-        for h in todo:
-            profile = profiles[first[h]]
-            done[h] = llm_summary(index.llm, profile) if summaries else profile_summary(profile)
-            report.llm_calls += int(summaries)
+        for h, profile in zip(prep.todo, prep.todo_profiles(), strict=True):
+            if summaries and stopped is None:
+                try:
+                    done[h] = llm_summary(index.llm, profile)
+                    report.llm_calls += 1
+                except BudgetExceeded as exc:
+                    stopped = exc
+            if h not in done:
+                done[h] = profile_summary(profile)
             task.advance(1)
-    report.summarised = len(todo)
+    report.summarised = len(prep.todo)
 
     communities = []
+    nodes, hashes = prep.nodes, prep.hashes
     for n in nodes:
         s, h = done[hashes[n.community_id]], hashes[n.community_id]
-        content = {**profiles[n.community_id], "profile_hash": h, "summary_source": s["source"]}
+        content = {**prep.profiles[n.community_id], "profile_hash": h, "summary_source": s["source"]}
         communities.append(
             Community(n.community_id, n.level, n.parent_id, s["topic_label"], s["summary"], content, s["key_terms"])
         )
+    old_vectors = prep.old_vectors
     vec_key = {c.community_id: f"{hashes[c.community_id]}|{c.full_content['summary_source']}" for c in communities}
     missing = list({vec_key[c.community_id]: c for c in communities if vec_key[c.community_id] not in old_vectors}.items())
     texts = [embedding_text(c.title, c.summary, c.key_terms) for _, c in missing]
@@ -151,10 +207,13 @@ def build_communities(
         if communities:
             ids_out = [c.community_id for c in communities]
             store.put_vectors("community", ids_out, np.vstack([new_vectors[vec_key[i]] for i in ids_out]))
-        store.set_meta(FINGERPRINT_KEY, fingerprint)
+        store.set_meta(FINGERPRINT_KEY, prep.fingerprint if stopped is None else "")
         report.seconds = time.perf_counter() - start
         store.set_meta(SECONDS_KEY, f"{report.seconds:.3f}")
     report.per_level = {}
     for n in nodes:
         report.per_level[n.level] = report.per_level.get(n.level, 0) + 1
+    if stopped is not None:
+        raise BudgetExceeded(f"community summaries stopped after {report.llm_calls} of {len(prep.todo)} LLM calls "
+                             f"({stopped}); the others keep extractive summaries until the next run")
     return report

@@ -4,7 +4,8 @@ An edge `kw_sub` joins a keyword of a chunk to each of the chunk's sub-chunks it
 keyword's description is the sentences containing it; its embedding the mean of those sentences'
 embeddings. Each distinct sentence of a batch is embedded once, however many keywords it holds.
 Per-keyword running sums (vectors kind 'kwsum': d sums plus a count) make the stage resumable and
-incremental per chunk; removing chunks triggers one full rebuild.
+incremental per chunk; removing chunks triggers one full rebuild. They are the only stored keyword
+vectors: the (unnormalised, as in KET-RAG) mean vectors are derived from them in memory (`keyword_vectors`).
 """
 
 from __future__ import annotations
@@ -23,11 +24,12 @@ from kgrag.types import Chunk, Keyword, SubChunk
 if TYPE_CHECKING:
     from kgrag.index import Index
     from kgrag.progress import Progress
+    from kgrag.store.base import Store
 
 STAGE = "ket.kwgraph"
 EDGE_KIND = "kw_sub"
 SUM_KIND = "kwsum"
-VECTOR_KIND = "keyword"
+VECTOR_KIND = "keyword"  # no longer written; deleted on a rebuild (indexes built before the sums were the only copy)
 META_DONE = "ket:kwgraph_chunks"
 BATCH = 500
 MAX_DESCRIPTION_SENTENCES = 8  # stored description; the embedding uses every sentence
@@ -130,12 +132,25 @@ def _apply_batch(
         store.upsert_keywords(updated)
         if ids:
             store.put_vectors(SUM_KIND, ids, sums)
-            means = sums[:, :-1] / np.maximum(sums[:, -1:], 1.0)
-            norms = np.linalg.norm(means, axis=1, keepdims=True)
-            store.put_vectors(VECTOR_KIND, ids, (means / np.where(norms > 0, norms, 1.0)).astype(np.float32))
         store.mark_done(STAGE, [c.chunk_id for c in chunks])
         store.set_meta(META_DONE, str(int(store.get_meta(META_DONE) or 0) + len(chunks)))
     running.update(zip(ids, sums, strict=True))  # only after the commit: a failed batch leaves them untouched
+
+
+def keyword_vectors(store: Store) -> tuple[list[str], np.ndarray]:
+    """Keyword ids and their embeddings as KET-RAG defines them: the plain mean of their sentences' vectors.
+
+    The mean is not re-normalised: a keyword whose sentences point in many directions (a common word)
+    gets a short vector and ranks below a specific one, as in the paper's inner-product search. Derived
+    from the running sums (kind 'kwsum': d sums plus a count); indexes built before the sums fall back to
+    their stored unit vectors (kind 'keyword').
+    """
+    sums = store.vector_matrix(SUM_KIND)
+    if sums.ids and sums.matrix.shape[1] > 1:
+        means = sums.matrix[:, :-1] / np.maximum(sums.matrix[:, -1:], 1.0)
+        return list(sums.ids), np.ascontiguousarray(means, dtype=np.float32)
+    legacy = store.vector_matrix(VECTOR_KIND)
+    return list(legacy.ids), np.ascontiguousarray(legacy.matrix, dtype=np.float32)
 
 
 def ensure_keyword_graph(index: Index, progress: Progress | None = None) -> int:

@@ -81,15 +81,16 @@ def _third_person(verb: str) -> str:
     return verb + "s"
 
 
-def _verb_label(verb: Any) -> str:
+def _verb_label(verb: Any, lemma: Any = None) -> str:
     """A verb phrase in third person present: `uses`, `is connected`, `does not support`, `sets up`."""
     particle = " ".join(c.text.lower() for c in verb.children if c.dep_ == "prt")
+    base_form = (lemma(verb) if lemma is not None else verb.lemma_).lower()
     if any(c.dep_ == "neg" for c in verb.children):
-        base = f"does not {verb.lemma_.lower()}"
+        base = f"does not {base_form}"
     elif any(c.dep_ == "auxpass" for c in verb.children):
         base = f"is {verb.text.lower()}"
     else:
-        base = _third_person(verb.lemma_.lower())
+        base = _third_person(base_form)
     return f"{base} {particle}".strip()
 
 
@@ -104,14 +105,29 @@ def _with_conjuncts(tokens: Iterable[Any]) -> list[Any]:
 class _Doc:
     """One parsed chunk: entity spans by token, noun chunks, and the builder collecting the extraction."""
 
-    def __init__(self, doc: Any, builder: ExtractionBuilder) -> None:
+    def __init__(self, doc: Any, builder: ExtractionBuilder, lemmatizer: Any = None) -> None:
         self.doc = doc
         self.builder = builder
+        self.lemmatizer = lemmatizer  # the pipeline's lemmatizer, run on demand (only verbs need a lemma)
         self.entity_at: dict[int, str] = {}  # token index -> entity name (pattern or NER)
         self.chunk_of: dict[int, Any] = {}
         for nc in doc.noun_chunks:
             for tok in nc:
                 self.chunk_of[tok.i] = nc
+        self._sentence: list[str] = [""] * len(doc)  # token index -> its sentence (Token.sent walks the doc)
+        for sent in doc.sents:
+            text = sent.text[:MAX_DESCRIPTION_CHARS]
+            self._sentence[sent.start : sent.end] = [text] * (sent.end - sent.start)
+
+    def lemma(self, tok: Any) -> str:
+        """The token's lemma as the pipeline's lemmatizer would set it (a lemma already set wins)."""
+        if self.lemmatizer is None or tok.lemma != 0:
+            return tok.lemma_
+        return self.lemmatizer.lemmatize(tok)[0]
+
+    def sentence(self, tok: Any) -> str:
+        """The (cut) text of the sentence holding token `tok`."""
+        return self._sentence[tok.i]
 
     def add_span(self, span: Any, name: str, etype: str) -> None:
         if "\n" in span.text.strip() or any(t.i in self.entity_at for t in span):
@@ -120,7 +136,7 @@ class _Doc:
             if _JUNK.search(name):
                 return  # table cells ("Description = Reset"), markup fragments
             name = _SECTION_NUMBER.sub("", name)
-        if self.builder.entity(name, etype, span.sent.text[:MAX_DESCRIPTION_CHARS]) is None:
+        if self.builder.entity(name, etype, self.sentence(span[0])) is None:
             return
         for tok in span:
             self.entity_at[tok.i] = name
@@ -141,14 +157,14 @@ class _Doc:
         if not words or len(words) > MAX_CONCEPT_TOKENS or all(t.is_stop for t in words):
             return None
         name = _SECTION_NUMBER.sub("", self.doc[words[0].i : words[-1].i + 1].text)
-        if _JUNK.search(name) or self.builder.entity(name, CONCEPT_TYPE, tok.sent.text[:MAX_DESCRIPTION_CHARS]) is None:
+        if _JUNK.search(name) or self.builder.entity(name, CONCEPT_TYPE, self.sentence(tok)) is None:
             return None
         return name
 
     def relate(self, src_tok: Any, label: str, dst_tok: Any) -> None:
         src, dst = self.argument(src_tok), self.argument(dst_tok)
         if src and dst:
-            self.builder.relation(src, label, dst, src_tok.sent.text[:MAX_DESCRIPTION_CHARS])
+            self.builder.relation(src, label, dst, self.sentence(src_tok))
 
 
 def _entities(parsed: _Doc, text: str) -> None:
@@ -191,7 +207,7 @@ def _relations(parsed: _Doc) -> None:
                 subjects = _with_conjuncts(c for c in tok.head.children if c.dep_ in SUBJECT_DEPS)
             if not subjects:
                 continue
-            label = _verb_label(tok)
+            label = _verb_label(tok, parsed.lemma)
             targets = [(label, o) for o in _with_conjuncts(c for c in tok.children if c.dep_ in OBJECT_DEPS)]
             for prep in (c for c in tok.children if c.dep_ in {"prep", "agent"}):
                 targets += [(f"{label} {prep.text.lower()}", o)
@@ -233,10 +249,13 @@ class RulesExtractor(Extractor):
                 yield chunk, _patterns_only(chunk.text)
             return
         chunks = list(chunks)
-        docs = self.nlp.pipe((c.text for c in chunks), batch_size=self.batch_size)
+        # the lemmatizer (~15% of the pipeline) runs only on the verbs that get a relation label
+        lemmatizer = self.nlp.get_pipe("lemmatizer") if "lemmatizer" in self.nlp.pipe_names else None
+        docs = self.nlp.pipe((c.text for c in chunks), batch_size=self.batch_size,
+                             disable=["lemmatizer"] if lemmatizer is not None else [])
         for chunk, doc in zip(chunks, docs, strict=True):
             builder = ExtractionBuilder(chunk.text, validate=False)
-            parsed = _Doc(doc, builder)
+            parsed = _Doc(doc, builder, lemmatizer)
             _entities(parsed, chunk.text)
             _relations(parsed)
             yield chunk, builder.build()

@@ -10,6 +10,8 @@ def open_cache_db(path: Path, ddl: str) -> sqlite3.Connection:
     """Open (creating folder, file and table `ddl` if needed) a cache database in WAL mode."""
     path.parent.mkdir(parents=True, exist_ok=True)
     db = sqlite3.connect(str(path), timeout=30.0, check_same_thread=False)
+    if db.execute("PRAGMA page_count").fetchone()[0] == 0:
+        db.execute("PRAGMA auto_vacuum=INCREMENTAL")  # a new file: evicted rows give their pages back
     db.execute("PRAGMA journal_mode=WAL")
     db.execute("PRAGMA synchronous=NORMAL")
     db.execute(ddl)

@@ -158,13 +158,21 @@ class MiniLMEmbedder:
         return out
 
 
-class CachedEmbedder:
-    """Wraps an embedder with an SQLite cache keyed by (model name, sha1 of text): repeats are free."""
+DEFAULT_CACHE_ROWS = 20_000  # ~17 MB of 384-d float16 vectors
 
-    def __init__(self, inner: Embedder, path: str | Path) -> None:
+
+class CachedEmbedder:
+    """Wraps an embedder with an SQLite cache keyed by (model name, sha1 of text): repeats are free.
+
+    Vectors are cached as float16 and the cache is bounded to `max_rows` (random eviction, space given
+    back): the index itself keeps every vector it needs, the cache only saves re-embedding recent texts.
+    """
+
+    def __init__(self, inner: Embedder, path: str | Path, max_rows: int = DEFAULT_CACHE_ROWS) -> None:
         self.inner = inner
         self.model_name = inner.model_name
         self.path = Path(path)
+        self.max_rows = max_rows
         self.hits = 0
         self.misses = 0
         self._lock = threading.Lock()
@@ -173,6 +181,18 @@ class CachedEmbedder:
             "CREATE TABLE IF NOT EXISTS embedding_cache (model TEXT NOT NULL, key TEXT NOT NULL,"
             " vec BLOB NOT NULL, PRIMARY KEY (model, key)) WITHOUT ROWID",
         )
+        self._rows = self._db.execute("SELECT count(*) FROM embedding_cache").fetchone()[0]
+
+    def _evict(self) -> None:
+        """Drop random rows down to 90% of `max_rows` once the cache is 10% over it; return the pages."""
+        if self._rows <= self.max_rows * 1.1:
+            return
+        excess = self._rows - int(self.max_rows * 0.9)
+        self._db.execute("DELETE FROM embedding_cache WHERE (model, key) IN "
+                         "(SELECT model, key FROM embedding_cache ORDER BY random() LIMIT ?)", (excess,))
+        self._db.commit()
+        self._db.execute("PRAGMA incremental_vacuum")
+        self._rows = self._db.execute("SELECT count(*) FROM embedding_cache").fetchone()[0]
 
     @property
     def dim(self) -> int:
@@ -189,8 +209,9 @@ class CachedEmbedder:
                 f"SELECT key, vec FROM embedding_cache WHERE model = ? AND key IN ({marks})",
                 [self.model_name, *part],
             ).fetchall()
-            for key, blob in rows:
-                found[key] = np.frombuffer(blob, dtype=np.float32)
+            for key, blob in rows:  # float16 rows (2 bytes a dimension); float32 in caches written before
+                dtype = np.float16 if len(blob) == 2 * self.dim else np.float32
+                found[key] = np.frombuffer(blob, dtype=dtype).astype(np.float32)
         return found
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
@@ -204,12 +225,16 @@ class CachedEmbedder:
                 missing[key] = text
         if missing:
             vectors = self.inner.embed(list(missing.values()))
-            rows = [(self.model_name, k, v.astype(np.float32).tobytes())
+            rows = [(self.model_name, k, v.astype(np.float16).tobytes())
                     for k, v in zip(missing, vectors, strict=True)]
-            with self._lock:
-                self._db.executemany("INSERT OR REPLACE INTO embedding_cache VALUES (?, ?, ?)", rows)
-                self._db.commit()
-            found.update({k: v for k, v in zip(missing, vectors, strict=True)})
+            if self.max_rows > 0:
+                with self._lock:
+                    self._db.executemany("INSERT OR REPLACE INTO embedding_cache VALUES (?, ?, ?)", rows)
+                    self._db.commit()
+                    self._rows += len(rows)
+                    self._evict()
+            found.update({k: v.astype(np.float16).astype(np.float32)  # as a later hit returns it
+                          for k, v in zip(missing, vectors, strict=True)})
         self.hits += len(texts) - len(missing)
         self.misses += len(missing)
         out = np.zeros((len(texts), self.dim), dtype=np.float32)

@@ -37,7 +37,9 @@ def make_embedder(settings: EmbedderSettings, cache_path: Path | None = None) ->
         )
     else:
         raise ConfigError(f"[embedder] provider = {settings.provider!r}: use one of {', '.join(EMBEDDER_PROVIDERS)}")
-    return CachedEmbedder(embedder, cache_path) if cache_path is not None else embedder
+    if cache_path is None or settings.cache_rows <= 0:
+        return embedder
+    return CachedEmbedder(embedder, cache_path, max_rows=settings.cache_rows)
 
 
 def make_base_llm(settings: LLMSettings) -> LLM:

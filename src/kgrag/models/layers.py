@@ -22,7 +22,7 @@ import httpx
 from kgrag.errors import BudgetExceeded, LLMOutputError, ModelError
 from kgrag.models.base import LLM, Completion, Message, Usage
 from kgrag.models.cache_db import open_cache_db
-from kgrag.models.usage import UsageLedger, current_stage, estimate_prompt_tokens
+from kgrag.models.usage import UsageLedger, current_stage, deadline_passed, estimate_prompt_tokens
 from kgrag.tokens import count_tokens
 
 log = logging.getLogger(__name__)
@@ -264,7 +264,9 @@ class AccountingLLM(LLMLayer):
         self.max_tokens_total = max_tokens_total
 
     def _check_budget(self, estimate: int) -> None:
-        """Raise BudgetExceeded if a call of `estimate` tokens could pass the cap."""
+        """Raise BudgetExceeded if a call of `estimate` tokens could pass the cap, or the time budget is used up."""
+        if deadline_passed():
+            raise BudgetExceeded("LLM time budget (--max-minutes) used up; run the same command again to continue")
         used = self.ledger.total_tokens
         if self.max_tokens_total and used + estimate > self.max_tokens_total:
             raise BudgetExceeded(f"LLM token cap reached: {used} of {self.max_tokens_total} tokens used, "

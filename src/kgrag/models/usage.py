@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -15,6 +16,7 @@ from kgrag.tokens import count_tokens
 log = logging.getLogger(__name__)
 DEFAULT_STAGE = "default"
 _STAGE: ContextVar[str] = ContextVar("kgrag_llm_stage", default=DEFAULT_STAGE)
+_DEADLINE: ContextVar[float] = ContextVar("kgrag_llm_deadline", default=0.0)  # time.monotonic(); 0 = none
 
 # sink(stage, model, calls, prompt_tokens, completion_tokens, seconds, usd)
 UsageSink = Callable[[str, str, int, int, int, float, float], None]
@@ -28,6 +30,22 @@ def llm_stage(name: str) -> Iterator[str]:
         yield name
     finally:
         _STAGE.reset(token)
+
+
+@contextmanager
+def llm_deadline(seconds: float) -> Iterator[None]:
+    """Refuse new LLM calls (BudgetExceeded from the accounting layer) once `seconds` have passed; 0 = no limit."""
+    token = _DEADLINE.set(time.monotonic() + seconds if seconds > 0 else 0.0)
+    try:
+        yield
+    finally:
+        _DEADLINE.reset(token)
+
+
+def deadline_passed() -> bool:
+    """Whether the innermost `llm_deadline` block's time is up."""
+    deadline = _DEADLINE.get()
+    return bool(deadline) and time.monotonic() >= deadline
 
 
 def current_stage() -> str:

@@ -21,7 +21,7 @@ from kgrag.graph.adjacency import GraphAdjacency, get_adjacency
 from kgrag.graph.core import load_core
 from kgrag.graph.keyword_graph import EDGE_KIND as KW_SUB
 from kgrag.graph.keyword_graph import SUM_KIND as KW_SUMS
-from kgrag.graph.keyword_graph import VECTOR_KIND as KW_VECTORS
+from kgrag.graph.keyword_graph import keyword_vectors
 from kgrag.graph.knn import EDGE_KIND as KNN
 from kgrag.graph.subchunks import ENTITY_EDGES, RELATION_EDGES
 from kgrag.tokens import count_tokens
@@ -105,26 +105,12 @@ class KeywordArrays:
     units: UnitArrays
 
 
-def keyword_vectors(store: Store) -> tuple[list[str], np.ndarray]:
-    """Keyword ids and their embeddings as KET-RAG defines them: the plain mean of their sentences' vectors.
-
-    The mean is not re-normalised: a keyword whose sentences point in many directions (a common word)
-    gets a short vector and ranks below a specific one, as in the paper's inner-product search. Read
-    from the running sums (kind 'kwsum': d sums plus a count); the unit vectors are the fallback.
-    """
-    sums = store.vector_matrix(KW_SUMS)
-    if sums.ids and sums.matrix.shape[1] > 1:
-        return list(sums.ids), sums.matrix[:, :-1] / np.maximum(sums.matrix[:, -1:], 1.0)
-    vm = store.vector_matrix(KW_VECTORS)
-    return list(vm.ids), vm.matrix
-
-
 def _keywords(index: Index) -> KeywordArrays:
     store = index.store
     units = unit_arrays(index, "subchunk")
     ids, vectors = keyword_vectors(store)
     matrix = bipartite(store.edges(KW_SUB), {k: i for i, k in enumerate(ids)}, units.position)
-    return KeywordArrays(ids, np.ascontiguousarray(vectors, dtype=np.float32), matrix, units)
+    return KeywordArrays(ids, vectors, matrix, units)
 
 
 def keyword_arrays(index: Index) -> KeywordArrays:

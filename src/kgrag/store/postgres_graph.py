@@ -238,12 +238,13 @@ class PgGraph:
         with self.transaction():
             if keyword_ids is None:
                 self._run("DELETE FROM keywords")
-                self._run("DELETE FROM vectors WHERE kind = 'keyword'")
+                self._run("DELETE FROM vectors WHERE kind IN ('keyword', 'kwsum')")
             else:
                 for part in batches(keyword_ids):
                     self._run("DELETE FROM keywords WHERE keyword_id = ANY(%s)", (part,))
-                    self._run("DELETE FROM vectors WHERE kind = 'keyword' AND item_id = ANY(%s)", (part,))
+                    self._run("DELETE FROM vectors WHERE kind IN ('keyword', 'kwsum') AND item_id = ANY(%s)", (part,))
             self.bump_generation("vectors:keyword")
+            self.bump_generation("vectors:kwsum")
 
     # -- generic typed edges (KNN chunk graph, keyword-subchunk graph, ...) -----------------------
     def put_edges(self, kind: str, edges: Iterable[tuple[str, str, float]]) -> None:

@@ -1,7 +1,8 @@
 """PostgreSQL dialect of the store schema (one schema per index) and backend-URL parsing.
 
 Same tables and columns as the embedded schema (store/schema.py); full text is a generated tsvector
-column with a GIN index, vectors a pgvector column with one partial HNSW index per vector kind.
+column with a GIN index, vectors a pgvector halfvec column (float16; schemas created before: vector) with one partial HNSW index per
+vector kind.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ CREATE UNIQUE INDEX IF NOT EXISTS chunks_seq ON chunks(seq);
 CREATE INDEX IF NOT EXISTS chunks_tsv ON chunks USING GIN (tsv);
 
 CREATE TABLE IF NOT EXISTS vectors (
-  kind TEXT NOT NULL, item_id TEXT NOT NULL, vec public.vector NOT NULL, PRIMARY KEY (kind, item_id)
+  kind TEXT NOT NULL, item_id TEXT NOT NULL, vec public.halfvec NOT NULL, PRIMARY KEY (kind, item_id)
 );
 CREATE INDEX IF NOT EXISTS vectors_item ON vectors(item_id);
 

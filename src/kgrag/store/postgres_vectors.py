@@ -1,5 +1,8 @@
 """Server store, part 2: vectors in pgvector, with a partial HNSW index (inner product) per large vector kind.
 
+Vectors are stored as `halfvec` (float16, half the space of `vector`); a schema created before keeps its
+`vector` column and is read and written as such.
+
 Scores are inner products, as in the embedded store (rows are unit length, so = cosine). A kind is searched
 exactly (same results as the embedded store) until it holds `hnsw_min` vectors (URL option, default 50,000);
 then its HNSW index is built once in bulk and later inserts update it. Searches with an `allowed_ids` filter of
@@ -10,8 +13,11 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
+from functools import cached_property
+from typing import Any
 
 import numpy as np
+from pgvector import HalfVector
 from psycopg import sql
 
 from kgrag.store.postgres_core import batches
@@ -28,6 +34,17 @@ def _hnsw_name(kind: str) -> sql.Identifier:
 
 class PgVectors:
     """pgvector storage and search; relies on the core's `_all`/`_run`/`_upsert`/`transaction`."""
+
+    @cached_property
+    def vec_type(self) -> str:
+        """The SQL type of the `vec` column: 'halfvec' (this version's schema) or 'vector' (older schemas)."""
+        rows = self._all("SELECT format_type(atttypid, NULL) FROM pg_attribute "
+                         "WHERE attrelid = 'vectors'::regclass AND attname = 'vec'")
+        return "halfvec" if rows and "halfvec" in rows[0][0] else "vector"
+
+    def _param(self, vec: np.ndarray) -> Any:
+        """A query or row vector in the column's type."""
+        return HalfVector(vec) if self.vec_type == "halfvec" else vec
 
     def _vec_dim(self, kind: str) -> int | None:
         rows = self._all("SELECT vector_dims(vec) FROM vectors WHERE kind = %s LIMIT 1", (kind,))
@@ -55,8 +72,9 @@ class PgVectors:
             self.drop_vector_index(kind)
             self._run(
                 sql.SQL(
-                    "CREATE INDEX {} ON vectors USING hnsw ((vec::public.vector({})) public.vector_ip_ops) WHERE kind = {}"
-                ).format(_hnsw_name(kind), sql.Literal(dim), sql.Literal(kind))
+                    "CREATE INDEX {} ON vectors USING hnsw ((vec::public.{}({})) public.{}) WHERE kind = {}"
+                ).format(_hnsw_name(kind), sql.Identifier(self.vec_type), sql.Literal(dim),
+                         sql.Identifier(f"{self.vec_type}_ip_ops"), sql.Literal(kind))
             )
             self.set_meta(f"hnsw:{kind}", str(dim))
         return True
@@ -72,9 +90,9 @@ class PgVectors:
             if indexed is not None and indexed != matrix.shape[1]:
                 self.drop_vector_index(kind)  # a new embedder: the old index cannot hold these rows
                 indexed = None
-            rows = ((kind, i, v) for i, v in zip(ids, matrix, strict=True))
+            rows = ((kind, i, self._param(v)) for i, v in zip(ids, matrix, strict=True))
             self._upsert("vectors", ("kind", "item_id", "vec"), rows, key=("kind", "item_id"),
-                         types=("text", "text", "vector"))  # fmt: skip
+                         types=("text", "text", self.vec_type))  # fmt: skip
             self.bump_generation(f"vectors:{kind}")
         minimum = self.target.hnsw_min
         if indexed is None and minimum >= 0 and self._count_kind(kind, minimum) >= minimum:
@@ -99,7 +117,7 @@ class PgVectors:
         )
         with self._cursor(binary=True) as cur:
             cur.execute(query + " ORDER BY item_id", (kind, ids) if ids is not None else (kind,))
-            return [(r[0], r[1].to_numpy()) for r in cur]
+            return [(r[0], np.asarray(r[1].to_numpy(), dtype=np.float32)) for r in cur]
 
     def get_vectors(self, kind: str, ids: Sequence[str]) -> np.ndarray:
         """Rows for `ids` in order; zero rows where an id has no vector."""
@@ -113,6 +131,11 @@ class PgVectors:
             if vec is not None:
                 out[row] = vec
         return out
+
+    def drop_vector_cache(self) -> None:
+        """Forget the in-memory matrices (reloaded on next use): a finished indexing stage frees its memory."""
+        with self._cache_lock:
+            self._vector_cache.clear()
 
     def vector_matrix(self, kind: str) -> VectorMatrix:
         """The cached in-memory matrix of one vector kind, reloaded when its generation changed."""
@@ -135,22 +158,23 @@ class PgVectors:
         dim = self._index_dim(kind)
         if dim is None or (allowed_ids is not None and len(allowed_ids) <= EXACT_FILTER_MAX) or k > EXACT_K_MAX:
             return self._exact_search(kind, vec, k, allowed_ids)
-        typed = sql.SQL("(vec::public.vector({}))").format(sql.Literal(dim))
+        vtype = sql.Identifier(self.vec_type)
+        typed = sql.SQL("(vec::public.{}({}))").format(vtype, sql.Literal(dim))
         where = sql.SQL("kind = {}").format(sql.Literal(kind))  # literal so the partial index matches
-        params: list[object] = [vec]
+        params: list[object] = [self._param(vec)]
         if allowed_ids is not None:
             where += sql.SQL(" AND item_id = ANY(%s)")
             params.append(list(allowed_ids))
         query_sql = sql.SQL(
-            "SELECT item_id, -({t} <#> %s::public.vector({d})) FROM vectors WHERE {w} "
-            "ORDER BY {t} <#> %s::public.vector({d}) LIMIT %s"
-        ).format(t=typed, d=sql.Literal(dim), w=where)
+            "SELECT item_id, -({t} <#> %s::public.{v}({d})) FROM vectors WHERE {w} "
+            "ORDER BY {t} <#> %s::public.{v}({d}) LIMIT %s"
+        ).format(t=typed, v=vtype, d=sql.Literal(dim), w=where)
         with self.transaction():
             self._all(
                 "SELECT set_config('hnsw.ef_search', %s, true), set_config('hnsw.iterative_scan', 'strict_order', true)",
                 (str(min(1000, max(100, 2 * k))),),
             )
-            rows = self._all(query_sql, [vec, *params[1:], vec, k])
+            rows = self._all(query_sql, [params[0], *params[1:], params[0], k])
         return [(r[0], float(r[1])) for r in rows]
 
     def _exact_search(
@@ -161,6 +185,6 @@ class PgVectors:
         rows = self._all(  # `vec <#> q` is not the indexed expression `vec::vector(dim)`: a plain scan
             "SELECT item_id, -(vec <#> %(q)s) AS s FROM vectors WHERE kind = %(kind)s" + ids_filter
             + " ORDER BY s DESC, item_id LIMIT %(k)s",
-            {"kind": kind, "ids": sorted(allowed_ids or ()), "q": vec, "k": k},
+            {"kind": kind, "ids": sorted(allowed_ids or ()), "q": self._param(vec), "k": k},
         )  # fmt: skip
         return [(r[0], float(r[1])) for r in rows]

@@ -16,7 +16,7 @@ import numpy as np
 
 from kgrag.store.generations import GenerationCounters
 from kgrag.store.schema import SCHEMA, SCHEMA_VERSION
-from kgrag.store.vectors import VectorMatrix, from_blobs, to_blob
+from kgrag.store.vectors import COMPACT_FORMAT, VECTOR_FORMAT_KEY, VectorMatrix, from_blobs, to_blobs
 from kgrag.types import Chunk, Document
 
 _WORD = re.compile(r"[\w][\w.\-]*", re.UNICODE)
@@ -102,15 +102,28 @@ class SqliteCore(GenerationCounters):
         self._vector_cache: dict[str, VectorMatrix] = {}
         self._cache_lock = threading.Lock()
         conn = self._conn()
+        fresh = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0
         conn.executescript(SCHEMA)
         if self.get_meta("schema_version") is None:
             self.set_meta("schema_version", str(SCHEMA_VERSION))
+            if fresh:
+                self.set_meta(VECTOR_FORMAT_KEY, COMPACT_FORMAT)
+        self.compact_vectors = self.get_meta(VECTOR_FORMAT_KEY) == COMPACT_FORMAT  # older indexes: float32
+
+    def reclaim_space(self) -> None:
+        """Give freed pages back to the file system and truncate the WAL (after a stage rewrote tables)."""
+        conn = self._conn()
+        if conn.execute("PRAGMA auto_vacuum").fetchone()[0] == 2:
+            conn.execute("PRAGMA incremental_vacuum")
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     # -- connection and transactions -------------------------------------------------------------
     def _conn(self) -> sqlite3.Connection:
         conn = getattr(self._local, "conn", None)
         if conn is None:
             conn = sqlite3.connect(self.path, timeout=60, isolation_level=None, check_same_thread=False)
+            if conn.execute("PRAGMA page_count").fetchone()[0] == 0:  # a new file: freed pages can be returned
+                conn.execute("PRAGMA auto_vacuum=INCREMENTAL")  # (reclaim_space)
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
             conn.execute("PRAGMA busy_timeout=60000")
@@ -320,7 +333,7 @@ class SqliteCore(GenerationCounters):
             raise ValueError("ids and matrix rows differ")
         self.executemany(
             "INSERT OR REPLACE INTO vectors(kind, item_id, vec) VALUES (?,?,?)",
-            [(kind, i, to_blob(v)) for i, v in zip(ids, matrix, strict=True)],
+            list(zip((kind for _ in ids), ids, to_blobs(matrix, self.compact_vectors), strict=True)),
         )
         self.bump_generation(f"vectors:{kind}")
 
@@ -341,6 +354,11 @@ class SqliteCore(GenerationCounters):
                 out[row] = matrix.matrix[pos]
         return out
 
+    def drop_vector_cache(self) -> None:
+        """Forget the in-memory matrices (reloaded on next use): a finished indexing stage frees its memory."""
+        with self._cache_lock:
+            self._vector_cache.clear()
+
     def vector_matrix(self, kind: str) -> VectorMatrix:
         """The cached in-memory matrix of one vector kind, reloaded when it changed on disk."""
         gen = self.generation(f"vectors:{kind}")
@@ -349,7 +367,7 @@ class SqliteCore(GenerationCounters):
             if cached is not None and cached.generation == gen:
                 return cached
             rows = self.execute("SELECT item_id, vec FROM vectors WHERE kind = ? ORDER BY item_id", (kind,)).fetchall()
-            matrix = VectorMatrix([r[0] for r in rows], from_blobs([r[1] for r in rows]), gen)
+            matrix = VectorMatrix([r[0] for r in rows], from_blobs([r[1] for r in rows], compact=self.compact_vectors), gen)
             self._vector_cache[kind] = matrix
             return matrix
 

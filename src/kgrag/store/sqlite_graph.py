@@ -248,13 +248,14 @@ class SqliteGraph:
     def delete_keywords(self, keyword_ids: Sequence[str] | None = None) -> None:
         if keyword_ids is None:
             self.execute("DELETE FROM keywords")
-            self.execute("DELETE FROM vectors WHERE kind = 'keyword'")
+            self.execute("DELETE FROM vectors WHERE kind IN ('keyword', 'kwsum')")
         else:
             for part in _batches(keyword_ids):
                 m = _marks(len(part))
                 self.execute(f"DELETE FROM keywords WHERE keyword_id IN ({m})", part)
-                self.execute(f"DELETE FROM vectors WHERE kind = 'keyword' AND item_id IN ({m})", part)
+                self.execute(f"DELETE FROM vectors WHERE kind IN ('keyword', 'kwsum') AND item_id IN ({m})", part)
         self.bump_generation("vectors:keyword")
+        self.bump_generation("vectors:kwsum")
 
     # -- generic typed edges (KNN chunk graph, keyword-subchunk graph, ...) -----------------------
     def put_edges(self, kind: str, edges: Iterable[tuple[str, str, float]]) -> None:
