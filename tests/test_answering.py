@@ -255,3 +255,15 @@ def test_focused_blocks_keep_their_context_numbers() -> None:
     prompt = llm.requests[0]["messages"][1]["content"]
     assert "[3] (Zephyr Board" in prompt and answer.text.endswith("[3].")  # block 3 stays [3] when focused
     assert answer.citations[0].n == 3 and answer.citations[0].chunk_id == "c3"
+
+
+def test_a_quoted_fact_line_cites_the_chunk_it_came_from() -> None:
+    """Graph fact lines ("attribute | value [n]") are answered with their source chunk's number, not the fact block's."""
+    question = "What is the supply voltage of the ZR-90?"
+    facts = ContextItem("relation", "ZR-90 (Sensor)\nsupply voltage | 1.7 to 3.6 V [2]", 1.0, "c1", "d-c1",
+                        {"path": "c1.pdf", "title": "Orbit Carrier", "section": "Features"})
+    context = _context(question)
+    context.items.insert(0, facts)
+    answer = generate_answer(_no_llm(), question, context, mode="extractive", focus_tokens=300)
+    assert "1.7 to 3.6 V" in answer.text and answer.text.endswith("[2].")
+    assert "[1]" not in answer.text and answer.citations[0].chunk_id == "c1"

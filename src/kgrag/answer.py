@@ -210,7 +210,7 @@ def plan_answer(
         found = try_extract(q, focus.ranked, {b.n: str(b.source.get("title") or "") for b in blocks})
         if found is not None:
             context.info["answer_path"] = "extractive"
-            return Plan(blocks, "quote", f"{found.text} [{found.unit.block}].")
+            return Plan(blocks, "quote", f"{found.text} [{found.unit.cited()}].")
     if mode == "extractive":
         context.info["answer_path"] = "quotes"
         return Plan(blocks, "quote", quote_answer(focus.ranked))
@@ -237,7 +237,7 @@ def quote_answer(ranked: list[Scored], n: int = QUOTES) -> str:
     for s in ranked:
         if s.unit.kind == "heading" or s.score <= 0 or s.foreign or len(s.unit.text.split()) < MIN_QUOTE_WORDS:
             continue
-        out.append(f"{s.unit.display().rstrip(' .;')} [{s.unit.block}].")
+        out.append(f"{s.unit.display().rstrip(' .;')} [{s.unit.cited()}].")
         if len(out) == n:
             break
     return " ".join(out) or NO_ANSWER

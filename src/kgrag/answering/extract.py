@@ -53,7 +53,9 @@ def answer_text(q: QuestionTerms, unit: Unit, title: str) -> str:
     quote = unit.display().rstrip(" .;")
     low = quote.lower()
     lead = [title] if title and title.lower() not in low else []
-    if unit.heading and unit.heading.lower() not in low and any(name_found(n, unit.heading.lower()) for n in q.names):
+    named_by_title = bool(lead) and any(name_found(n, title.lower()) for n in q.names)
+    if (unit.heading and not named_by_title and unit.heading.lower() not in low
+            and any(name_found(n, unit.heading.lower()) for n in q.names)):
         lead.append(unit.heading)
     return f"{' – '.join(lead)}: {quote}" if lead else quote
 

@@ -15,7 +15,7 @@ from kgrag.ingest import split_sentences
 from kgrag.tokens import count_tokens
 
 _PARAGRAPH = re.compile(r"\n\s*\n")
-_CITE_TAIL = re.compile(r"\s*\[\d+\]\s*$")
+_CITE_TAIL = re.compile(r"\s*\[(\d+)\]\s*$")
 MAX_HEADING_WORDS = 10
 _BRACKET_UNIT = re.compile(r"[\[(]\s*([^\])]{1,6}?)\s*[\])]")  # "TEMPERATURE [°C]", "Current (mA)"
 _NUMERIC = re.compile(r"[-+±~<>≤≥]?\s?\d+(?:[.,]\d+)?(?:\s?(?:to|-|–|/|~)\s?[-+]?\d+(?:[.,]\d+)?)?")
@@ -34,6 +34,11 @@ class Unit:
     paragraph: int = 0
     tokens: int = 0
     line: int = 0  # sentences of one source line are shown joined; list lines stay apart
+    source: int = 0  # a fact line's own source block ("attribute | value [n]"), cited instead of its block
+
+    def cited(self) -> int:
+        """The block number an answer quoting this unit cites."""
+        return self.source or self.block
 
     def scoped(self) -> str:
         """The unit with its heading and header, as scored and embedded."""
@@ -90,8 +95,15 @@ def block_units(n: int, text: str) -> list[Unit]:
     units: list[Unit] = []
     heading = ""
     for p, paragraph in enumerate(_PARAGRAPH.split(text)):
-        lines = [_CITE_TAIL.sub("", ln).strip() for ln in paragraph.splitlines()]
-        lines = [ln for ln in lines if ln]
+        sources: dict[str, int] = {}
+        lines = []
+        for raw in paragraph.splitlines():
+            cite = _CITE_TAIL.search(raw)
+            line = _CITE_TAIL.sub("", raw).strip()
+            if line:
+                lines.append(line)
+                if cite:
+                    sources[line] = int(cite.group(1))
         if not lines:
             continue
         own = len(lines) > 1 and _is_heading(lines[0]) and not is_row(lines[0])
@@ -108,7 +120,7 @@ def block_units(n: int, text: str) -> list[Unit]:
                 if not prev_row and _header_like(line, nxt):
                     header = line
                     continue
-                units.append(Unit(n, len(units), line, "row", header, heading, p, line=i))
+                units.append(Unit(n, len(units), line, "row", header, heading, p, line=i, source=sources.get(line, 0)))
                 continue
             header = ""
             if own and i == 0:
