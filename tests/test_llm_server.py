@@ -81,12 +81,13 @@ def _env(server: ServerProcess) -> dict[str, str]:
     """A child kgrag process pointed at the server by environment variables only."""
     src = str(Path(__file__).resolve().parent.parent / "src")
     return {**os.environ, "KGRAG_LLM__PROVIDER": "openai", "KGRAG_LLM__BASE_URL": server.base_url,
-            "KGRAG_LLM__MODEL": MODEL, "PYTHONPATH": src + os.pathsep + os.environ.get("PYTHONPATH", "")}
+            "KGRAG_LLM__MODEL": MODEL, "KGRAG_LLM__TIMEOUT_S": "900",  # a busy shared CPU: slow, not dead
+            "PYTHONPATH": src + os.pathsep + os.environ.get("PYTHONPATH", "")}
 
 
 def _kgrag(server: ServerProcess, *args: str) -> subprocess.CompletedProcess[str]:
     result = subprocess.run([sys.executable, "-m", "kgrag", *args], env=_env(server), capture_output=True,
-                            text=True, timeout=240)
+                            text=True, timeout=1200)
     assert result.returncode == 0, result.stderr[-2000:]
     return result
 
@@ -172,7 +173,7 @@ def test_retry_recovers_when_the_server_is_killed_mid_request(server: ServerProc
     settings = _settings("openai", server.base_url)
     settings.llm.max_retries = 6  # backoff 1, 2, 4, 8 ... s: outlasts a restart (~5-10 s here)
     ledger = UsageLedger()
-    llm = make_llm(settings, ledger=ledger)
+    llm = make_llm(settings.llm, ledger=ledger)
     messages = [{"role": "user", "content": "List the numbers from 1 to 40, separated by commas."}]
     reference = llm.complete(messages, max_tokens=60).text
 
@@ -198,7 +199,7 @@ def test_retry_recovers_when_the_server_is_killed_mid_request(server: ServerProc
 def test_dead_server_fails_with_a_clear_error(server: ServerProcess) -> None:
     settings = _settings("openai", server.base_url)
     settings.llm.max_retries = 1
-    llm = make_llm(settings)
+    llm = make_llm(settings.llm)
     server.kill()
     try:
         with pytest.raises(ModelError, match=r"/v1/chat/completions: ConnectError: .*is the model server running"):
