@@ -3,7 +3,7 @@
 Regenerate:  nice -n 5 .venv/bin/python benchmarks/llm_server.py [--model qwen2.5-coder-0.5b] [--budget 300] [--runs 3]
 Starts the model server and measures how long it takes to come up; then, per run, spawns a fresh Python process
 doing what `kgrag ask` does (open the index of the packaged sample documents, MiniLM retrieval, the answer
-prompt) but streamed, and records the time from spawn to the first answer token, split into process start
+prompt) but streamed, and one streaming a short message without retrieval, and records the time from spawn to the first answer token, split into process start
 (imports + index open), retrieval, and the model's part (request → first token, i.e. prompt processing). The
 same child with `[llm] provider = "local"` shows what each process pays without the server (loading the model).
 Writes benchmarks/results/llm_server.json.
@@ -50,6 +50,22 @@ print(json.dumps({"spawn": t_spawn, "imported": t_import, "context": t_context, 
 """
 
 
+# The same without retrieval: one short chat message streamed from a fresh process (what model loading costs).
+CHILD_TINY = r"""
+import json, sys, time
+t_spawn = float(sys.argv[1])
+from kgrag.config import load_settings
+from kgrag.models import make_llm
+t_import = time.time()
+llm = make_llm(load_settings().llm)
+first = None
+for piece in llm.stream([{"role": "user", "content": "Say hello."}], max_tokens=4):
+    first = first or time.time()
+print(json.dumps({"spawn": t_spawn, "imported": t_import, "context": t_import, "first_token": first,
+                  "done": time.time(), "answer": piece}))
+"""
+
+
 def sample_index(path: Path) -> Path:
     """An index of the packaged sample documents (MiniLM, as `kgrag demo` builds), reused when present."""
     settings = Settings()
@@ -59,12 +75,13 @@ def sample_index(path: Path) -> Path:
     return path
 
 
-def child_run(index: Path, budget: int, env: dict[str, str]) -> dict[str, float]:
+def child_run(index: Path, budget: int, env: dict[str, str], tiny: bool = False) -> dict[str, float]:
     """One fresh process: seconds from spawn to import, context, first token and end, plus its CPU seconds."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     spawn = time.time()
-    result = subprocess.run([sys.executable, "-c", CHILD, repr(spawn), str(index), QUESTION, str(budget)],
-                            env={**os.environ, **env}, capture_output=True, text=True, timeout=1800)
+    args = [CHILD_TINY, repr(spawn)] if tiny else [CHILD, repr(spawn), str(index), QUESTION, str(budget)]
+    result = subprocess.run([sys.executable, "-c", *args], env={**os.environ, **env}, capture_output=True,
+                            text=True, timeout=1800)
     if result.returncode != 0:
         raise SystemExit(f"child failed: {result.stderr[-2000:]}")
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -89,22 +106,26 @@ def main() -> None:
     args = parser.parse_args()
 
     index = sample_index(Path(args.index))
-    results: dict[str, list[dict[str, float]]] = {"server": [], "in-process": []}
+    results: dict[str, list[dict[str, float]]] = {"server": [], "in-process": [], "server, short message": [],
+                                                  "in-process, short message": []}
+    local = {"KGRAG_LLM__PROVIDER": "local", "KGRAG_LLM__MODEL": args.model}
     with ServerProcess(ServeConfig(model=args.model, port=free_port())) as server:
         ready_s = server.ready_s
         served = {"KGRAG_LLM__PROVIDER": "openai", "KGRAG_LLM__BASE_URL": server.base_url,
                   "KGRAG_LLM__MODEL": args.model}
         for _ in range(args.runs):
             results["server"].append(child_run(index, args.budget, served))
+            results["server, short message"].append(child_run(index, args.budget, served, tiny=True))
     for _ in range(args.runs):  # after the server stopped: the in-process runs do not compete with it
-        results["in-process"].append(child_run(index, args.budget, {"KGRAG_LLM__PROVIDER": "local",
-                                                                    "KGRAG_LLM__MODEL": args.model}))
+        results["in-process"].append(child_run(index, args.budget, local))
+        results["in-process, short message"].append(child_run(index, args.budget, local, tiny=True))
     cols = ("start_s", "retrieve_s", "model_first_token_s", "ttft_s", "total_s", "child_cpu_s")
     rows = [[name, *(statistics.median(r[c] for r in runs) for c in cols)] for name, runs in results.items()]
     print(f"server up (model loaded) in {ready_s:.1f} s; medians of {args.runs} fresh processes each:")
     print_table(["LLM", *cols], rows)
     same = {r["answer"] for r in results["server"]} == {r["answer"] for r in results["in-process"]}
-    print(f"same answer through the server and in-process: {same}")
+    print("short message: one fresh process streams `Say hello.` (no index, no retrieval)")
+    print(f"same RAG answer through the server and in-process: {same}")
     write_json("llm_server", {"model": args.model, "budget": args.budget, "server_ready_s": ready_s,
                               "same_answer": same, "runs": results})
 
