@@ -270,3 +270,40 @@ def test_openai_llm_adapts_to_max_completion_tokens_but_not_other_errors() -> No
     with pytest.raises(ModelHTTPError, match="context length"):
         llm.complete([{"role": "user", "content": "too long"}], schema=SCHEMA)
     assert len(bodies) == calls + 1  # no pointless downgrades for an unrelated 400
+
+
+# -- the model server's request defaults (no model needed) ---------------------------------------
+def test_server_request_defaults_fill_missing_sampling_fields() -> None:
+    import asyncio
+
+    from kgrag.models.llm_server import REQUEST_DEFAULTS, RequestDefaults, setup_lines
+
+    seen: list[tuple[dict[str, Any], dict[bytes, bytes]]] = []
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        body, more = b"", True
+        while more:
+            message = await receive()
+            body, more = body + message["body"], message.get("more_body", False)
+        seen.append((json.loads(body), dict(scope["headers"])))
+
+    async def run(path: str, body: dict[str, Any]) -> None:
+        raw = json.dumps(body).encode()
+        chunks = [{"type": "http.request", "body": raw[:5], "more_body": True},
+                  {"type": "http.request", "body": raw[5:], "more_body": False}]
+
+        async def receive() -> dict[str, Any]:
+            return chunks.pop(0)
+
+        scope = {"type": "http", "method": "POST", "path": path, "headers": [(b"content-length", b"1")]}
+        await RequestDefaults(app, REQUEST_DEFAULTS)(scope, receive, None)
+
+    asyncio.run(run("/v1/chat/completions", {"messages": [], "temperature": 0}))
+    asyncio.run(run("/v1/chat/completions", {"messages": [], "repeat_penalty": 1.3}))
+    asyncio.run(run("/v1/embeddings", {"input": ["x"]}))
+    assert seen[0][0]["repeat_penalty"] == 1.0 and seen[0][0]["temperature"] == 0
+    assert int(seen[0][1][b"content-length"]) == len(json.dumps(seen[0][0]).encode())
+    assert seen[1][0]["repeat_penalty"] == 1.3  # what the client sent wins
+    assert "repeat_penalty" not in seen[2][0]  # other endpoints untouched (body passed through as is)
+    lines = setup_lines("http://127.0.0.1:8080/v1", "qwen2.5-coder-0.5b")
+    assert len(lines) == 3 and "KGRAG_LLM__BASE_URL=http://127.0.0.1:8080/v1" in lines[2]

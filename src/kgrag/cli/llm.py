@@ -16,7 +16,7 @@ def register(app: typer.Typer) -> None:
                                   help="qwen2.5-coder-0.5b | qwen2.5-coder-1.5b | path to a .gguf file."),
         host: str = typer.Option("127.0.0.1", help="Interface to bind; 0.0.0.0 exposes the model to the network."),
         port: int = typer.Option(8080, help="TCP port."),
-        n_ctx: int = typer.Option(4096, "--n-ctx", help="Context window in tokens (as [llm] n_ctx)."),
+        n_ctx: int = typer.Option(4096, "--n-ctx", help="Context window in tokens (like the n_ctx setting of an index)."),
         threads: int = typer.Option(1, "--threads", help="llama.cpp threads (1 is fastest on small shared CPUs)."),
         embeddings: bool = typer.Option(False, "--embeddings", help="Also serve /v1/embeddings from this model."),
         log_level: str = typer.Option("warning", help="uvicorn log level (debug, info, warning, error)."),
