@@ -118,6 +118,8 @@ def test_openai_llm_json_schema_falls_back_and_counts_usage() -> None:
         formats.append(body.get("response_format"))
         if body.get("response_format", {}).get("type") == "json_schema":
             return httpx.Response(400, json={"error": "response_format json_schema unsupported"})
+        if "schema" in body.get("response_format", {}):
+            return httpx.Response(422, json={"error": "response_format.schema: extra fields not permitted"})
         assert "JSON schema" in body["messages"][-1]["content"]
         return httpx.Response(200, json=_chat_reply('Sure: ```json\n{"entities": ["a"]}\n```'))
 
@@ -125,9 +127,42 @@ def test_openai_llm_json_schema_falls_back_and_counts_usage() -> None:
     out = llm.complete(USER, schema=SCHEMA)
     assert json.loads(out.text) == {"entities": ["a"]} and out.meta["json_mode"] == "json_object"
     assert out.usage.prompt_tokens > 0 and out.usage.completion_tokens > 0  # counted with cl100k
-    assert [f and f["type"] for f in formats] == ["json_schema", "json_object"]
+    assert [f and f["type"] for f in formats] == ["json_schema", "json_object", "json_object"]
+    assert formats[1] == {"type": "json_object", "schema": SCHEMA}
     llm.complete(USER, schema=SCHEMA)  # the working mode is remembered
     assert formats[-1] == {"type": "json_object"}
+
+
+def test_openai_llm_llama_cpp_server_dialect() -> None:
+    """llama-cpp-python's server answers json_schema with a 500 validation error and takes json_object + schema."""
+    bodies: list[dict[str, Any]] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        body = json.loads(request.content)
+        bodies.append(body)
+        if body["response_format"]["type"] == "json_schema":
+            return httpx.Response(500, json={"error": {"message": "1 validation error: {'type': 'literal_error', "
+                                                                  "'loc': ('body', 'response_format', 'type')}"}})
+        return httpx.Response(200, json=_chat_reply('{"entities": ["a"]}'))
+
+    llm = OpenAICompatibleLLM("m", base_url="http://x/v1", transport=httpx.MockTransport(handler))
+    out = llm.complete(USER, schema=SCHEMA)
+    assert out.meta["json_mode"] == "json_object_schema" and json.loads(out.text) == {"entities": ["a"]}
+    assert bodies[-1]["response_format"] == {"type": "json_object", "schema": SCHEMA}
+    assert bodies[-1]["messages"] == USER  # the schema constrains decoding: the prompt is left as sent
+
+
+def test_openai_llm_unreachable_server_says_so() -> None:
+    llm = OpenAICompatibleLLM("m", base_url=f"http://127.0.0.1:{_closed_port()}/v1", timeout_s=5)
+    with pytest.raises(ModelError, match="cannot connect .*is the model server running") as info:
+        llm.complete(USER)
+    assert getattr(info.value, "retryable", True)  # the retry layer tries again
+
+
+def _closed_port() -> int:
+    from kgrag.models.llm_server import free_port
+
+    return free_port()
 
 
 def test_openai_llm_errors_name_url_and_status() -> None:
@@ -235,3 +270,40 @@ def test_openai_llm_adapts_to_max_completion_tokens_but_not_other_errors() -> No
     with pytest.raises(ModelHTTPError, match="context length"):
         llm.complete([{"role": "user", "content": "too long"}], schema=SCHEMA)
     assert len(bodies) == calls + 1  # no pointless downgrades for an unrelated 400
+
+
+# -- the model server's request defaults (no model needed) ---------------------------------------
+def test_server_request_defaults_fill_missing_sampling_fields() -> None:
+    import asyncio
+
+    from kgrag.models.llm_server import REQUEST_DEFAULTS, RequestDefaults, setup_lines
+
+    seen: list[tuple[dict[str, Any], dict[bytes, bytes]]] = []
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        body, more = b"", True
+        while more:
+            message = await receive()
+            body, more = body + message["body"], message.get("more_body", False)
+        seen.append((json.loads(body), dict(scope["headers"])))
+
+    async def run(path: str, body: dict[str, Any]) -> None:
+        raw = json.dumps(body).encode()
+        chunks = [{"type": "http.request", "body": raw[:5], "more_body": True},
+                  {"type": "http.request", "body": raw[5:], "more_body": False}]
+
+        async def receive() -> dict[str, Any]:
+            return chunks.pop(0)
+
+        scope = {"type": "http", "method": "POST", "path": path, "headers": [(b"content-length", b"1")]}
+        await RequestDefaults(app, REQUEST_DEFAULTS)(scope, receive, None)
+
+    asyncio.run(run("/v1/chat/completions", {"messages": [], "temperature": 0}))
+    asyncio.run(run("/v1/chat/completions", {"messages": [], "repeat_penalty": 1.3}))
+    asyncio.run(run("/v1/embeddings", {"input": ["x"]}))
+    assert seen[0][0]["repeat_penalty"] == 1.0 and seen[0][0]["temperature"] == 0
+    assert int(seen[0][1][b"content-length"]) == len(json.dumps(seen[0][0]).encode())
+    assert seen[1][0]["repeat_penalty"] == 1.3  # what the client sent wins
+    assert "repeat_penalty" not in seen[2][0]  # other endpoints untouched (body passed through as is)
+    lines = setup_lines("http://127.0.0.1:8080/v1", "qwen2.5-coder-0.5b")
+    assert len(lines) == 3 and "KGRAG_LLM__BASE_URL=http://127.0.0.1:8080/v1" in lines[2]

@@ -30,18 +30,23 @@ if TYPE_CHECKING:
 JUDGE_STAGE = "eval-judge"
 CONTEXT_TOKENS = 2500  # context shown to the faithfulness judge
 MAX_STATEMENTS = 8
+# Bounds in the schemas: constrained decoding then cannot loop inside one string or list until max_tokens
+# (the 0.5B model repeated one "wrong" item until its output was cut, leaving no valid JSON).
+ITEM_CHARS = 160
+MAX_ITEMS = 8
 
 RELEVANCE_SCHEMA: dict[str, Any] = {
     "type": "object",
-    "properties": {"questions": {"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": 5}},
+    "properties": {"questions": {"type": "array", "items": {"type": "string", "maxLength": ITEM_CHARS},
+                                 "minItems": 1, "maxItems": 5}},
     "required": ["questions"],
 }
 GRADE_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
-        "covered": {"type": "array", "items": {"type": "string"}},
-        "omitted": {"type": "array", "items": {"type": "string"}},
-        "wrong": {"type": "array", "items": {"type": "string"}},
+        "covered": {"type": "array", "items": {"type": "string", "maxLength": ITEM_CHARS}, "maxItems": MAX_ITEMS},
+        "omitted": {"type": "array", "items": {"type": "string", "maxLength": ITEM_CHARS}, "maxItems": MAX_ITEMS},
+        "wrong": {"type": "array", "items": {"type": "string", "maxLength": ITEM_CHARS}, "maxItems": MAX_ITEMS},
         "high_severity_error": {"type": "boolean"},
         "refusal": {"type": "boolean"},
         "helpfulness": {"type": "integer"},
@@ -51,7 +56,8 @@ GRADE_SCHEMA: dict[str, Any] = {
 FAITHFULNESS_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
-        "verdicts": {"type": "array", "items": {"type": "string", "enum": ["yes", "partial", "no"]}},
+        "verdicts": {"type": "array", "items": {"type": "string", "enum": ["yes", "partial", "no"]},
+                     "maxItems": MAX_STATEMENTS},
     },
     "required": ["verdicts"],
 }

@@ -49,6 +49,16 @@ def _retry_after(response: httpx.Response) -> float | None:
         return None
 
 
+def _transport_error(url: str, timeout_s: float, exc: httpx.HTTPError) -> ModelError:
+    """A ModelError naming the URL for a failure below HTTP (retryable: the server may come back)."""
+    if isinstance(exc, httpx.TimeoutException):
+        return ModelError(f"{url}: no answer within {timeout_s:g} s ({type(exc).__name__})")
+    if isinstance(exc, httpx.ConnectError):
+        return ModelError(f"{url}: ConnectError: cannot connect ({exc}); is the model server running? "
+                          "(`kgrag llm serve` starts a local one)")
+    return ModelError(f"{url}: {type(exc).__name__}: {exc}")
+
+
 class _HTTPClient:
     """Shared POST logic: auth header, timeout, and every failure turned into a ModelError naming the URL."""
 
@@ -67,10 +77,8 @@ class _HTTPClient:
         url = api_url(self.base_url, endpoint)
         try:
             response = self._client.post(url, json=payload)
-        except httpx.TimeoutException as exc:
-            raise ModelError(f"{url}: no answer within {self.timeout_s:g} s ({type(exc).__name__})") from exc
         except httpx.HTTPError as exc:
-            raise ModelError(f"{url}: {type(exc).__name__}: {exc}") from exc
+            raise _transport_error(url, self.timeout_s, exc) from exc
         if response.status_code >= 400:
             raise ModelHTTPError(url, response.status_code, response.text, _retry_after(response))
         try:
@@ -87,10 +95,8 @@ class _HTTPClient:
                     body = response.read().decode("utf-8", "replace")
                     raise ModelHTTPError(url, response.status_code, body, _retry_after(response))
                 yield from response.iter_lines()
-        except httpx.TimeoutException as exc:
-            raise ModelError(f"{url}: no answer within {self.timeout_s:g} s ({type(exc).__name__})") from exc
         except httpx.HTTPError as exc:
-            raise ModelError(f"{url}: {type(exc).__name__}: {exc}") from exc
+            raise _transport_error(url, self.timeout_s, exc) from exc
 
     def close(self) -> None:
         """Close the connection pool."""
@@ -147,7 +153,9 @@ class OpenAIEmbedder:
 class OpenAICompatibleLLM:
     """Chat completions over HTTP with JSON-schema output (falling back to json_object, then plain + parse)."""
 
-    _MODES = ("json_schema", "json_object", "plain")
+    # json_object_schema: {"type": "json_object", "schema": ...}, the JSON-mode extension of llama-cpp-python's
+    # server (it rejects json_schema): the schema still constrains decoding there
+    _MODES = ("json_schema", "json_object_schema", "json_object", "plain")
 
     def __init__(self, model: str, *, base_url: str = "", api_key: str = "", timeout_s: float = 120.0,
                  transport: httpx.BaseTransport | None = None) -> None:
@@ -158,13 +166,15 @@ class OpenAICompatibleLLM:
 
     def _adapt(self, exc: ModelHTTPError, json_request: bool) -> bool:
         """Whether a rejected request is worth resending in an older dialect (switching it if so)."""
-        if exc.status not in (400, 415, 422):
-            return False
         body = exc.body.lower()
+        # llama-cpp-python's server reports request validation errors as HTTP 500
+        validation_500 = exc.status == 500 and "validation error" in body and "response_format" in body
+        if exc.status not in (400, 415, 422) and not validation_500:
+            return False
         if "max_completion_tokens" in body and self._tokens_param == "max_tokens":
             self._tokens_param = "max_completion_tokens"
             return True
-        if json_request and self._json_mode < 2 and any(w in body for w in ("response_format", "json", "schema")):
+        if json_request and self._json_mode < len(self._MODES) - 1 and any(w in body for w in ("response_format", "json", "schema")):
             self._json_mode += 1  # the server does not support this response_format: try the next one
             return True
         return False
@@ -180,6 +190,9 @@ class OpenAICompatibleLLM:
         if mode == "json_schema":
             out["response_format"] = {"type": "json_schema",
                                       "json_schema": {"name": "output", "schema": schema, "strict": False}}
+            return out
+        if mode == "json_object_schema":
+            out["response_format"] = {"type": "json_object", "schema": schema}
             return out
         if mode == "json_object":
             out["response_format"] = {"type": "json_object"}
@@ -209,7 +222,7 @@ class OpenAICompatibleLLM:
         except (KeyError, IndexError, TypeError, AttributeError) as exc:
             raise ModelError(f"{api_url(self._http.base_url, 'chat/completions')}: unexpected answer "
                              f"shape: {str(data)[:200]}") from exc
-        if schema is not None and mode != "json_schema":
+        if schema is not None and mode not in ("json_schema", "json_object_schema"):
             # unparsable text is left as is: the caller's JSON check reports it (and may ask for a repair)
             with contextlib.suppress(LLMOutputError):
                 text = json.dumps(parse_json_output(text), ensure_ascii=False)
