@@ -27,6 +27,7 @@ from kgrag.retrieve.packing import pack
 from kgrag.retrieve.query_linking import question_vector
 from kgrag.retrieve.scoping import Link, chunk_products, link_question
 from kgrag.retrieve.strategies.basic import candidate_count
+from kgrag.retrieve.unit_pack import MAX_EXCERPTED, WHOLE_SHARE, pack_evidence
 from kgrag.types import Context, ContextItem
 
 FACT_SHARE = 0.15  # at most this share of the budget for the fact table
@@ -34,6 +35,7 @@ SCOPE_BONUS = 0.6  # added (times the chunk's dense rank score within the scope)
 COMPONENT_BONUS = 0.35  # same for chunks naming a linked component
 OTHER_PRODUCT = 0.6  # multiplier of chunks that belong only to products the question did not name
 SCOPED_K = 12  # chunks taken from each scope by dense similarity
+REACH = 3.0  # candidates read for excerpts: this many budgets' worth of chunks after hygiene
 MAX_CANDIDATES = 80  # ranked chunks considered for packing (4k tokens hold ~25 datasheet chunks)
 
 
@@ -105,8 +107,14 @@ class FactsRetriever(Retriever):
         raw = chunk_items(index, ranked[:MAX_CANDIDATES])
         if options.get("compact", True):
             raw = compact_items(raw, question)
-        candidates = novel_items(raw, float(options.get("max_overlap", MAX_OVERLAP)), budget,
+        whole_share = float(options.get("whole_share", WHOLE_SHARE))
+        reach = budget if whole_share >= 1 else int(budget * float(options.get("reach", REACH)))
+        candidates = novel_items(raw, float(options.get("max_overlap", MAX_OVERLAP)), reach,
                                  bool(options.get("note_copies", True)))
+        if whole_share < 1:
+            candidates = pack_evidence(question, candidates, budget - reserve, whole_share,
+                                       int(options.get("max_excerpted", MAX_EXCERPTED)),
+                                       index.embedder if options.get("dense_units") else None)
         chunks, used_chunks = pack(candidates, budget - reserve)
         block_of = {c.chunk_id: n + 2 for n, c in enumerate(chunks) if c.chunk_id}
         by_chunk = {c.chunk_id: c for c in chunks if c.chunk_id}
