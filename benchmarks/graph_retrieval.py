@@ -46,6 +46,10 @@ ABLATIONS: dict[str, dict[str, Any]] = {
     "kg-facts without scoping": {"scope_bonus": 0.0, "component_bonus": 0.0, "other_product": 1.0},
     "kg-facts without hygiene": {"compact": False, "max_overlap": 1.01},
     "kg-facts, hygiene only": {"fact_share": 0.0, "scope_bonus": 0.0, "component_bonus": 0.0, "other_product": 1.0},
+    # evidence packing (retrieve/unit_pack.py): whole chunks for this share of the budget, best sentences/rows after
+    "kg-facts + unit packing 50 %": {"whole_share": 0.5},
+    "kg-facts + unit packing 85 %": {"whole_share": 0.85},
+    "kg-facts + unit packing 0 %": {"whole_share": 0.0},
 }
 
 

@@ -11,7 +11,7 @@ Weights were chosen on the Arduino dev questions only (docs/benchmarks.md).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -47,6 +47,12 @@ def _scoped(index: Any, qvec: np.ndarray, chunk_ids: Sequence[str], k: int) -> d
     sims = vectors @ qvec
     top = np.argsort(-sims)[:k]
     return minmax([(chunk_ids[i], float(sims[i])) for i in top])
+
+
+def _lazy_items(index: Any, ranked: Sequence[tuple[str, float]], batch: int = 40) -> Iterator[ContextItem]:
+    """Chunk items in rank order, read from the store a batch at a time (packing rarely needs all candidates)."""
+    for start in range(0, len(ranked), batch):
+        yield from chunk_items(index, ranked[start:start + batch])
 
 
 def rank_chunks(index: Any, adj: GraphAdjacency, question: str, qvec: np.ndarray, links: list[Link], k: int,
@@ -104,7 +110,7 @@ class FactsRetriever(Retriever):
         draft = [ContextItem(kind="relation", text=text) for _, text, _ in fact_lines(adj, facts, {})]
         _, fact_tokens = pack(draft, int(budget * share), truncate_last=False)
         reserve = fact_tokens + 4 * len(facts) if facts else 0  # room for the "[n]" source numbers
-        raw = chunk_items(index, ranked[:MAX_CANDIDATES])
+        raw: Iterable[ContextItem] = _lazy_items(index, ranked[:MAX_CANDIDATES])
         if options.get("compact", True):
             raw = compact_items(raw, question)
         whole_share = float(options.get("whole_share", WHOLE_SHARE))
