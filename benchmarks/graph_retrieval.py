@@ -52,6 +52,7 @@ ABLATIONS: dict[str, dict[str, Any]] = {
     "kg-facts + unit packing 50 %": {"whole_share": 0.5},
     "kg-facts + unit packing 85 %": {"whole_share": 0.85},
     "kg-facts + unit packing 0 %": {"whole_share": 0.0},
+    "kg-facts, class words count fully": {"class_weight": 1.0},  # round 1's fact filter
 }
 
 

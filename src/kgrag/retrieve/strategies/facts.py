@@ -21,7 +21,7 @@ from kgrag.graph.algorithms import subgraph_from
 from kgrag.retrieve.base import Retriever, register
 from kgrag.retrieve.chunks import allowed_chunks, chunk_items, sparse_search
 from kgrag.retrieve.compact import MAX_OVERLAP, compact_items, novel_items
-from kgrag.retrieve.fact_table import collect_facts, fact_lines
+from kgrag.retrieve.fact_table import CLASS_WEIGHT, collect_facts, fact_lines
 from kgrag.retrieve.fusion import alpha_fuse, minmax
 from kgrag.retrieve.packing import pack
 from kgrag.retrieve.query_linking import question_vector
@@ -102,7 +102,8 @@ class FactsRetriever(Retriever):
         ranked, info = rank_chunks(index, adj, question, qvec, links, k, alpha, options.get("version"), options)
         info["linked"] = [{"name": lk.name, "type": lk.type, "match": lk.match} for lk in links]
         share = float(options.get("fact_share", FACT_SHARE))
-        facts = collect_facts(adj, [lk.node for lk in links], question) if links and share > 0 else []
+        facts = collect_facts(adj, [lk.node for lk in links], question,
+                              class_weight=float(options.get("class_weight", CLASS_WEIGHT))) if links and share > 0 else []
         if facts:
             support = index.store.relation_support([adj.rel_ids[f.rel] for f in facts])
             for f in facts:
