@@ -53,6 +53,7 @@ The board is powered over USB-C at 5 V.
 OTHER = """# Zephyr Pro
 
 The Zephyr Pro is an industrial board with the QRF52832 microcontroller and an RS-485 port.
+Its CAN interface connects it to vehicle networks.
 """
 
 
@@ -85,6 +86,11 @@ def test_alias_linking_by_sku_and_document_title(sibling_index: Index) -> None:
     assert ("Zephyr Mini Rev2", "alias") in linked(sibling_index, "Which USB connector does the ZPH00069 use?")
     names = [n for n, _ in linked(sibling_index, "Does the QX210 work at 3.3 V?")]
     assert names == ["QX210"]
+
+
+def test_an_acronym_links_only_when_written_in_capitals(sibling_index: Index) -> None:
+    assert ("CAN", "exact") in linked(sibling_index, "Does the Zephyr Pro support CAN?")
+    assert [n for n, _ in linked(sibling_index, "How can I power the Zephyr Pro?")] == ["Zephyr Pro"]
 
 
 def test_kg_facts_scopes_chunks_and_facts_to_the_named_product(sibling_index: Index) -> None:

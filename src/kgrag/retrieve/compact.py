@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from functools import lru_cache
 
 from kgrag.retrieve.packing import item_tokens
 from kgrag.types import ContextItem
@@ -19,6 +20,7 @@ MAX_COPY_NOTES = 1  # a passage copied in more products than this is boilerplate
 _LETTER = re.compile(r"[^\W\d_]")
 _NON_LATIN = re.compile(r"[^\W\d_\u0000-\u024F]")
 _TOC_ENTRY = re.compile(r"\d+(?:\.\d+)*\.?\s+[^,=.\n]{2,80}?(?:,\s*\d+\s*=\s*\d+|\s*\.{4,}\s*\d+)")
+_BLANK_RUN = re.compile(r"\n{3,}")
 
 
 def foreign_script(line: str) -> bool:
@@ -36,20 +38,32 @@ def is_toc_line(line: str) -> bool:
     return len(_TOC_ENTRY.findall(line)) >= 2
 
 
+@lru_cache(maxsize=16384)
+def _lines(text: str) -> tuple[tuple[str, str, bool, bool], ...]:
+    """(line, normalised key, is a TOC line, is foreign script) per line of a chunk text; cached because the
+    same chunks come back question after question."""
+    return tuple((line, " ".join(line.split()).lower(), is_toc_line(line), foreign_script(line))
+                 for line in text.split("\n"))
+
+
+@lru_cache(maxsize=16384)
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.lower().split())
+
+
 def compact_items(items: Iterable[ContextItem], question: str) -> Iterator[ContextItem]:
     """The items with repeated, table-of-contents and foreign-script lines removed (in order, lazily)."""
     latin_question = not foreign_script(question)
     seen: set[str] = set()
     for item in items:
         kept: list[str] = []
-        for line in item.text.split("\n"):
-            key = " ".join(line.split()).lower()
-            if key and (key in seen or is_toc_line(line) or (latin_question and foreign_script(line))):
+        for line, key, toc, foreign in _lines(item.text):
+            if key and (key in seen or toc or (latin_question and foreign)):
                 continue
             kept.append(line)
             if key:
                 seen.add(key)
-        text = re.sub(r"\n{3,}", "\n\n", "\n".join(kept)).strip()
+        text = _BLANK_RUN.sub("\n\n", "\n".join(kept)).strip()
         if len(text) < MIN_ITEM_CHARS:
             continue
         if text == item.text.strip():
@@ -67,10 +81,10 @@ def novel_items(items: Iterable[ContextItem], max_overlap: float, budget: int, n
     adds no fact but takes budget that a different passage could use.
     """
     kept: list[ContextItem] = []
-    seen: list[set[str]] = []
+    seen: list[frozenset[str]] = []
     used = 0
     for item in items:
-        words = set(item.text.lower().split())
+        words = _words(item.text)
         limit = max_overlap * len(words)
         copy_of = next((i for i, other in enumerate(seen) if words and len(words & other) > limit), None)
         if copy_of is not None:

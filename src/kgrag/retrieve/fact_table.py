@@ -21,7 +21,8 @@ from kgrag.retrieve.query import question_terms
 
 MAX_FACTS = 80
 MAX_EXPAND = 40  # nodes expanded per hop (a family has tens of products, a product tens of parts)
-HOP_WEIGHT = (1.0, 0.55, 0.3)  # facts of a linked entity, one hop on, two hops on
+HOP_WEIGHT = (1.0, 0.55, 0.3)
+CLASS_WEIGHT = 0.3  # a question word matching only the other end's class ("boards" ~ a Product end) counts this much  # facts of a linked entity, one hop on, two hops on
 
 
 @dataclass
@@ -53,17 +54,29 @@ def _prefixes(text: str) -> frozenset[str]:
     return frozenset(t[:4] for t in name_tokens(" ".join(question_terms(text))) if len(t) >= 3 and not t.isdigit())
 
 
-def _fact_words(adj: GraphAdjacency, r: int, other: int, attribute: str, value: str) -> frozenset[str]:
-    """Word prefixes of a fact seen from one end: its label, the other end's name and that end's class words."""
-    cache = adj._cache.setdefault("fact_words", {})
-    words = cache.get((r, other))
-    if words is None:
-        kind = " ".join(TYPE_WORDS.get(adj.types[other], (adj.types[other],)))
-        words = cache[(r, other)] = _prefixes(f"{attribute} {value} {kind}")
-    return words
+def _node_facts(adj: GraphAdjacency, node: int) -> list[tuple[int, int, int, str, str, frozenset[str], frozenset[str]]]:
+    """(relation, other end, subject, attribute, value, own words, class words) of every relation at `node`.
+
+    Own words are the prefixes of the label and the other end's name, class words those of the other end's type
+    ("board" for a Product end). Cached with the in-memory graph, so a question costs dictionary look-ups only.
+    """
+    cache = adj._cache.setdefault("node_facts", {})
+    rows = cache.get(node)
+    if rows is None:
+        rows = []
+        for r in adj.incident(node).tolist():
+            subject, attribute, value = _orient(adj, r, node)
+            src = int(adj.rel_src[r])
+            other = int(adj.rel_dst[r]) if src == node else src
+            own = _prefixes(f"{attribute} {value}")
+            kind = _prefixes(" ".join(TYPE_WORDS.get(adj.types[other], (adj.types[other],)))) - own
+            rows.append((r, other, subject, attribute, value, own, kind))
+        cache[node] = rows
+    return rows
 
 
-def collect_facts(adj: GraphAdjacency, seeds: Sequence[int], question: str, max_facts: int = MAX_FACTS) -> list[Fact]:
+def collect_facts(adj: GraphAdjacency, seeds: Sequence[int], question: str, max_facts: int = MAX_FACTS,
+                  class_weight: float = CLASS_WEIGHT) -> list[Fact]:
     """Facts within two hops of the seeds that share a word with the question besides the seeds' names, best first.
 
     Never walks through value, family or interface nodes (hubs that would connect everything).
@@ -75,8 +88,7 @@ def collect_facts(adj: GraphAdjacency, seeds: Sequence[int], question: str, max_
     for depth in (1, 2):
         nxt: list[int] = []
         for node in frontier[:MAX_EXPAND]:
-            for nb in adj.neighbours(node):
-                nb = int(nb)
+            for nb in adj.neighbours(node).tolist():
                 if nb not in hop and adj.types[nb] not in (VALUE_TYPE, FAMILY_TYPE, "Interface"):
                     if depth == 2 and adj.types[node] == PRODUCT_TYPE and adj.types[nb] == PRODUCT_TYPE:
                         continue
@@ -85,17 +97,13 @@ def collect_facts(adj: GraphAdjacency, seeds: Sequence[int], question: str, max_
         frontier = nxt
     best: dict[int, Fact] = {}
     for node, depth in hop.items():
-        for r in adj.incident(node):
-            r = int(r)
-            subject, attribute, value = _orient(adj, r, node)
-            other = int(adj.rel_dst[r]) if int(adj.rel_src[r]) == node else int(adj.rel_src[r])
+        for r, other, subject, attribute, value, own, kind in _node_facts(adj, node):
             if depth == 2 and adj.types[other] != VALUE_TYPE:
                 continue  # two hops out: only that entity's own specs
-            words = _fact_words(adj, r, other, attribute, value) - named
-            overlap = len(words & wanted) / len(wanted) if wanted else 0.0
-            if overlap == 0.0:
+            hits = len(own & wanted) + class_weight * len(kind & wanted)  # wanted excludes the seeds' own names
+            if not hits:
                 continue  # a fact that answers nothing the question asks costs budget
-            score = HOP_WEIGHT[depth] * (1.0 + 2.0 * overlap) + 0.01 * min(float(adj.rel_weight[r]), 5.0)
+            score = HOP_WEIGHT[depth] * (1.0 + 2.0 * hits / len(wanted)) + 0.01 * min(float(adj.rel_weight[r]), 5.0)
             if r not in best or score > best[r].score:
                 best[r] = Fact(r, subject, attribute, value, score)
     return sorted(best.values(), key=lambda f: (-f.score, f.rel))[:max_facts]

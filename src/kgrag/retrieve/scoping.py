@@ -9,6 +9,7 @@ embedding when nothing matched by name.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -60,6 +61,14 @@ def _name_index(adj: GraphAdjacency) -> dict[str, list[tuple[int, bool]]]:
     return cached
 
 
+def _acronym_written(name: str, question: str) -> bool:
+    """An all-capital name ("CAN", "LED") links only when the question writes it in capitals too: "how can I"
+    is not the CAN bus. Other names match case-insensitively."""
+    if not (name.isalpha() and name.isupper()):
+        return True
+    return re.search(rf"(?<![A-Za-z0-9]){re.escape(name)}(?![A-Za-z0-9])", question) is not None
+
+
 def link_question(index: Index, question: str, adj: GraphAdjacency, qvec: np.ndarray | None = None) -> list[Link]:
     """Entities named in the question: exact/alias key runs (longest wins), fuzzy token sets, else embeddings."""
     names = _name_index(adj)
@@ -69,7 +78,7 @@ def link_question(index: Index, question: str, adj: GraphAdjacency, qvec: np.nda
         for i in range(len(tokens) - n + 1):
             key = " ".join(tokens[i : i + n])
             for node, main in names.get(key, ()):
-                if n == 1 and len(key) < 3:
+                if n == 1 and (len(key) < 3 or not _acronym_written(adj.names[node], question)):
                     continue
                 found.append(Link(node, adj.names[node], adj.types[node], "exact" if main else "alias",
                                   1.0 if main else 0.9, i, i + n))

@@ -11,7 +11,7 @@ Weights were chosen on the Arduino dev questions only (docs/benchmarks.md).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -21,12 +21,13 @@ from kgrag.graph.algorithms import subgraph_from
 from kgrag.retrieve.base import Retriever, register
 from kgrag.retrieve.chunks import allowed_chunks, chunk_items, sparse_search
 from kgrag.retrieve.compact import MAX_OVERLAP, compact_items, novel_items
-from kgrag.retrieve.fact_table import collect_facts, fact_lines
+from kgrag.retrieve.fact_table import CLASS_WEIGHT, collect_facts, fact_lines
 from kgrag.retrieve.fusion import alpha_fuse, minmax
 from kgrag.retrieve.packing import pack
 from kgrag.retrieve.query_linking import question_vector
 from kgrag.retrieve.scoping import Link, chunk_products, link_question
 from kgrag.retrieve.strategies.basic import candidate_count
+from kgrag.retrieve.unit_pack import MAX_EXCERPTED, WHOLE_SHARE, pack_evidence
 from kgrag.types import Context, ContextItem
 
 FACT_SHARE = 0.15  # at most this share of the budget for the fact table
@@ -34,6 +35,7 @@ SCOPE_BONUS = 0.6  # added (times the chunk's dense rank score within the scope)
 COMPONENT_BONUS = 0.35  # same for chunks naming a linked component
 OTHER_PRODUCT = 0.6  # multiplier of chunks that belong only to products the question did not name
 SCOPED_K = 12  # chunks taken from each scope by dense similarity
+REACH = 3.0  # candidates read for excerpts: this many budgets' worth of chunks after hygiene
 MAX_CANDIDATES = 80  # ranked chunks considered for packing (4k tokens hold ~25 datasheet chunks)
 
 
@@ -45,6 +47,12 @@ def _scoped(index: Any, qvec: np.ndarray, chunk_ids: Sequence[str], k: int) -> d
     sims = vectors @ qvec
     top = np.argsort(-sims)[:k]
     return minmax([(chunk_ids[i], float(sims[i])) for i in top])
+
+
+def _lazy_items(index: Any, ranked: Sequence[tuple[str, float]], batch: int = 40) -> Iterator[ContextItem]:
+    """Chunk items in rank order, read from the store a batch at a time (packing rarely needs all candidates)."""
+    for start in range(0, len(ranked), batch):
+        yield from chunk_items(index, ranked[start:start + batch])
 
 
 def rank_chunks(index: Any, adj: GraphAdjacency, question: str, qvec: np.ndarray, links: list[Link], k: int,
@@ -94,7 +102,8 @@ class FactsRetriever(Retriever):
         ranked, info = rank_chunks(index, adj, question, qvec, links, k, alpha, options.get("version"), options)
         info["linked"] = [{"name": lk.name, "type": lk.type, "match": lk.match} for lk in links]
         share = float(options.get("fact_share", FACT_SHARE))
-        facts = collect_facts(adj, [lk.node for lk in links], question) if links and share > 0 else []
+        facts = collect_facts(adj, [lk.node for lk in links], question,
+                              class_weight=float(options.get("class_weight", CLASS_WEIGHT))) if links and share > 0 else []
         if facts:
             support = index.store.relation_support([adj.rel_ids[f.rel] for f in facts])
             for f in facts:
@@ -102,11 +111,17 @@ class FactsRetriever(Retriever):
         draft = [ContextItem(kind="relation", text=text) for _, text, _ in fact_lines(adj, facts, {})]
         _, fact_tokens = pack(draft, int(budget * share), truncate_last=False)
         reserve = fact_tokens + 4 * len(facts) if facts else 0  # room for the "[n]" source numbers
-        raw = chunk_items(index, ranked[:MAX_CANDIDATES])
+        raw: Iterable[ContextItem] = _lazy_items(index, ranked[:MAX_CANDIDATES])
         if options.get("compact", True):
             raw = compact_items(raw, question)
-        candidates = novel_items(raw, float(options.get("max_overlap", MAX_OVERLAP)), budget,
+        whole_share = float(options.get("whole_share", WHOLE_SHARE))
+        reach = budget if whole_share >= 1 else int(budget * float(options.get("reach", REACH)))
+        candidates = novel_items(raw, float(options.get("max_overlap", MAX_OVERLAP)), reach,
                                  bool(options.get("note_copies", True)))
+        if whole_share < 1:
+            candidates = pack_evidence(question, candidates, budget - reserve, whole_share,
+                                       int(options.get("max_excerpted", MAX_EXCERPTED)),
+                                       index.embedder if options.get("dense_units") else None)
         chunks, used_chunks = pack(candidates, budget - reserve)
         block_of = {c.chunk_id: n + 2 for n, c in enumerate(chunks) if c.chunk_id}
         by_chunk = {c.chunk_id: c for c in chunks if c.chunk_id}
