@@ -29,7 +29,7 @@ from kgrag.progress import NullProgress, Progress
 from kgrag.types import Community
 
 if TYPE_CHECKING:
-    from kgrag.index import Index
+    from kgrag.workspace import Workspace
 
 STAGE = "communities"
 FINGERPRINT_KEY = "communities:fingerprint"
@@ -55,7 +55,7 @@ class CommunityReport:
         return dict(vars(self))
 
 
-def _embed(index: Index, texts: list[str], progress: Progress, label: str) -> np.ndarray:
+def _embed(index: Workspace, texts: list[str], progress: Progress, label: str) -> np.ndarray:
     task = progress.task(label, len(texts))
     parts = []
     for start in range(0, len(texts), EMBED_BATCH):
@@ -65,7 +65,7 @@ def _embed(index: Index, texts: list[str], progress: Progress, label: str) -> np
     return np.vstack(parts) if parts else np.zeros((0, 1), dtype=np.float32)
 
 
-def _previous(index: Index) -> tuple[dict[str, dict[str, Any]], dict[str, np.ndarray]]:
+def _previous(index: Workspace) -> tuple[dict[str, dict[str, Any]], dict[str, np.ndarray]]:
     """Summaries of the stored communities by profile hash, and their vectors by "hash|summary source"."""
     store = index.store
     old = list(store.iter_communities())
@@ -90,7 +90,7 @@ def _previous(index: Index) -> tuple[dict[str, dict[str, Any]], dict[str, np.nda
 
 
 def build_communities(
-    index: Index,
+    index: Workspace,
     params: CommunityParams | None = None,
     *,
     summaries: bool = True,

@@ -24,7 +24,7 @@ from kgrag.graph.keys import (
 from kgrag.types import Chunk, Entity, Relation
 
 if TYPE_CHECKING:
-    from kgrag.index import Index
+    from kgrag.workspace import Workspace
 
 MAX_NAME_CHARS = 80  # longer "names" are sentences, not entities
 _EDGE_CHARS = " \t.,;:-–—•*·'\"`®™©"
@@ -154,7 +154,7 @@ class Extractor(ABC):
         return {"extractor": self.name}
 
 
-ExtractorFactory = Callable[["Index", dict[str, Any]], Extractor]
+ExtractorFactory = Callable[["Workspace", dict[str, Any]], Extractor]
 _EXTRACTORS: dict[str, ExtractorFactory] = {}
 
 
@@ -173,7 +173,7 @@ def extractor_names() -> list[str]:
     return sorted(_EXTRACTORS)
 
 
-def make_extractor(name: str, index: Index, **options: Any) -> Extractor:
+def make_extractor(name: str, index: Workspace, **options: Any) -> Extractor:
     """The extractor registered as `name` (llm | llm-typed | llm-paths | rules) for `index`."""
     _load_builtin()
     factory = _EXTRACTORS.get(name)

@@ -23,7 +23,7 @@ from kgrag.models.layers import supports_yes_probability
 from kgrag.models.usage import llm_stage
 
 if TYPE_CHECKING:
-    from kgrag.index import Index
+    from kgrag.workspace import Workspace
 
 _TERM = re.compile(r"[A-Za-z0-9][A-Za-z0-9.\-+/]*[A-Za-z0-9]|[A-Za-z0-9]")
 _STOP = frozenset(
@@ -161,7 +161,7 @@ class HTTPReranker:
         return scores
 
 
-def make_reranker(name: str, index: Index | None = None) -> Reranker:
+def make_reranker(name: str, index: Workspace | None = None) -> Reranker:
     """The reranker called `name` (see the module docstring); `index` supplies the LLM for "llm"/"auto"."""
     name = (name or "auto").strip()
     if name == "lexical":

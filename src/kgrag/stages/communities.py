@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING
 from kgrag.stages import register_stage
 
 if TYPE_CHECKING:
-    from kgrag.index import Index
     from kgrag.progress import Progress
+    from kgrag.workspace import Workspace
 
 
 @register_stage(
@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     50,
     "Leiden communities of entities (similarity + relations), profiles, LLM summaries, vectors",
 )
-def run(index: Index, progress: Progress) -> dict[str, object]:
+def run(index: Workspace, progress: Progress) -> dict[str, object]:
     """Build or refresh the communities; unchanged profiles keep their summaries (see graph/community_build)."""
     from kgrag.graph.community_build import build_communities
 
