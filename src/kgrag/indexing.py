@@ -202,7 +202,7 @@ def _graph_keys(store: Store, chunk_ids: set[str]) -> list[str]:
 def plan_refresh(index: Workspace, chunk_ids: Sequence[str]) -> RefreshPlan:
     """Read-only: re-extract the remaining chunks of entities/relations shared with `chunk_ids` and merge
     their descriptions again (graph/merge.py), so shared items keep exactly their other provenance."""
-    from kgrag.graph.extract import make_extractor
+    from kgrag.graph.extractors import make_extractor
     from kgrag.graph.merge import _redirect, active_redirects, add_alias, merge_descriptions
 
     store, gone = index.store, set(chunk_ids)

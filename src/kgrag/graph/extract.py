@@ -10,7 +10,6 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from kgrag.errors import ConfigError
 from kgrag.graph.keys import (
     entity_id,
     entity_key,
@@ -155,33 +154,14 @@ class Extractor(ABC):
 
 
 ExtractorFactory = Callable[["Workspace", dict[str, Any]], Extractor]
-_EXTRACTORS: dict[str, ExtractorFactory] = {}
+EXTRACTORS: dict[str, ExtractorFactory] = {}
 
 
 def register_extractor(name: str) -> Callable[[ExtractorFactory], ExtractorFactory]:
     """Register a factory `(index, options) -> Extractor` under `name`."""
 
     def wrap(factory: ExtractorFactory) -> ExtractorFactory:
-        _EXTRACTORS[name] = factory
+        EXTRACTORS[name] = factory
         return factory
 
     return wrap
-
-
-def extractor_names() -> list[str]:
-    _load_builtin()
-    return sorted(_EXTRACTORS)
-
-
-def make_extractor(name: str, index: Workspace, **options: Any) -> Extractor:
-    """The extractor registered as `name` (llm | llm-typed | llm-paths | rules) for `index`."""
-    _load_builtin()
-    factory = _EXTRACTORS.get(name)
-    if factory is None:
-        raise ConfigError(f"graph extractor {name!r} is unknown; choose one of {sorted(_EXTRACTORS)}")
-    return factory(index, options)
-
-
-def _load_builtin() -> None:
-    import kgrag.graph.extract_llm  # noqa: F401  (registers llm, llm-typed, llm-paths)
-    import kgrag.graph.rules  # noqa: F401  (registers rules)

@@ -159,8 +159,9 @@ class CommunityHybridRetriever(Retriever):
         k = max(settings.top_k, budget // 100)
         ranked = hybrid_search(self.index, question, k, alpha, options.get("version"))
         chunks = chunk_items(self.index, ranked)
-        scores, reranker = rerank(make_reranker(options.get("reranker", "lexical"), self.index), question,
-                                  [c.text for c in chunks])
+        chosen = make_reranker(options.get("reranker", "lexical"), lambda: self.index.llm,
+                               scripted_llm=self.index.settings.llm.provider == "fake")
+        scores, reranker = rerank(chosen, question, [c.text for c in chunks])
         order = sorted(range(len(chunks)), key=lambda i: (-scores[i], i))[: int(options.get("chunks", HYBRID_CHUNKS))]
         chunks = [chunks[i] for i in order]
         for item, i in zip(chunks, order, strict=True):

@@ -179,7 +179,8 @@ class KGHybridRerankRetriever(_KGRetriever):
             return contexts, info
         texts = {c.chunk_id: c.text for c in self.index.store.get_chunks([x.chunk_id for x in contexts])}
         passages = [candidate_text(c, texts.get(c.chunk_id, "")) for c in contexts]
-        reranker = make_reranker(str(options.get("reranker", "auto")), self.index)
+        reranker = make_reranker(str(options.get("reranker", "auto")), lambda: self.index.llm,
+                                 scripted_llm=self.index.settings.llm.provider == "fake")
         scores, used = rerank(reranker, question, passages)
         order = sorted(range(len(contexts)), key=lambda i: (-scores[i], i))[: seed_count(budget, options)]
         info.update(reranker=used, candidates=len(contexts))
