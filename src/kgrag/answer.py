@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from kgrag.answering.cite import repair_citations
 from kgrag.answering.extract import try_extract
 from kgrag.answering.select import Focus, Scored, focus_units
-from kgrag.answering.terms import analyse, name_found, question_coverage
+from kgrag.answering.terms import NO_ANSWER, analyse, content_terms, is_refusal, name_found, question_coverage
 from kgrag.errors import ConfigError
 from kgrag.models.base import LLM, Embedder, Message
 from kgrag.types import Answer, Citation, Context, ContextItem
@@ -19,7 +19,6 @@ from kgrag.types import Answer, Citation, Context, ContextItem
 if TYPE_CHECKING:
     from kgrag.config import Settings
 
-NO_ANSWER = "The documents do not contain the answer."
 SYSTEM_PROMPT = (
     "You answer questions about technical documents using ONLY the numbered sources given.\n"
     "Rules:\n"
@@ -36,14 +35,6 @@ FOCUS_SLACK = 0.1  # the focused context may cover a little less of the question
 MIN_QUOTE_WORDS = 5
 QUOTES = 2  # units quoted by the extractive mode when no single unit states the asked value
 _CITE = re.compile(r"\[(\d+(?:\s*[,;]\s*\d+)*)\]")
-_REFUSAL = re.compile(
-    r"(do(es)? not contain|not (found|mentioned|provided|available) in|no information|cannot (be )?answer|"
-    r"can't answer|unable to answer|not enough information|does not (say|specify|mention))",
-    re.IGNORECASE,
-)
-_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9.\-_/]*")
-_STOP = frozenset(["the", "a", "an", "of", "to", "in", "on", "for", "and", "or", "is", "are", "was", "were", "be", "by",
-                   "with", "as", "at", "from", "that", "this", "it", "its", "what", "which"])
 MIN_QUESTION_COVERAGE = 0.45
 
 
@@ -94,27 +85,19 @@ def build_messages(question: str, blocks: list[Block]) -> list[Message]:
     return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": user}]
 
 
-def _terms(text: str) -> set[str]:
-    return {w.lower().strip(".-") for w in _WORD.findall(text) if w.lower() not in _STOP}
-
-
 def best_sentence(block_text: str, answer: str) -> str:
     """The sentence of a block that shares most terms with the answer (numbers count double)."""
     from kgrag.ingest import split_sentences
 
-    target = _terms(answer)
+    target = content_terms(answer)
 
     def overlap(sentence: str) -> float:
-        shared = _terms(sentence) & target
+        shared = content_terms(sentence) & target
         return sum(2.0 if any(ch.isdigit() for ch in t) else 1.0 for t in shared)
 
     lines = [line for line in block_text.splitlines() if line.strip()]  # table rows and headings stay apart
     sentences = [s for line in lines for s in split_sentences(line) if s.strip()] or [block_text]
     return max(sentences, key=overlap).strip()
-
-
-def is_refusal(text: str) -> bool:
-    return not text.strip() or bool(_REFUSAL.search(text))
 
 
 def cited_numbers(text: str, n_blocks: int) -> list[int]:
@@ -132,7 +115,7 @@ def make_citations(answer_text: str, blocks: list[Block]) -> list[Citation]:
     by_n = {b.n: b for b in blocks}
     numbers = [n for n in cited_numbers(answer_text, max(by_n, default=0)) if n in by_n]
     if not numbers and blocks and not is_refusal(answer_text):
-        numbers = [max(blocks, key=lambda b: len(_terms(b.text) & _terms(answer_text))).n]
+        numbers = [max(blocks, key=lambda b: len(content_terms(b.text) & content_terms(answer_text))).n]
     citations = []
     for n in numbers:
         block = by_n[n]
@@ -156,7 +139,7 @@ def finish_answer(question: str, context: Context, blocks: list[Block], text: st
     """The model's reply as an Answer: a refusal, or the text with a [n] on every sentence and its citations."""
     text = text.strip()
     if is_refusal(text):
-        return Answer(question, NO_ANSWER if not text or _REFUSAL.search(text) else text, [], context,
+        return Answer(question, NO_ANSWER if is_refusal(text) else text, [], context,
                       grounded=False, usage=usage)
     text = repair_citations(text, {b.n: b.text for b in blocks})
     return Answer(question, text, make_citations(text, blocks), context, grounded=True, usage=usage)

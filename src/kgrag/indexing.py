@@ -16,8 +16,8 @@ from kgrag.progress import Progress
 from kgrag.types import Document, Entity, Relation
 
 if TYPE_CHECKING:
-    from kgrag.index import Index
     from kgrag.store.base import Store
+    from kgrag.workspace import Workspace
 
 INGEST_STAGE = "ingest"
 PER_FILE_TIME_LIMIT_S = 300
@@ -85,7 +85,7 @@ def _sources(paths: Sequence[str | Path]) -> tuple[list[tuple[Path, Path]], list
     return pairs, errors
 
 
-def add_paths(index: Index, paths: Sequence[str | Path], progress: Progress, version: str | None = None) -> AddReport:
+def add_paths(index: Workspace, paths: Sequence[str | Path], progress: Progress, version: str | None = None) -> AddReport:
     """Index every supported file under `paths` (tagged `version` if given); one bad file never stops the others.
 
     Files that cannot be indexed are recorded as failed items of stage 'ingest' (listed by `kgrag status`)
@@ -135,7 +135,7 @@ def add_paths(index: Index, paths: Sequence[str | Path], progress: Progress, ver
     return report
 
 
-def store_document(index: Index, doc: Document, chunks: list, replacing: Document | None) -> None:
+def store_document(index: Workspace, doc: Document, chunks: list, replacing: Document | None) -> None:
     """Embed, then write the document, its chunks and vectors (replacing the old version's) in one transaction."""
     store = index.store
     vectors = index.embedder.embed([c.text for c in chunks]) if chunks else None
@@ -155,7 +155,7 @@ def store_document(index: Index, doc: Document, chunks: list, replacing: Documen
         store.set_meta(STALE_KEY, "1")
 
 
-def find_document(index: Index, ref: str) -> Document:
+def find_document(index: Workspace, ref: str) -> Document:
     """A document by id or by its stored path."""
     store = index.store
     doc = store.get_document(ref) or store.get_document_by_path(ref)
@@ -166,7 +166,7 @@ def find_document(index: Index, ref: str) -> Document:
     return doc
 
 
-def remove_document(index: Index, ref: str) -> Document:
+def remove_document(index: Workspace, ref: str) -> Document:
     """Delete a document, its chunks and the graph items only it supported; shared items are refreshed."""
     doc = find_document(index, ref)
     store = index.store
@@ -199,10 +199,10 @@ def _graph_keys(store: Store, chunk_ids: set[str]) -> list[str]:
     return [k for k in keys if k.split(":", 1)[-1] in chunk_ids]
 
 
-def plan_refresh(index: Index, chunk_ids: Sequence[str]) -> RefreshPlan:
+def plan_refresh(index: Workspace, chunk_ids: Sequence[str]) -> RefreshPlan:
     """Read-only: re-extract the remaining chunks of entities/relations shared with `chunk_ids` and merge
     their descriptions again (graph/merge.py), so shared items keep exactly their other provenance."""
-    from kgrag.graph.extract import make_extractor
+    from kgrag.graph.extractors import make_extractor
     from kgrag.graph.merge import _redirect, active_redirects, add_alias, merge_descriptions
 
     store, gone = index.store, set(chunk_ids)
@@ -255,7 +255,7 @@ def plan_refresh(index: Index, chunk_ids: Sequence[str]) -> RefreshPlan:
     return plan
 
 
-def forget_chunks(index: Index, chunk_ids: Sequence[str], plan: RefreshPlan) -> None:
+def forget_chunks(index: Workspace, chunk_ids: Sequence[str], plan: RefreshPlan) -> None:
     """Delete chunks and everything derived from them; call inside the caller's transaction.
 
     FTS, vectors, mentions, support, sub-chunks and edges go with the chunks (store.delete_chunks); the

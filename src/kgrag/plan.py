@@ -16,8 +16,8 @@ from kgrag.graph.estimate import DEFAULT_SPEED, MODES
 from kgrag.models.usage import UsageLedger, estimate_prompt_tokens
 
 if TYPE_CHECKING:
-    from kgrag.index import Index
     from kgrag.stages import Stage
+    from kgrag.workspace import Workspace
 
 # CPU seconds per chunk of each LLM-free stage, MiniLM, measured by benchmarks/index_cost.py (MuSiQue,
 # 1,000 paragraphs, shared machine: an idle one is faster); used until this index has timed its own run.
@@ -40,12 +40,12 @@ class StagePlan:
     notes: list[str] = field(default_factory=list)
 
 
-def _model_rows(index: Index) -> list[dict[str, Any]]:
+def _model_rows(index: Workspace) -> list[dict[str, Any]]:
     model = index.settings.llm.model
     return [r for r in index.store.usage() if r["calls"] and r["seconds"] > 0 and (model in r["model"] or r["model"] in model)]
 
 
-def llm_cost(index: Index, calls: int, prompt_tokens: int, completion_tokens: int) -> dict[str, Any]:
+def llm_cost(index: Workspace, calls: int, prompt_tokens: int, completion_tokens: int) -> dict[str, Any]:
     """Calls and tokens priced and timed: seconds from this index's measured speed (else defaults), USD."""
     settings = index.settings.llm
     rows = _model_rows(index)
@@ -63,7 +63,7 @@ def llm_cost(index: Index, calls: int, prompt_tokens: int, completion_tokens: in
             "seconds": round(seconds, 1), "usd": round(usd, 4), "basis": basis}
 
 
-def summary_cost(index: Index, profiles: list[dict[str, Any]]) -> dict[str, Any]:
+def summary_cost(index: Workspace, profiles: list[dict[str, Any]]) -> dict[str, Any]:
     """The cost of one LLM summary per profile (prompt counted exactly, output from history or a default)."""
     from kgrag.graph.community_profiles import summary_messages
 
@@ -80,7 +80,7 @@ def format_cost(cost: dict[str, Any]) -> str:
             f"tokens, ~{cost['seconds'] / 60:.1f} min here ({cost['basis']}), ${cost['usd']:.4f}")
 
 
-def _extraction(index: Index, plan: StagePlan, budget: float | None) -> None:
+def _extraction(index: Workspace, plan: StagePlan, budget: float | None) -> None:
     """Chunks still to extract and their LLM cost; the core share (skeleton) is read, never computed here."""
     from kgrag.graph.build import STAGE
     from kgrag.graph.core import core_count, load_core
@@ -107,7 +107,7 @@ def _extraction(index: Index, plan: StagePlan, budget: float | None) -> None:
         plan.notes.append(f"extractor {extractor}: no LLM")
 
 
-def _communities(index: Index, plan: StagePlan) -> None:
+def _communities(index: Workspace, plan: StagePlan) -> None:
     from kgrag.graph.community_build import prepare_communities, summaries_wanted
 
     plan.total = index.store.count("entities")
@@ -124,12 +124,12 @@ def _communities(index: Index, plan: StagePlan) -> None:
     plan.notes.append("LLM summaries counted on the current graph (the graph stages may change it)")
 
 
-def _progress_keys(index: Index, stage: str) -> tuple[int, int]:
+def _progress_keys(index: Workspace, stage: str) -> tuple[int, int]:
     total = index.store.count("chunks")
     return total - len(index.store.done_keys(stage) & set(index.store.chunk_ids())), total
 
 
-def plan_stage(index: Index, stage: Stage) -> StagePlan:
+def plan_stage(index: Workspace, stage: Stage) -> StagePlan:
     """Items to do and the LLM estimate of one stage (unknown stages: counts only when they say so)."""
     plan = StagePlan(stage.name, stage.description)
     chunk_stages = {"keywords": "ket.keywords", "subchunks": "ket.subchunks", "keyword-graph": "ket.kwgraph"}
@@ -152,7 +152,7 @@ def plan_stage(index: Index, stage: Stage) -> StagePlan:
     return plan
 
 
-def stage_stats(index: Index) -> dict[str, dict[str, Any]]:
+def stage_stats(index: Workspace) -> dict[str, dict[str, Any]]:
     """The last recorded run of every stage: wall and CPU seconds, items per progress task, when."""
     try:
         data = json.loads(index.store.get_meta(STATS_KEY) or "{}")
@@ -161,14 +161,14 @@ def stage_stats(index: Index) -> dict[str, dict[str, Any]]:
     return data if isinstance(data, dict) else {}
 
 
-def record_stage(index: Index, name: str, run: dict[str, Any]) -> None:
+def record_stage(index: Workspace, name: str, run: dict[str, Any]) -> None:
     """Store one stage's run (wall_s, cpu_s, items, ...) under the stats key, replacing its previous run."""
     data = stage_stats(index)
     data[name] = run
     index.store.set_meta(STATS_KEY, json.dumps(data, sort_keys=True))
 
 
-def _predicted_seconds(index: Index, name: str, todo: int | None) -> tuple[float, str] | None:
+def _predicted_seconds(index: Workspace, name: str, todo: int | None) -> tuple[float, str] | None:
     """Seconds for `todo` items: from this index's last run of the stage, else the measured default rate."""
     if todo is None:
         return None

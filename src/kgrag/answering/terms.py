@@ -28,6 +28,12 @@ _PROSE = re.compile(
 _YES_NO = re.compile(r"^\s*(is|are|does|do|did|can|could|has|have|will|was|were|should)\b", re.IGNORECASE)
 _WHICH = re.compile(r"^\s*(which|who)\b", re.IGNORECASE)
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-_/+]*")
+NO_ANSWER = "The documents do not contain the answer."
+_REFUSAL = re.compile(
+    r"(do(es)? not contain|not (found|mentioned|provided|available) in|no information|cannot (be )?answer|"
+    r"can't answer|unable to answer|not enough information|does not (say|specify|mention))",
+    re.IGNORECASE,
+)
 
 
 def fold(raw: str) -> str:
@@ -124,3 +130,8 @@ def name_found(name: str, text_lower: str) -> bool:
     if any(c.isdigit() for c in low) and any(c.isalpha() for c in low):
         return re.search(rf"(?<![a-z0-9]){re.escape(low)}", text_lower) is not None
     return re.search(rf"(?<![a-z0-9]){re.escape(low)}(?![a-z0-9])", text_lower) is not None
+
+
+def is_refusal(text: str) -> bool:
+    """An empty answer, or one that says the documents do not hold the answer."""
+    return not text.strip() or bool(_REFUSAL.search(text))

@@ -16,8 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from kgrag.answer import is_refusal
-from kgrag.answering.terms import analyse, name_found
+from kgrag.answering.terms import analyse, is_refusal, name_found
 from kgrag.evaluate import metrics
 
 ANSWERABLE = 0.6  # share of gold fact terms one document must contain for a question to count as answerable

@@ -11,13 +11,14 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from kgrag.errors import BudgetExceeded, KgragError, LLMOutputError, ModelError
-from kgrag.graph.extract import Extractor, make_extractor
+from kgrag.graph.extract import Extractor
+from kgrag.graph.extractors import make_extractor
 from kgrag.graph.merge import active_redirects, summarize_long_descriptions, write_extraction
 from kgrag.progress import NullProgress, Progress
 
 if TYPE_CHECKING:
-    from kgrag.index import Index
     from kgrag.store.base import Store
+    from kgrag.workspace import Workspace
 
 STAGE = "graph"
 BATCH = 64
@@ -50,7 +51,7 @@ class BuildReport:
         return asdict(self)
 
 
-def select_chunks(index: Index, budget: float | None, method: str | None = None, seed: int | None = None) -> list[str]:
+def select_chunks(index: Workspace, budget: float | None, method: str | None = None, seed: int | None = None) -> list[str]:
     """All chunk ids, or the core share `budget` of them chosen by KET-RAG's core selection."""
     ids = index.store.chunk_ids()
     if budget is None or budget >= 1.0:
@@ -73,7 +74,7 @@ def _run_llm(extractor: Extractor, cap: int | None) -> Any:
 
 
 def build_graph(
-    index: Index,
+    index: Workspace,
     extractor: str | None = None,
     *,
     budget: float | None = None,
@@ -162,7 +163,7 @@ def _extract_all(store: Store, ex: Extractor, todo: list[str], prefix: str, redi
             task.advance(1, entities=report.entities, failed=report.failed)
 
 
-def _finalize(index: Index, ex: Extractor, touched: set[str], report: BuildReport, embed: bool) -> None:
+def _finalize(index: Workspace, ex: Extractor, touched: set[str], report: BuildReport, embed: bool) -> None:
     """Summarize over-long descriptions (LLM extractors) and embed the touched entities."""
     llm = getattr(ex, "llm", None) if report.stopped != "budget" else None
     long_ids = set(touched)
@@ -184,7 +185,7 @@ def entity_text(name: str, etype: str, description: str) -> str:
     return f"{head}: {first}" if first else head
 
 
-def embed_entities(index: Index, entity_ids: set[str] | None = None, batch: int = 256) -> int:
+def embed_entities(index: Workspace, entity_ids: set[str] | None = None, batch: int = 256) -> int:
     """Store 'entity' vectors for `entity_ids` plus every entity that has none yet; returns how many."""
     store = index.store
     all_ids = [e.entity_id for e in store.iter_entities()]

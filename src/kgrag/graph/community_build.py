@@ -30,7 +30,7 @@ from kgrag.progress import NullProgress, Progress
 from kgrag.types import Community
 
 if TYPE_CHECKING:
-    from kgrag.index import Index
+    from kgrag.workspace import Workspace
 
 STAGE = "communities"
 FINGERPRINT_KEY = "communities:fingerprint"
@@ -56,7 +56,7 @@ class CommunityReport:
         return dict(vars(self))
 
 
-def _embed(index: Index, texts: list[str], progress: Progress, label: str) -> np.ndarray:
+def _embed(index: Workspace, texts: list[str], progress: Progress, label: str) -> np.ndarray:
     task = progress.task(label, len(texts))
     parts = []
     for start in range(0, len(texts), EMBED_BATCH):
@@ -66,7 +66,7 @@ def _embed(index: Index, texts: list[str], progress: Progress, label: str) -> np
     return np.vstack(parts) if parts else np.zeros((0, 1), dtype=np.float32)
 
 
-def _previous(index: Index) -> tuple[dict[str, dict[str, Any]], dict[str, np.ndarray]]:
+def _previous(index: Workspace) -> tuple[dict[str, dict[str, Any]], dict[str, np.ndarray]]:
     """Summaries of the stored communities by profile hash, and their vectors by "hash|summary source"."""
     store = index.store
     old = list(store.iter_communities())
@@ -109,12 +109,12 @@ class Prepared:
         return [self.profiles[first[h]] for h in self.todo]
 
 
-def summaries_wanted(index: Index) -> bool:
+def summaries_wanted(index: Workspace) -> bool:
     """LLM community summaries: asked for (`graph.llm_summaries`) or an OpenAI-compatible endpoint configured."""
     return bool(index.settings.graph.llm_summaries) or index.settings.llm.provider == "openai"
 
 
-def prepare_communities(index: Index, params: CommunityParams | None = None, *, summaries: bool = True,
+def prepare_communities(index: Workspace, params: CommunityParams | None = None, *, summaries: bool = True,
                         force: bool = False, embed: bool = True) -> Prepared | None:
     """Partition and profile the entity graph; None when nothing changed since the last complete build.
 
@@ -151,7 +151,7 @@ def prepare_communities(index: Index, params: CommunityParams | None = None, *, 
 
 
 def build_communities(
-    index: Index,
+    index: Workspace,
     params: CommunityParams | None = None,
     *,
     summaries: bool = True,

@@ -15,7 +15,7 @@ import numpy as np
 from kgrag.errors import ConfigError
 
 if TYPE_CHECKING:
-    from kgrag.index import Index
+    from kgrag.workspace import Workspace
 
 METHODS = ("pagerank", "uniform")
 DAMPING = 0.85  # teleport probability 0.15
@@ -40,7 +40,7 @@ def core_count(n: int, beta: float) -> int:
     return min(n, math.ceil(round(beta * n, 9)))
 
 
-def rank_chunks(index: Index) -> list[tuple[str, float]]:
+def rank_chunks(index: Workspace) -> list[tuple[str, float]]:
     """All chunks with their PageRank score over the KNN graph (built if missing), best first."""
     from kgrag.graph.knn import EDGE_KIND, ensure_knn_graph
 
@@ -53,7 +53,7 @@ def rank_chunks(index: Index) -> list[tuple[str, float]]:
     return [(ids[i], float(scores[i])) for i in order]
 
 
-def select_core_chunks(index: Index, beta: float, method: str = "pagerank", seed: int = 42) -> list[str]:
+def select_core_chunks(index: Workspace, beta: float, method: str = "pagerank", seed: int = 42) -> list[str]:
     """The ids of the ceil(beta*N) core chunks, most central first (pagerank) or in sample order (uniform)."""
     if method not in METHODS:
         raise ConfigError(f"unknown core selection {method!r}; choose one of {', '.join(METHODS)}")
@@ -66,14 +66,14 @@ def select_core_chunks(index: Index, beta: float, method: str = "pagerank", seed
     return [cid for cid, _ in rank_chunks(index)[:n_core]]
 
 
-def save_core(index: Index, chunk_ids: Sequence[str], beta: float, method: str) -> None:
+def save_core(index: Workspace, chunk_ids: Sequence[str], beta: float, method: str) -> None:
     """Remember the current core chunk set (read by the `skeleton` and `ket` strategies)."""
     store = index.store
     store.set_meta(META_KEY, json.dumps({"beta": beta, "method": method, "ids": list(chunk_ids)}))
     store.bump_generation("ket:core")
 
 
-def load_core(index: Index) -> set[str] | None:
+def load_core(index: Workspace) -> set[str] | None:
     """The saved core chunk ids, or None when no core selection was made."""
     raw = index.store.get_meta(META_KEY)
     return set(json.loads(raw)["ids"]) if raw else None

@@ -16,7 +16,7 @@ from kgrag.models.usage import UsageLedger
 from kgrag.tokens import count_tokens
 
 if TYPE_CHECKING:
-    from kgrag.index import Index
+    from kgrag.workspace import Workspace
 
 MODES = {"llm": "triples", "llm-typed": "typed", "llm-paths": "paths"}
 # Defaults until this index has its own history (tokens per second; local = Qwen2.5-0.5B, 1 thread).
@@ -25,7 +25,7 @@ OUTPUT_BASE, OUTPUT_PER_INPUT = 60, 0.9  # expected answer tokens = base + ratio
 MIN_HISTORY_CALLS = 3
 
 
-def _history(index: Index) -> dict[str, float] | None:
+def _history(index: Workspace) -> dict[str, float] | None:
     """Recorded extraction usage of this index: output tokens per call and speeds, if there is enough."""
     rows = [r for r in index.store.usage() if r["stage"] == "extract"]
     calls = sum(r["calls"] for r in rows)
@@ -37,7 +37,7 @@ def _history(index: Index) -> dict[str, float] | None:
     return {"output_per_call": completion / calls, "tokens_per_second": (prompt + completion) / seconds}
 
 
-def estimate_build(index: Index, extractor: str = "llm", *, budget: float | None = None,
+def estimate_build(index: Workspace, extractor: str = "llm", *, budget: float | None = None,
                    types: str | None = None) -> dict[str, Any]:
     """The predicted cost of `graph build` with `extractor` over the chunks not yet extracted."""
     if extractor not in MODES:

@@ -10,7 +10,6 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from kgrag.errors import ConfigError
 from kgrag.graph.keys import (
     entity_id,
     entity_key,
@@ -24,7 +23,7 @@ from kgrag.graph.keys import (
 from kgrag.types import Chunk, Entity, Relation
 
 if TYPE_CHECKING:
-    from kgrag.index import Index
+    from kgrag.workspace import Workspace
 
 MAX_NAME_CHARS = 80  # longer "names" are sentences, not entities
 _EDGE_CHARS = " \t.,;:-–—•*·'\"`®™©"
@@ -157,35 +156,15 @@ class Extractor(ABC):
         return {"extractor": self.name}
 
 
-ExtractorFactory = Callable[["Index", dict[str, Any]], Extractor]
-_EXTRACTORS: dict[str, ExtractorFactory] = {}
+ExtractorFactory = Callable[["Workspace", dict[str, Any]], Extractor]
+EXTRACTORS: dict[str, ExtractorFactory] = {}
 
 
 def register_extractor(name: str) -> Callable[[ExtractorFactory], ExtractorFactory]:
     """Register a factory `(index, options) -> Extractor` under `name`."""
 
     def wrap(factory: ExtractorFactory) -> ExtractorFactory:
-        _EXTRACTORS[name] = factory
+        EXTRACTORS[name] = factory
         return factory
 
     return wrap
-
-
-def extractor_names() -> list[str]:
-    _load_builtin()
-    return sorted(_EXTRACTORS)
-
-
-def make_extractor(name: str, index: Index, **options: Any) -> Extractor:
-    """The extractor registered as `name` (llm | llm-typed | llm-paths | rules) for `index`."""
-    _load_builtin()
-    factory = _EXTRACTORS.get(name)
-    if factory is None:
-        raise ConfigError(f"graph extractor {name!r} is unknown; choose one of {sorted(_EXTRACTORS)}")
-    return factory(index, options)
-
-
-def _load_builtin() -> None:
-    import kgrag.graph.datasheet.extractor  # noqa: F401  (registers datasheet)
-    import kgrag.graph.extract_llm  # noqa: F401  (registers llm, llm-typed, llm-paths)
-    import kgrag.graph.rules  # noqa: F401  (registers rules)

@@ -20,8 +20,8 @@ from kgrag.tokens import truncate_tokens
 from kgrag.types import Chunk
 
 if TYPE_CHECKING:
-    from kgrag.index import Index
     from kgrag.store.base import Store
+    from kgrag.workspace import Workspace
 
 SCHEMA_META_KEY = "graph.schema"
 MAX_OUTPUT_TOKENS = 400
@@ -145,7 +145,7 @@ def save_schema(store: Store, entity_types: list[str], relation_types: list[str]
     return schema
 
 
-def induce_schema(index: Index, llm: LLM, seed: int = 42) -> dict[str, Any]:
+def induce_schema(index: Workspace, llm: LLM, seed: int = 42) -> dict[str, Any]:
     """One LLM call over a few sampled chunks proposes entity and relation types; stored in the index."""
     ids = index.store.chunk_ids()
     if not ids:
@@ -170,7 +170,7 @@ def _clean_types(values: list[Any]) -> list[str]:
     return list(out)
 
 
-def _typed_schema(index: Index, llm: LLM, types: str | list[str] | None) -> dict[str, Any]:
+def _typed_schema(index: Workspace, llm: LLM, types: str | list[str] | None) -> dict[str, Any]:
     """User-given types win (and are stored); else the stored schema; else one is induced and stored."""
     if types:
         given = [t.strip() for t in types.split(",")] if isinstance(types, str) else list(types)
@@ -178,17 +178,17 @@ def _typed_schema(index: Index, llm: LLM, types: str | list[str] | None) -> dict
     return load_schema(index.store) or induce_schema(index, llm, index.settings.graph.seed)
 
 
-def _llm(index: Index, options: dict[str, Any]) -> LLM:
+def _llm(index: Workspace, options: dict[str, Any]) -> LLM:
     return options.get("llm") or index.llm
 
 
 @register_extractor("llm")
-def _make_llm(index: Index, options: dict[str, Any]) -> Extractor:
+def _make_llm(index: Workspace, options: dict[str, Any]) -> Extractor:
     return LLMExtractor(_llm(index, options), "triples", gleaning_rounds=index.settings.graph.gleaning_rounds)
 
 
 @register_extractor("llm-typed")
-def _make_typed(index: Index, options: dict[str, Any]) -> Extractor:
+def _make_typed(index: Workspace, options: dict[str, Any]) -> Extractor:
     llm = _llm(index, options)
     schema = _typed_schema(index, llm, options.get("types"))
     return LLMExtractor(llm, "typed", entity_types=schema["entity_types"], relation_types=schema["relation_types"],
@@ -196,6 +196,6 @@ def _make_typed(index: Index, options: dict[str, Any]) -> Extractor:
 
 
 @register_extractor("llm-paths")
-def _make_paths(index: Index, options: dict[str, Any]) -> Extractor:
+def _make_paths(index: Workspace, options: dict[str, Any]) -> Extractor:
     return LLMExtractor(_llm(index, options), "paths", gleaning_rounds=index.settings.graph.gleaning_rounds,
                         max_paths=int(options.get("max_paths") or 5))

@@ -22,9 +22,9 @@ from kgrag.ingest.sentences import split_sentences
 from kgrag.types import Chunk, Keyword, SubChunk
 
 if TYPE_CHECKING:
-    from kgrag.index import Index
     from kgrag.progress import Progress
     from kgrag.store.base import Store
+    from kgrag.workspace import Workspace
 
 STAGE = "ket.kwgraph"
 EDGE_KIND = "kw_sub"
@@ -81,7 +81,7 @@ def subchunk_edges(subchunks: Sequence[SubChunk], terms: Sequence[str]) -> list[
     return [(keyword_id(t), s.subchunk_id, 1.0) for s in subchunks for t in terms_in(s.text, terms)]
 
 
-def _reset(index: Index) -> None:
+def _reset(index: Workspace) -> None:
     store = index.store
     with store.transaction():
         store.clear_progress(STAGE)
@@ -93,7 +93,7 @@ def _reset(index: Index) -> None:
 
 
 def _apply_batch(
-    index: Index,
+    index: Workspace,
     chunks: Sequence[Chunk],
     subs: dict[str, list[SubChunk]],
     kws: dict[str, list[str]],
@@ -153,7 +153,7 @@ def keyword_vectors(store: Store) -> tuple[list[str], np.ndarray]:
     return list(legacy.ids), np.ascontiguousarray(legacy.matrix, dtype=np.float32)
 
 
-def ensure_keyword_graph(index: Index, progress: Progress | None = None) -> int:
+def ensure_keyword_graph(index: Workspace, progress: Progress | None = None) -> int:
     """Build the bipartite graph and keyword vectors for chunks not yet done; returns chunks processed."""
     store = index.store
     ensure_keywords(index)

@@ -18,8 +18,8 @@ from kgrag.errors import ConfigError
 from kgrag.types import Keyword
 
 if TYPE_CHECKING:
-    from kgrag.index import Index
     from kgrag.progress import Progress
+    from kgrag.workspace import Workspace
 
 STAGE = "ket.keywords"
 EDGE_KIND = "kw_chunk"
@@ -130,7 +130,7 @@ def terms_in(text: str, terms: Iterable[str]) -> list[str]:
     return [t for t in terms if (t in words if " " not in t else f" {t} " in joined)]
 
 
-def ensure_keywords(index: Index, progress: Progress | None = None, method: str | None = None) -> int:
+def ensure_keywords(index: Workspace, progress: Progress | None = None, method: str | None = None) -> int:
     """Extract keywords of every chunk without them (resumable per chunk); returns chunks processed."""
     store = index.store
     method = method or index.settings.graph.keyword_method
@@ -163,7 +163,7 @@ def ensure_keywords(index: Index, progress: Progress | None = None, method: str 
     return len(todo)
 
 
-def chunk_keywords(index: Index) -> dict[str, list[str]]:
+def chunk_keywords(index: Workspace) -> dict[str, list[str]]:
     """chunk_id -> its keyword terms, from the stored `kw_chunk` edges."""
     out: dict[str, list[str]] = {}
     for kid, cid, _ in index.store.edges(EDGE_KIND):

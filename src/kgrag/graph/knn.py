@@ -17,8 +17,8 @@ from scipy import sparse
 from kgrag.graph.keywords import chunk_keywords, ensure_keywords
 
 if TYPE_CHECKING:
-    from kgrag.index import Index
     from kgrag.progress import Progress
+    from kgrag.workspace import Workspace
 
 EDGE_KIND = "knn"
 META_KEY = "ket:knn"
@@ -114,12 +114,12 @@ def knn_edges(
     return [(chunk_ids[r], chunk_ids[c], w) for (r, c), w in sorted(weight.items())]
 
 
-def _signature(index: Index, k: int) -> str:
+def _signature(index: Workspace, k: int) -> str:
     store = index.store
     return f"{store.generation('vectors:chunk')}|{store.count('chunks')}|k={k}|{index.settings.graph.keyword_method}"
 
 
-def ensure_knn_graph(index: Index, progress: Progress | None = None, *, force: bool = False) -> int:
+def ensure_knn_graph(index: Workspace, progress: Progress | None = None, *, force: bool = False) -> int:
     """Build the KNN chunk graph unless it is current (keywords first); returns the edges written (0: current)."""
     store = index.store
     k = index.settings.graph.knn_k
@@ -139,7 +139,7 @@ def ensure_knn_graph(index: Index, progress: Progress | None = None, *, force: b
     return len(edges)
 
 
-def knn_adjacency(index: Index, ids: Sequence[str]) -> sparse.csr_matrix:
+def knn_adjacency(index: Workspace, ids: Sequence[str]) -> sparse.csr_matrix:
     """The stored KNN graph as a weighted CSR matrix over `ids` (edges to unknown ids dropped)."""
     pos = {cid: i for i, cid in enumerate(ids)}
     rows, cols, vals = [], [], []

@@ -17,7 +17,7 @@ from kgrag.graph.rules_patterns import INTERFACE_TYPE, PART_TYPE, QUANTITY_TYPE,
 from kgrag.types import Chunk
 
 if TYPE_CHECKING:
-    from kgrag.index import Index
+    from kgrag.workspace import Workspace
 
 log = logging.getLogger(__name__)
 
@@ -272,5 +272,5 @@ def _patterns_only(text: str) -> Extraction:
 
 
 @register_extractor("rules")
-def _make_rules(index: Index, options: dict[str, Any]) -> Extractor:
+def _make_rules(index: Workspace, options: dict[str, Any]) -> Extractor:
     return RulesExtractor()

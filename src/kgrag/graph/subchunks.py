@@ -18,8 +18,8 @@ from kgrag.tokens import _encoding, count_tokens
 from kgrag.types import Chunk, SubChunk
 
 if TYPE_CHECKING:
-    from kgrag.index import Index
     from kgrag.progress import Progress
+    from kgrag.workspace import Workspace
 
 STAGE = "ket.subchunks"
 ENTITY_EDGES = "ent_sub"
@@ -73,7 +73,7 @@ def split_chunk(chunk: Chunk, target: int) -> list[SubChunk]:
     ]
 
 
-def ensure_subchunks(index: Index, progress: Progress | None = None) -> int:
+def ensure_subchunks(index: Workspace, progress: Progress | None = None) -> int:
     """Split and embed every chunk not yet split (resumable per chunk); returns chunks processed."""
     store = index.store
     target = index.settings.chunking.subchunk_tokens
@@ -119,7 +119,7 @@ def units_containing(subchunks: Sequence[SubChunk], names: Sequence[str]) -> lis
     return [s.subchunk_id for s in subchunks]
 
 
-def rewire_skeleton(index: Index) -> tuple[int, int]:
+def rewire_skeleton(index: Workspace) -> tuple[int, int]:
     """Map entity mentions and relation support from chunks to sub-chunks; returns (entity, relation) edges."""
     store = index.store
     by_chunk: dict[str, list[SubChunk]] = {}

@@ -19,8 +19,8 @@ from kgrag.graph.keywords import STOP_WORDS, tokens
 from kgrag.ingest.sentences import split_sentences
 
 if TYPE_CHECKING:
-    from kgrag.index import Index
     from kgrag.progress import Progress
+    from kgrag.workspace import Workspace
 
 STAGE = "trigraph"
 EDGE_KIND = "ent_sent"
@@ -114,7 +114,7 @@ def chunk_sentences(chunk_id: str, text: str) -> tuple[list[str], list[str], lis
     return ids, texts, edges
 
 
-def ensure_trigraph(index: Index, progress: Progress | None = None) -> int:
+def ensure_trigraph(index: Workspace, progress: Progress | None = None) -> int:
     """Sentence vectors and entity-sentence edges for chunks not yet done; returns chunks processed.
 
     Sentence vectors come through the index embedder, whose cache already holds every sentence the
@@ -145,7 +145,7 @@ def ensure_trigraph(index: Index, progress: Progress | None = None) -> int:
     return len(todo)
 
 
-def forget_trigraph(index: Index, chunk_ids: Sequence[str]) -> None:
+def forget_trigraph(index: Workspace, chunk_ids: Sequence[str]) -> None:
     """Drop the sentence vectors and entity-sentence edges of removed chunks (their progress goes with them)."""
     store = index.store
     gone = set(chunk_ids)

@@ -1,6 +1,6 @@
 """Rerankers behind one seam: local-LLM yes/no probability, sentence-transformers cross-encoder, HTTP /rerank, lexical.
 
-`make_reranker(name, index)` picks one by name:
+`make_reranker(name, llm)` picks one by name:
   lexical              content-word overlap, no model (the fallback when nothing else is configured)
   llm                  the index's LLM: P("yes") for "is this passage relevant?" (~3 pairs/s with the local 0.5B)
   cross-encoder:PATH   a sentence-transformers CrossEncoder from a local folder (pip install sentence-transformers)
@@ -13,17 +13,14 @@ from __future__ import annotations
 import math
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from kgrag.errors import ConfigError, ModelError
 from kgrag.models.base import LLM, Message, Reranker
 from kgrag.models.layers import supports_yes_probability
 from kgrag.models.usage import llm_stage
-
-if TYPE_CHECKING:
-    from kgrag.index import Index
 
 _TERM = re.compile(r"[A-Za-z0-9][A-Za-z0-9.\-+/]*[A-Za-z0-9]|[A-Za-z0-9]")
 _STOP = frozenset(
@@ -161,19 +158,26 @@ class HTTPReranker:
         return scores
 
 
-def make_reranker(name: str, index: Index | None = None) -> Reranker:
-    """The reranker called `name` (see the module docstring); `index` supplies the LLM for "llm"/"auto"."""
+def make_reranker(name: str, llm: Callable[[], LLM] | None = None, *, scripted_llm: bool = False) -> Reranker:
+    """The reranker called `name` (see the module docstring); `llm` supplies the LLM for "llm"/"auto".
+
+    `llm` is a zero-argument callable so that the (slow to load) model is only loaded when it is used;
+    "auto" never reranks with a scripted (fake) LLM.
+    """
     name = (name or "auto").strip()
     if name == "lexical":
         return LexicalReranker()
     if name in ("llm", "auto"):
-        if index is None:
+        if llm is None:
             if name == "auto":
                 return LexicalReranker()
-            raise ConfigError("reranker 'llm' needs an index (for its LLM)")
-        if name == "auto" and (index.settings.llm.provider == "fake" or not supports_yes_probability(index.llm)):
+            raise ConfigError("reranker 'llm' needs an LLM")
+        if name == "auto" and scripted_llm:
             return LexicalReranker()
-        return LLMReranker(index.llm)
+        model = llm()
+        if name == "auto" and not supports_yes_probability(model):
+            return LexicalReranker()
+        return LLMReranker(model)
     if name.startswith("cross-encoder"):
         path = name.partition(":")[2] or os.environ.get("KGRAG_RERANKER_MODEL", "")
         if not path:

@@ -12,7 +12,7 @@ from kgrag.errors import UnknownStrategyError
 from kgrag.types import Context
 
 if TYPE_CHECKING:
-    from kgrag.index import Index
+    from kgrag.workspace import Workspace
 
 _REGISTRY: dict[str, type[Retriever]] = {}
 
@@ -24,7 +24,7 @@ class Retriever(ABC):
     description: ClassVar[str]  # one line, shown by `kgrag strategies` and GET /strategies
     needs_llm: ClassVar[bool] = False  # True when retrieval itself calls the LLM (rewrite, HyDE, rerank)
 
-    def __init__(self, index: Index) -> None:
+    def __init__(self, index: Workspace) -> None:
         self.index = index
 
     @abstractmethod
@@ -68,7 +68,7 @@ def strategy_descriptions() -> dict[str, str]:
     return {name: _REGISTRY[name].description for name in sorted(_REGISTRY)}
 
 
-def make_retriever(name: str, index: Index) -> Retriever:
+def make_retriever(name: str, index: Workspace) -> Retriever:
     _load_strategies()
     try:
         cls = _REGISTRY[name]

@@ -12,14 +12,14 @@ from kgrag.retrieve.packing import chunk_item
 from kgrag.types import ContextItem
 
 if TYPE_CHECKING:
-    from kgrag.index import Index
+    from kgrag.workspace import Workspace
 
 
-def embed_query(index: Index, text: str) -> np.ndarray:
+def embed_query(index: Workspace, text: str) -> np.ndarray:
     return index.embedder.embed([text])[0]
 
 
-def allowed_chunks(index: Index, version: str | None) -> set[str] | None:
+def allowed_chunks(index: Workspace, version: str | None) -> set[str] | None:
     """Chunk ids of documents with this `version` metadata, or None for no filter."""
     if not version:
         return None
@@ -27,18 +27,18 @@ def allowed_chunks(index: Index, version: str | None) -> set[str] | None:
     return {c.chunk_id for c in index.store.iter_chunks() if c.doc_id in docs}
 
 
-def dense_search(index: Index, query: str, k: int, version: str | None = None) -> list[tuple[str, float]]:
+def dense_search(index: Workspace, query: str, k: int, version: str | None = None) -> list[tuple[str, float]]:
     return index.store.search_vectors("chunk", embed_query(index, query), k, allowed_chunks(index, version))
 
 
-def sparse_search(index: Index, query: str, k: int, version: str | None = None) -> list[tuple[str, float]]:
+def sparse_search(index: Workspace, query: str, k: int, version: str | None = None) -> list[tuple[str, float]]:
     allowed = allowed_chunks(index, version)
     hits = index.store.search_text(query, k if allowed is None else k * 5)
     return [h for h in hits if allowed is None or h[0] in allowed][:k]
 
 
 def hybrid_search(
-    index: Index, query: str, k: int, alpha: float, version: str | None = None, sparse_query: str | None = None
+    index: Workspace, query: str, k: int, alpha: float, version: str | None = None, sparse_query: str | None = None
 ) -> list[tuple[str, float]]:
     """Min-max α-fusion of dense and BM25 candidates (k each), union by chunk id."""
     dense = dense_search(index, query, k, version)
@@ -46,7 +46,7 @@ def hybrid_search(
     return alpha_fuse(dense, sparse, alpha)
 
 
-def chunk_items(index: Index, ranked: Sequence[tuple[str, float]]) -> list[ContextItem]:
+def chunk_items(index: Workspace, ranked: Sequence[tuple[str, float]]) -> list[ContextItem]:
     """Context items for ranked chunk ids, in rank order."""
     scores = dict(ranked)
     docs = index.documents()

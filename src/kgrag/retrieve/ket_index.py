@@ -27,8 +27,8 @@ from kgrag.graph.subchunks import ENTITY_EDGES, RELATION_EDGES
 from kgrag.tokens import count_tokens
 
 if TYPE_CHECKING:
-    from kgrag.index import Index
     from kgrag.store.base import Store
+    from kgrag.workspace import Workspace
 
 T = TypeVar("T")
 _CACHE: weakref.WeakKeyDictionary[Any, dict[str, tuple[tuple[str, ...], Any]]] = weakref.WeakKeyDictionary()
@@ -74,7 +74,7 @@ class UnitArrays:
     position: dict[str, int]
 
 
-def _units(index: Index, kind: str) -> UnitArrays:
+def _units(index: Workspace, kind: str) -> UnitArrays:
     store = index.store
     vm = store.vector_matrix(kind)
     if kind == "subchunk":
@@ -92,7 +92,7 @@ def _units(index: Index, kind: str) -> UnitArrays:
     )
 
 
-def unit_arrays(index: Index, kind: str) -> UnitArrays:
+def unit_arrays(index: Workspace, kind: str) -> UnitArrays:
     """Cached sub-chunk ('subchunk') or chunk ('chunk') units."""
     return cached(index.store, f"units:{kind}", ("edges", f"vectors:{kind}"), lambda: _units(index, kind))
 
@@ -105,7 +105,7 @@ class KeywordArrays:
     units: UnitArrays
 
 
-def _keywords(index: Index) -> KeywordArrays:
+def _keywords(index: Workspace) -> KeywordArrays:
     store = index.store
     units = unit_arrays(index, "subchunk")
     ids, vectors = keyword_vectors(store)
@@ -113,7 +113,7 @@ def _keywords(index: Index) -> KeywordArrays:
     return KeywordArrays(ids, vectors, matrix, units)
 
 
-def keyword_arrays(index: Index) -> KeywordArrays:
+def keyword_arrays(index: Workspace) -> KeywordArrays:
     gens = ("edges", "vectors:keyword", f"vectors:{KW_SUMS}", "vectors:subchunk")
     return cached(index.store, "keywords", gens, lambda: _keywords(index))
 
@@ -125,7 +125,7 @@ class KnnArrays:
     adjacency: sparse.csr_matrix
 
 
-def _knn(index: Index) -> KnnArrays:
+def _knn(index: Workspace) -> KnnArrays:
     ids = index.store.chunk_ids()
     pos = {c: i for i, c in enumerate(ids)}
     n = len(ids)
@@ -138,7 +138,7 @@ def _knn(index: Index) -> KnnArrays:
     return KnnArrays(ids, pos, sparse.csr_matrix((np.asarray(w, np.float32), (r, c)), shape=(n, n)))
 
 
-def knn_arrays(index: Index) -> KnnArrays:
+def knn_arrays(index: Workspace) -> KnnArrays:
     return cached(index.store, "knn", ("edges", "vectors:chunk"), lambda: _knn(index))
 
 
@@ -153,7 +153,7 @@ class GraphArrays:
     core_relations: np.ndarray | None
 
 
-def _graph(index: Index) -> GraphArrays:
+def _graph(index: Workspace) -> GraphArrays:
     store = index.store
     adj = get_adjacency(store)
     vectors = store.get_vectors("entity", adj.ids) if adj.ids else np.zeros((0, 0), np.float32)
@@ -185,6 +185,6 @@ def _graph(index: Index) -> GraphArrays:
     return GraphArrays(adj, vectors, e2u, r2u, units, core_e, core_r)
 
 
-def graph_arrays(index: Index) -> GraphArrays:
+def graph_arrays(index: Workspace) -> GraphArrays:
     gens = ("graph", "edges", "vectors:entity", "vectors:subchunk", "vectors:chunk", "ket:core")
     return cached(index.store, "graph", gens, lambda: _graph(index))

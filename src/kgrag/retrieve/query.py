@@ -18,8 +18,8 @@ from kgrag.models.rerankers import content_terms
 from kgrag.models.usage import llm_stage
 
 if TYPE_CHECKING:
-    from kgrag.index import Index
     from kgrag.models.base import LLM
+    from kgrag.workspace import Workspace
 
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9.\-+/]*[A-Za-z0-9%]|[A-Za-z0-9]")
 QUESTION_WORDS = frozenset(
@@ -207,7 +207,7 @@ def hyde_passage(question: str, llm: LLM | None) -> str:
         return ""
 
 
-def hyde_vector(index: Index, question: str, llm: LLM | None = None) -> np.ndarray:
+def hyde_vector(index: Workspace, question: str, llm: LLM | None = None) -> np.ndarray:
     """Unit query vector: mean of the question's and the hypothetical passage's embeddings (question alone on failure)."""
     passage = hyde_passage(question, llm)
     texts: Sequence[str] = [question, passage] if passage else [question]

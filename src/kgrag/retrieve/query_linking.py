@@ -14,7 +14,7 @@ from kgrag.graph.adjacency import GraphAdjacency, get_adjacency, name_key
 from kgrag.retrieve.query import candidate_spans, question_terms
 
 if TYPE_CHECKING:
-    from kgrag.index import Index
+    from kgrag.workspace import Workspace
 
 EXACT, ALIAS, EMBEDDING = 1.0, 0.9, 0.85  # score scale of each kind of match
 MAX_RELATION_TYPES_EMBEDDED = 500  # most frequent relation types compared by embedding
@@ -42,13 +42,13 @@ def _span_weight(span: str) -> float:
     return 0.7
 
 
-def question_vector(index: Index, question: str) -> np.ndarray:
+def question_vector(index: Workspace, question: str) -> np.ndarray:
     """The question's embedding (one embedder call)."""
     return index.embedder.embed([question])[0]
 
 
 def link_entities(
-    index: Index,
+    index: Workspace,
     question: str,
     *,
     k: int = 8,
@@ -83,7 +83,7 @@ def link_entities(
 
 
 def entity_relevance(
-    index: Index, question: str, entity_ids: Sequence[str], names: Sequence[str], qvec: np.ndarray | None = None
+    index: Workspace, question: str, entity_ids: Sequence[str], names: Sequence[str], qvec: np.ndarray | None = None
 ) -> dict[str, float]:
     """Question relevance of entities: cosine of stored entity vectors, else name-term overlap with the question."""
     out: dict[str, float] = {}
@@ -116,7 +116,7 @@ def _relation_words(rtype: str) -> list[str]:
 
 
 def map_relations(
-    index: Index,
+    index: Workspace,
     question: str,
     *,
     k: int = 5,

@@ -20,7 +20,7 @@ from kgrag.graph.datasheet.vocab import COMPONENT_TYPES, FAMILY_TYPE, PART_TYPE,
 from kgrag.graph.keys import entity_key, name_tokens
 
 if TYPE_CHECKING:
-    from kgrag.index import Index
+    from kgrag.workspace import Workspace
 
 LINKABLE = COMPONENT_TYPES | {PRODUCT_TYPE, PART_TYPE, FAMILY_TYPE, "Interface"}
 FAMILY_WORDS = {"family", "series", "line", "range", "board", "boards", "kit", "kits"}
@@ -69,7 +69,7 @@ def _acronym_written(name: str, question: str) -> bool:
     return re.search(rf"(?<![A-Za-z0-9]){re.escape(name)}(?![A-Za-z0-9])", question) is not None
 
 
-def link_question(index: Index, question: str, adj: GraphAdjacency, qvec: np.ndarray | None = None) -> list[Link]:
+def link_question(index: Workspace, question: str, adj: GraphAdjacency, qvec: np.ndarray | None = None) -> list[Link]:
     """Entities named in the question: exact/alias key runs (longest wins), fuzzy token sets, else embeddings."""
     names = _name_index(adj)
     tokens = name_tokens(question)
@@ -144,7 +144,7 @@ def products_of(links: list[Link]) -> list[Link]:
     return [lk for lk in links if lk.type == PRODUCT_TYPE]
 
 
-def chunk_products(index: Index, adj: GraphAdjacency, chunk_ids: list[str]) -> dict[str, set[int]]:
+def chunk_products(index: Workspace, adj: GraphAdjacency, chunk_ids: list[str]) -> dict[str, set[int]]:
     """chunk id -> the product nodes it belongs to (every chunk of a product's document mentions the product)."""
     mentions = index.store.entities_of_chunks(chunk_ids)
     out: dict[str, set[int]] = {}

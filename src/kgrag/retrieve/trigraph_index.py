@@ -16,7 +16,7 @@ from kgrag.graph.trigraph import EDGE_KIND, VECTOR_KIND, chunk_of_sentence
 from kgrag.retrieve.ket_index import UnitArrays, cached, unit_arrays
 
 if TYPE_CHECKING:
-    from kgrag.index import Index
+    from kgrag.workspace import Workspace
 
 
 @dataclass
@@ -84,12 +84,12 @@ def build_trigraph(
                     max((n.count(" ") + 1 for n in order), default=1))
 
 
-def _load(index: Index) -> TriGraph:
+def _load(index: Workspace) -> TriGraph:
     store = index.store
     vm = store.vector_matrix(VECTOR_KIND)
     return build_trigraph(unit_arrays(index, "chunk"), list(vm.ids), vm.matrix, store.edges(EDGE_KIND))
 
 
-def trigraph_arrays(index: Index) -> TriGraph:
+def trigraph_arrays(index: Workspace) -> TriGraph:
     """The cached tri-graph of this index (rebuilt when edges or vectors change)."""
     return cached(index.store, "trigraph", ("edges", f"vectors:{VECTOR_KIND}", "vectors:chunk"), lambda: _load(index))

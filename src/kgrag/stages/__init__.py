@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from kgrag.index import Index
     from kgrag.progress import Progress
+    from kgrag.workspace import Workspace
 
-StageFn = Callable[["Index", "Progress"], Any]
+StageFn = Callable[["Workspace", "Progress"], Any]
 
 
 @dataclass(frozen=True)

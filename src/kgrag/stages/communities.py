@@ -13,8 +13,8 @@ from kgrag.stages import register_stage
 
 if TYPE_CHECKING:
     from kgrag.graph.community_build import Prepared
-    from kgrag.index import Index
     from kgrag.progress import Progress
+    from kgrag.workspace import Workspace
 
 
 @register_stage(
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     50,
     "Leiden communities of entities (similarity + relations), profiles, summaries (extractive by default), vectors",
 )
-def run(index: Index, progress: Progress) -> dict[str, object]:
+def run(index: Workspace, progress: Progress) -> dict[str, object]:
     """Build or refresh the communities; unchanged profiles keep their summaries (see graph/community_build)."""
     from kgrag.graph.community_build import build_communities, summaries_wanted
     from kgrag.plan import format_cost, summary_cost

@@ -7,12 +7,12 @@ from typing import TYPE_CHECKING
 from kgrag.stages import register_stage
 
 if TYPE_CHECKING:
-    from kgrag.index import Index
     from kgrag.progress import Progress
+    from kgrag.workspace import Workspace
 
 
 @register_stage("graph", 30, "knowledge graph: extract entities/relations, merge, resolve, embed entities")
-def graph_stage(index: Index, progress: Progress) -> dict[str, object]:
+def graph_stage(index: Workspace, progress: Progress) -> dict[str, object]:
     """Extract from chunks not done yet, resolve duplicates deterministically, embed new/changed entities."""
     from kgrag.graph.build import build_graph, embed_entities
     from kgrag.graph.resolve import resolve_entities

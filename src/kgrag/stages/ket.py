@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 from kgrag.stages import register_stage
 
 if TYPE_CHECKING:
-    from kgrag.index import Index
     from kgrag.progress import Progress
+    from kgrag.workspace import Workspace
 
 
 def _timed(fn: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
@@ -27,7 +27,7 @@ def _timed(fn: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
 def _runner(module: str, function: str) -> Any:
     """A stage running `module.function(index, progress)`, imported on first use, timed."""
 
-    def run(index: Index, progress: Progress) -> dict[str, Any]:
+    def run(index: Workspace, progress: Progress) -> dict[str, Any]:
         return _timed(getattr(importlib.import_module(module), function), index, progress)
 
     return run
@@ -45,7 +45,7 @@ for _name, _order, _description, _module, _function in (
 
 
 @register_stage("core", 20, "KET-RAG: core chunks = top ceil(beta*N) by PageRank over the KNN graph (or uniform)")
-def core_stage(index: Index, progress: Progress) -> dict[str, Any]:
+def core_stage(index: Workspace, progress: Progress) -> dict[str, Any]:
     from kgrag.graph.core import save_core, select_core_chunks
 
     g = index.settings.graph
@@ -56,11 +56,11 @@ def core_stage(index: Index, progress: Progress) -> dict[str, Any]:
 
 
 @register_stage("skeleton", 35, "KET-RAG: extract the KG skeleton from core chunks only, rewire it to sub-chunks")
-def skeleton_stage(index: Index, progress: Progress) -> dict[str, Any]:
+def skeleton_stage(index: Workspace, progress: Progress) -> dict[str, Any]:
     return build_skeleton(index, progress)
 
 
-def build_skeleton(index: Index, progress: Progress | None = None) -> dict[str, Any]:
+def build_skeleton(index: Workspace, progress: Progress | None = None) -> dict[str, Any]:
     """Extract triples from the core chunks (none when beta = 0), then rewire the graph to sub-chunks."""
     from kgrag.graph.build import build_graph, embed_entities
     from kgrag.graph.core import load_core

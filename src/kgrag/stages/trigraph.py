@@ -12,12 +12,12 @@ from typing import TYPE_CHECKING, Any
 from kgrag.stages import register_stage
 
 if TYPE_CHECKING:
-    from kgrag.index import Index
     from kgrag.progress import Progress
+    from kgrag.workspace import Workspace
 
 
 @register_stage("trigraph", 26, "Tri-graph: entities (capitalised spans) <-> sentences (vectors) <-> passages, for PPR")
-def trigraph_stage(index: Index, progress: Progress) -> dict[str, Any]:
+def trigraph_stage(index: Workspace, progress: Progress) -> dict[str, Any]:
     from kgrag.graph.trigraph import ensure_trigraph
 
     start = time.perf_counter()

@@ -13,10 +13,10 @@ from itertools import islice
 from pathlib import Path
 from typing import Any, TypeVar
 
-from kgrag.config import CONFIG_FILE, Settings, dump_settings_toml, load_settings
+from kgrag.config import CONFIG_FILE, Settings, dump_settings_toml
 from kgrag.errors import KgragError
-from kgrag.index import STORE_FILE, open_store
 from kgrag.store.base import Store
+from kgrag.store.open import STORE_FILE, open_store
 from kgrag.store.postgres_schema import TABLE_NAMES
 
 T = TypeVar("T")
@@ -160,7 +160,7 @@ def _open_source(location: str) -> tuple[Store, Path | None]:
     if not (root / CONFIG_FILE).exists():
         raise MigrationError(f"{root}: not a kgrag index (no {CONFIG_FILE})")
 
-    return open_store(root, load_settings(root)), root
+    return open_store(root), root
 
 
 def _open_destination(location: str, src_root: Path | None) -> tuple[Store, Path | None, str]:

@@ -34,7 +34,7 @@ from kgrag.graph.keys import entity_key
 from kgrag.types import Chunk
 
 if TYPE_CHECKING:
-    from kgrag.index import Index
+    from kgrag.workspace import Workspace
 
 HAS_LABEL = {"Sensor": "has sensor", "Microcontroller": "has microcontroller", "Module": "has module", "Memory": "has memory",
              "Power": "has power component", "Security": "has secure element", "Connector": "has connector",
@@ -290,10 +290,10 @@ class DatasheetExtractor(Extractor):
         return sorted(found)
 
 
-def document_titles(index: Index) -> dict[str, str]:
+def document_titles(index: Workspace) -> dict[str, str]:
     return {doc_id: doc.title for doc_id, doc in index.documents().items()}
 
 
 @register_extractor("datasheet")
-def _make_datasheet(index: Index, options: dict[str, Any]) -> Extractor:
+def _make_datasheet(index: Workspace, options: dict[str, Any]) -> Extractor:
     return DatasheetExtractor(document_titles(index))

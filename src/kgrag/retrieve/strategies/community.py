@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from kgrag.answer import is_refusal
+from kgrag.answering.terms import is_refusal
 from kgrag.errors import KgragError
 from kgrag.models.rerankers import make_reranker, rerank
 from kgrag.models.usage import llm_stage
@@ -159,8 +159,9 @@ class CommunityHybridRetriever(Retriever):
         k = max(settings.top_k, budget // 100)
         ranked = hybrid_search(self.index, question, k, alpha, options.get("version"))
         chunks = chunk_items(self.index, ranked)
-        scores, reranker = rerank(make_reranker(options.get("reranker", "lexical"), self.index), question,
-                                  [c.text for c in chunks])
+        chosen = make_reranker(options.get("reranker", "lexical"), lambda: self.index.llm,
+                               scripted_llm=self.index.settings.llm.provider == "fake")
+        scores, reranker = rerank(chosen, question, [c.text for c in chunks])
         order = sorted(range(len(chunks)), key=lambda i: (-scores[i], i))[: int(options.get("chunks", HYBRID_CHUNKS))]
         chunks = [chunks[i] for i in order]
         for item, i in zip(chunks, order, strict=True):

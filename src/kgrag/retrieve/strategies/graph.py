@@ -37,7 +37,7 @@ from kgrag.retrieve.query_linking import LinkedEntity, entity_relevance, link_en
 from kgrag.types import Context, ContextItem, Entity
 
 if TYPE_CHECKING:
-    from kgrag.index import Index
+    from kgrag.workspace import Workspace
 
 GRAPH_SHARE = 0.35  # at most this share of the budget goes to serialized facts; chunks get the rest
 SEED_CHUNKS = 5  # chunks used to find seed entities when the question links to none
@@ -58,7 +58,7 @@ class GraphQuery:
     info: dict[str, Any] = field(default_factory=dict)
 
 
-def search_seed_chunks(index: Index, question: str, k: int, mode: str, options: dict[str, Any]) -> list[tuple[str, float]]:
+def search_seed_chunks(index: Workspace, question: str, k: int, mode: str, options: dict[str, Any]) -> list[tuple[str, float]]:
     """Seed chunks: dense or hybrid search; `hyde=True` searches with the HyDE vector instead of the question."""
     version = options.get("version")
     if options.get("hyde"):
@@ -70,7 +70,7 @@ def search_seed_chunks(index: Index, question: str, k: int, mode: str, options: 
     return hybrid_search(index, question, k, alpha, version)
 
 
-def graph_query(index: Index, question: str, options: dict[str, Any], *, n_seed_chunks: int = SEED_CHUNKS) -> GraphQuery:
+def graph_query(index: Workspace, question: str, options: dict[str, Any], *, n_seed_chunks: int = SEED_CHUNKS) -> GraphQuery:
     """Link the question to entities; with no link, take the entities its top chunks mention (ranked by PPR)."""
     adj = get_adjacency(index.store)
     qvec = question_vector(index, question)
@@ -88,14 +88,14 @@ def graph_query(index: Index, question: str, options: dict[str, Any], *, n_seed_
     return GraphQuery(question, qvec, adj, linked, seeds, seed_chunks, info)
 
 
-def attach_support(index: Index, sub: RetrievedSubgraph) -> None:
+def attach_support(index: Workspace, sub: RetrievedSubgraph) -> None:
     """Fill each edge's `chunks` with the chunks that support its relation (one indexed store query)."""
     support = index.store.relation_support(list(sub.edges))
     for rid, edge in sub.edges.items():
         edge["chunks"] = list(dict.fromkeys([*edge.get("chunks", []), *support.get(rid, [])]))
 
 
-def filtered(index: Index, gq: GraphQuery, sub: RetrievedSubgraph, options: dict[str, Any]) -> RetrievedSubgraph:
+def filtered(index: Workspace, gq: GraphQuery, sub: RetrievedSubgraph, options: dict[str, Any]) -> RetrievedSubgraph:
     """Per-query filtering: relation/entity types from options, question relevance, duplicates, size limits."""
     names = [n["name"] for n in sub.nodes.values()]
     relevance = entity_relevance(index, gq.question, list(sub.nodes), names, gq.qvec)
@@ -128,7 +128,7 @@ def supported_chunks(sub: RetrievedSubgraph, seed_chunks: Sequence[tuple[str, fl
 
 
 def assemble(
-    index: Index,
+    index: Workspace,
     name: str,
     question: str,
     budget: int,
@@ -153,7 +153,7 @@ def assemble(
     return context
 
 
-def serialization(index: Index, options: dict[str, Any]) -> str:
+def serialization(index: Workspace, options: dict[str, Any]) -> str:
     """The per-query `serialization` option (text | turtle), else settings.retrieval.serialization."""
     value = str(options.get("serialization") or index.settings.retrieval.serialization)
     if value not in ("text", "turtle"):
@@ -204,7 +204,7 @@ def fact_turtle(edge: dict[str, Any], locals_: dict[str, str], labelled: set[str
     return "\n".join(lines)
 
 
-def _provenance(index: Index, edges: Sequence[dict[str, Any]]) -> dict[str, ContextItem]:
+def _provenance(index: Workspace, edges: Sequence[dict[str, Any]]) -> dict[str, ContextItem]:
     """chunk_id -> a chunk ContextItem (source fields) for the first supporting chunk of each edge."""
     first = list(dict.fromkeys(e["chunks"][0] for e in edges if e.get("chunks")))
     docs = index.documents()
@@ -215,7 +215,7 @@ def _provenance(index: Index, edges: Sequence[dict[str, Any]]) -> dict[str, Cont
     }
 
 
-def fact_items(index: Index, sub: RetrievedSubgraph, form: str) -> list[ContextItem]:
+def fact_items(index: Workspace, sub: RetrievedSubgraph, form: str) -> list[ContextItem]:
     """One item per fact (kind "relation"; Turtle: kind "rdf" after a prefix header) with its first supporting chunk."""
     edges = list(sub.edges.values())
     prov = _provenance(index, edges)
@@ -236,7 +236,7 @@ def fact_items(index: Index, sub: RetrievedSubgraph, form: str) -> list[ContextI
     return items
 
 
-def path_item(index: Index, adj: GraphAdjacency, path: GraphPath, sub: RetrievedSubgraph, rank: int) -> ContextItem:
+def path_item(index: Workspace, adj: GraphAdjacency, path: GraphPath, sub: RetrievedSubgraph, rank: int) -> ContextItem:
     """A path as one item: its facts as sentences joined by "; ", with the chunks supporting any step."""
     edges = [sub.edges[adj.rel_ids[r]] for r in path.edges]
     chunks = list(dict.fromkeys(c for e in edges for c in e.get("chunks", [])))

@@ -24,7 +24,7 @@ from kgrag.retrieve.strategies.basic import DenseRetriever, candidate_count
 from kgrag.types import Context, ContextItem, Subgraph
 
 if TYPE_CHECKING:
-    from kgrag.index import Index
+    from kgrag.workspace import Workspace
 
 SEED_ENTITIES = 10
 KEYWORD_CANDIDATE_FACTOR = 2  # Keyword-RAG gathers sub-chunks holding 2 * lambda tokens
@@ -40,7 +40,7 @@ def top_indices(scores: np.ndarray, k: int) -> np.ndarray:
     return idx[np.lexsort((idx, -scores[idx]))]
 
 
-def unit_items(index: Index, units: UnitArrays, ranked: Sequence[tuple[int, float]], budget: int) -> list[ContextItem]:
+def unit_items(index: Workspace, units: UnitArrays, ranked: Sequence[tuple[int, float]], budget: int) -> list[ContextItem]:
     """Context items for ranked unit rows, fetched only while they could still fit in `budget` tokens."""
     take: list[tuple[int, float]] = []
     total = 0
@@ -69,7 +69,7 @@ def unit_items(index: Index, units: UnitArrays, ranked: Sequence[tuple[int, floa
 
 
 def local_search(
-    index: Index, question: str, qvec: np.ndarray, budget: int, *, skeleton: bool = False
+    index: Workspace, question: str, qvec: np.ndarray, budget: int, *, skeleton: bool = False
 ) -> tuple[list[ContextItem], int, Subgraph, dict[str, Any]]:
     """GraphRAG local search: seed entities, adjacent relations (to budget/2), then adjacent text units."""
     g = graph_arrays(index)
@@ -160,7 +160,7 @@ def keywords_by_score(scores: np.ndarray) -> Iterator[int]:
 
 
 def keyword_search(
-    index: Index, qvec: np.ndarray, budget: int, exclude: set[str] | None = None
+    index: Workspace, qvec: np.ndarray, budget: int, exclude: set[str] | None = None
 ) -> tuple[list[ContextItem], int, dict[str, Any]]:
     """Keyword-RAG as the KET-RAG code does it: keywords by inner product with the question; each
     keyword's sub-chunks by cosine, taken until the next one would pass 2*budget tokens; then all taken

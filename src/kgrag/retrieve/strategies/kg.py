@@ -33,7 +33,7 @@ from kgrag.retrieve.strategies.graph import (
 from kgrag.types import Context, ContextItem
 
 if TYPE_CHECKING:
-    from kgrag.index import Index
+    from kgrag.workspace import Workspace
 
 ENTITIES_PER_SEED = 20
 RELATED_PER_SEED = 10
@@ -59,7 +59,7 @@ def seed_count(budget: int, options: dict[str, Any]) -> int:
 
 
 def build_seed_contexts(
-    index: Index, question: str, seeds: Sequence[tuple[str, float]], qvec: np.ndarray, adj: GraphAdjacency
+    index: Workspace, question: str, seeds: Sequence[tuple[str, float]], qvec: np.ndarray, adj: GraphAdjacency
 ) -> list[SeedContext]:
     """The graph context of each seed chunk, with a constant number of store queries for all seeds."""
     mentions = index.store.entities_of_chunks([c for c, _ in seeds])
@@ -96,7 +96,7 @@ def candidate_text(ctx: SeedContext, text: str) -> str:
     return f"{text}\n{facts}".strip()
 
 
-def assemble_kg(index: Index, name: str, question: str, budget: int, contexts: list[SeedContext],
+def assemble_kg(index: Workspace, name: str, question: str, budget: int, contexts: list[SeedContext],
                 options: dict[str, Any], info: dict[str, Any]) -> Context:
     """Seed chunks each followed by its facts, then related chunks by shared entities, packed into the budget."""
     form = serialization(index, options)
@@ -179,7 +179,8 @@ class KGHybridRerankRetriever(_KGRetriever):
             return contexts, info
         texts = {c.chunk_id: c.text for c in self.index.store.get_chunks([x.chunk_id for x in contexts])}
         passages = [candidate_text(c, texts.get(c.chunk_id, "")) for c in contexts]
-        reranker = make_reranker(str(options.get("reranker", "auto")), self.index)
+        reranker = make_reranker(str(options.get("reranker", "auto")), lambda: self.index.llm,
+                                 scripted_llm=self.index.settings.llm.provider == "fake")
         scores, used = rerank(reranker, question, passages)
         order = sorted(range(len(contexts)), key=lambda i: (-scores[i], i))[: seed_count(budget, options)]
         info.update(reranker=used, candidates=len(contexts))

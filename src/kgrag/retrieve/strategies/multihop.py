@@ -25,7 +25,7 @@ from kgrag.tokens import count_tokens
 from kgrag.types import Context, ContextItem
 
 if TYPE_CHECKING:
-    from kgrag.index import Index
+    from kgrag.workspace import Workspace
 
 FUSED_CHANNELS = ("ket", "hybrid", "trigraph")
 FUSED_WEIGHTS = (1.0, 1.0, 2.0)  # (ket, hybrid, trigraph): best of a {0, .5, 1, 2}^3 grid on the 150 MuSiQue dev questions
@@ -40,7 +40,7 @@ def multihop_params(options: dict[str, Any]) -> MultiHopParams:
     return replace(MultiHopParams(), **given)
 
 
-def trigraph_ranking(index: Index, question: str, qvec: np.ndarray, budget: int, options: dict[str, Any]) -> tuple[list[str], dict[str, Any]]:
+def trigraph_ranking(index: Workspace, question: str, qvec: np.ndarray, budget: int, options: dict[str, Any]) -> tuple[list[str], dict[str, Any]]:
     """Chunk ids best first by the tri-graph (empty when the `trigraph` stage has not run)."""
     graph = trigraph_arrays(index)
     if not graph.passages.ids or not graph.sent_vectors.size:
@@ -50,7 +50,7 @@ def trigraph_ranking(index: Index, question: str, qvec: np.ndarray, budget: int,
     return [graph.passages.ids[r] for r in rows], info
 
 
-def ket_ranking(index: Index, question: str, qvec: np.ndarray, budget: int, theta: float) -> list[str]:
+def ket_ranking(index: Workspace, question: str, qvec: np.ndarray, budget: int, theta: float) -> list[str]:
     """Chunk ids in the order the `ket` context first cites them (skeleton units, then keyword sub-chunks)."""
     g_items, g_used, _, _ = local_search(index, question, qvec, int(theta * budget), skeleton=True)
     seen = {it.item_id for it in g_items if it.kind == "subchunk" and it.item_id}
@@ -58,7 +58,7 @@ def ket_ranking(index: Index, question: str, qvec: np.ndarray, budget: int, thet
     return list(dict.fromkeys(it.chunk_id for it in g_items + k_items if it.chunk_id))
 
 
-def hybrid_ranking(index: Index, question: str, qvec: np.ndarray, budget: int, alpha: float) -> list[str]:
+def hybrid_ranking(index: Workspace, question: str, qvec: np.ndarray, budget: int, alpha: float) -> list[str]:
     """Chunk ids by min-max α-fusion of dense (given vector) and BM25 candidates, as `hybrid` ranks them."""
     k = candidate_count(budget, index.settings.retrieval.top_k)
     dense = index.store.search_vectors("chunk", qvec, k)
@@ -86,14 +86,14 @@ def compress(items: list[ContextItem], graph: TriGraph, qvec: np.ndarray, keep: 
     return items
 
 
-def _pack_chunks(index: Index, question: str, name: str, budget: int, ranked: list[tuple[str, float]],
+def _pack_chunks(index: Workspace, question: str, name: str, budget: int, ranked: list[tuple[str, float]],
                  shrink: Any = None, **extra: Any) -> Context:
     items = chunk_items(index, ranked)
     items, used = pack(shrink(items) if shrink else items, budget)
     return Context(question=question, strategy=name, items=items, tokens=used, budget=budget, **extra)
 
 
-def _candidates(index: Index, budget: int) -> int:
+def _candidates(index: Workspace, budget: int) -> int:
     """How many ranked chunks to fetch: enough to fill the budget with short passages."""
     return 2 * candidate_count(budget, index.settings.retrieval.top_k)
 
