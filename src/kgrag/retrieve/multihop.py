@@ -29,7 +29,7 @@ class MultiHopParams:
     """The few free parameters of the tri-graph ranking (defaults chosen on the MuSiQue dev set)."""
 
     damping: float = 0.5  # PPR continuation probability (HippoRAG's 0.5)
-    steps: int = 12  # power-iteration steps
+    steps: int = 8  # power-iteration steps (damping 0.5: 0.4 % of the mass left; 6, 8 and 12 give the same dev Coverage)
     sentences: int = 10  # top sentences for semantic bridging
     passage_seeds: int = 10  # dense top passages in the reset vector
     passage_weight: float = 0.4  # share of the reset mass on the dense passages
