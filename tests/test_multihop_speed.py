@@ -112,3 +112,16 @@ def test_cut_passages_count_at_least_their_tokens(tri_index: Index):  # noqa: F8
     ranked = [(f"c{i}", 1.0) for i in range(5)]
     items = passage_items(tri_index, graph, ranked, s, 1, budget=30)
     assert 1 <= len(items) < 5 and sum(it.tokens for it in items[:-1]) < 30  # built only until the budget is filled
+
+
+def test_lead_sentence_is_kept_first(tri_index: Index):  # noqa: F811
+    graph = trigraph_arrays(tri_index)
+    row = graph.passages.position["c1"]
+    sims = np.zeros(graph.sent_vectors.shape[0], np.float32)
+    sents = graph.pass_sent.indices[graph.pass_sent.indptr[row]:graph.pass_sent.indptr[row + 1]]
+    sims[sents[graph.sent_pos[sents] == 1]] = 1.0  # the second sentence is the nearest
+    from kgrag.retrieve.multihop import best_sentences
+
+    assert best_sentences(graph, row, sims, 1) == [1]
+    assert best_sentences(graph, row, sims, 1, lead=True) == [0]
+    assert best_sentences(graph, row, sims, 2, lead=True) is None  # two sentences: used whole

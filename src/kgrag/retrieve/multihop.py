@@ -183,11 +183,16 @@ def rank_passages(
     return taken + second, info
 
 
-def best_sentences(graph: TriGraph, row: int, sent_sims: np.ndarray, keep: int) -> list[int] | None:
-    """Positions (in text order) of the `keep` sentences of passage `row` nearest the question, or None
-    when the passage has no more than `keep` sentences (then it is used whole)."""
+def best_sentences(graph: TriGraph, row: int, sent_sims: np.ndarray, keep: int, lead: bool = False) -> list[int] | None:
+    """Positions (in text order) of the `keep` sentences of passage `row` nearest the question (with `lead`,
+    the first sentence, which names the passage's subject, plus the `keep - 1` nearest others), or None when
+    the passage has no more than `keep` sentences (then it is used whole)."""
     sents = graph.pass_sent.indices[graph.pass_sent.indptr[row]:graph.pass_sent.indptr[row + 1]]
     if keep <= 0 or len(sents) <= keep:
         return None
-    best = sents[np.argsort(-sent_sims[sents], kind="stable")[:keep]]
-    return sorted(graph.sent_pos[best].tolist())
+    order = np.argsort(-sent_sims[sents], kind="stable")
+    pos = graph.sent_pos[sents]
+    if lead:
+        first = int(np.argmin(pos))
+        order = np.concatenate([[first], order[order != first]])
+    return sorted(pos[order[:keep]].tolist())

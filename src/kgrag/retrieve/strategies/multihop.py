@@ -27,9 +27,10 @@ if TYPE_CHECKING:
     from kgrag.index import Index
 
 FUSED_CHANNELS = ("ket", "hybrid", "trigraph")
-FUSED_WEIGHTS = (1.0, 1.0, 2.0)  # (ket, hybrid, trigraph): best of a {0, .5, 1, 2}^3 grid on the 150 MuSiQue dev questions
+FUSED_WEIGHTS = (0.5, 1.0, 2.0)  # (ket, hybrid, trigraph): from a {0, .5, 1, 2}^3 grid on the 150 MuSiQue dev questions
 RRF_K = 60.0
-KEEP_SENTENCES = 3  # `fused` packs each passage's 3 sentences nearest the question (0: whole passages)
+KEEP_SENTENCES = 4  # `fused` packs each passage's first sentence and its 3 nearest the question (0: whole passages)
+LEAD_SENTENCE = True  # the first sentence (the passage's subject) is always kept
 
 
 def multihop_params(options: dict[str, Any]) -> MultiHopParams:
@@ -83,18 +84,19 @@ def fuse(rankings: Sequence[Sequence[str]], weights: Sequence[float]) -> list[tu
     return rrf(rankings, weights, RRF_K)
 
 
-def cut_passage(graph: TriGraph, text: PassageText, sent_sims: np.ndarray, keep: int) -> tuple[str, int, list[int] | None]:
-    """A passage cut to its `keep` sentences nearest the question (text order): (text, tokens, positions);
+def cut_passage(graph: TriGraph, text: PassageText, sent_sims: np.ndarray, keep: int,
+                lead: bool = LEAD_SENTENCE) -> tuple[str, int, list[int] | None]:
+    """A passage cut to `keep` sentences (`best_sentences`, text order): (text, tokens, positions);
     positions None when the passage is used whole."""
     row = graph.passages.position.get(text.chunk.chunk_id)
-    chosen = best_sentences(graph, row, sent_sims, keep) if row is not None and keep > 0 else None
+    chosen = best_sentences(graph, row, sent_sims, keep, lead) if row is not None and keep > 0 else None
     if not chosen or max(chosen) >= len(text.sentences):
         return text.chunk.text, int(text.chunk.tokens or sum(text.tokens)), None
     return " ".join(text.sentences[i] for i in chosen), sum(text.tokens[i] for i in chosen), chosen
 
 
 def passage_items(index: Index, graph: TriGraph, ranked: list[tuple[str, float]], scores: QueryScores, keep: int,
-                  budget: int) -> list[ContextItem]:
+                  budget: int, lead: bool = LEAD_SENTENCE) -> list[ContextItem]:
     """Context items for ranked chunk ids, each cut to `keep` sentences, built only until `budget` is filled."""
     texts = passage_texts(index)
     docs = index.documents()
@@ -104,7 +106,7 @@ def passage_items(index: Index, graph: TriGraph, ranked: list[tuple[str, float]]
         if text is None:
             continue
         item = chunk_item(text.chunk, docs.get(text.chunk.doc_id), score)
-        item.text, item.tokens, chosen = cut_passage(graph, text, scores.sentences, keep)
+        item.text, item.tokens, chosen = cut_passage(graph, text, scores.sentences, keep, lead)
         if chosen is not None:
             item.source = dict(item.source, sentences=chosen)
         items.append(item)
@@ -163,4 +165,6 @@ class FusedRetriever(Retriever):
                 channels.append(ids[:n])
         ranked = fuse(channels, weights)[:n]
         keep = int(options.get("keep_sentences", KEEP_SENTENCES))
-        return _context(question, self.name, budget, passage_items(index, graph, ranked, scores, keep, budget), info=info)
+        lead = bool(options.get("lead_sentence", LEAD_SENTENCE))
+        items = passage_items(index, graph, ranked, scores, keep, budget, lead)
+        return _context(question, self.name, budget, items, info=info)
