@@ -124,18 +124,21 @@ def measure(index: Index, questions: list[dict[str, Any]], strategy: str, **opti
 def channel_rankings(index: Index, questions: list[dict[str, Any]]) -> tuple[dict[tuple[int, int], list[list[str]]], list[Any]]:
     """The ket, hybrid and trigraph chunk rankings of every (question, budget), computed once for the grid."""
     from kgrag.retrieve.chunks import embed_query
+    from kgrag.retrieve.multihop import query_scores
     from kgrag.retrieve.strategies.multihop import hybrid_ranking, ket_ranking, trigraph_ranking
+    from kgrag.retrieve.trigraph_index import trigraph_arrays
 
     r = index.settings.retrieval
-    out, qvecs = {}, []
+    graph = trigraph_arrays(index)
+    out, all_scores = {}, []
     for n, q in enumerate(questions):
-        qvec = embed_query(index, q["question"])
-        qvecs.append(qvec)
+        scores = query_scores(graph, embed_query(index, q["question"]))
+        all_scores.append(scores)
         for budget in BUDGETS:
-            out[(n, budget)] = [ket_ranking(index, q["question"], qvec, budget, r.theta),
-                                hybrid_ranking(index, q["question"], qvec, budget, r.alpha),
-                                trigraph_ranking(index, q["question"], qvec, budget, {})[0]]
-    return out, qvecs
+            out[(n, budget)] = [ket_ranking(index, q["question"], scores.qvec, budget, r.theta),
+                                hybrid_ranking(index, q["question"], scores, budget, r.alpha),
+                                trigraph_ranking(index, q["question"], scores, budget, {})[0]]
+    return out, all_scores
 
 
 def packed_text(ranked: list[str], passage: Any, budget: int) -> str:
@@ -158,20 +161,18 @@ def packed_text(ranked: list[str], passage: Any, budget: int) -> str:
 
 def grid(index: Index, questions: list[dict[str, Any]], keep: int) -> list[dict[str, Any]]:
     """Mean Coverage over λ = 1k/4k/12k for fusion weights (ket, hybrid, trigraph) in {0, 0.5, 1, 2}^3."""
-    from kgrag.retrieve.packing import chunk_item
-    from kgrag.retrieve.strategies.multihop import compress, fuse
-    from kgrag.retrieve.trigraph_index import trigraph_arrays
+    from kgrag.retrieve.strategies.multihop import cut_passage, fuse
+    from kgrag.retrieve.trigraph_index import passage_texts, trigraph_arrays
 
-    rankings, qvecs = channel_rankings(index, questions)
-    chunks = {c.chunk_id: c for c in index.store.iter_chunks()}
+    rankings, all_scores = channel_rankings(index, questions)
     graph = trigraph_arrays(index)
+    texts = passage_texts(index)
     memo: dict[tuple[int, str], tuple[str, int]] = {}
 
     def passage(n: int) -> Any:
         def get(cid: str) -> tuple[str, int]:
             if (n, cid) not in memo:
-                item = compress([chunk_item(chunks[cid], None, 0.0)], graph, qvecs[n], keep)[0]
-                memo[(n, cid)] = (item.text, item.tokens)
+                memo[(n, cid)] = cut_passage(graph, texts[cid], all_scores[n].sentences, keep)[:2]
             return memo[(n, cid)]
         return get
 

@@ -13,7 +13,10 @@ import numpy as np
 from scipy import sparse
 
 from kgrag.graph.trigraph import EDGE_KIND, VECTOR_KIND, chunk_of_sentence
+from kgrag.ingest.sentences import split_sentences
 from kgrag.retrieve.ket_index import UnitArrays, cached, unit_arrays
+from kgrag.tokens import _encoding
+from kgrag.types import Chunk
 
 if TYPE_CHECKING:
     from kgrag.workspace import Workspace
@@ -34,25 +37,48 @@ class TriGraph:
     max_name_tokens: int
     df: np.ndarray = field(init=False)  # passages mentioning each entity
     idf: np.ndarray = field(init=False)  # log(1 + P / df)
-    walk_e: sparse.csr_matrix = field(init=False)
-    walk_p: sparse.csr_matrix = field(init=False)
+    walk: sparse.csr_matrix = field(init=False)  # one PPR step over [entities; passages] (block matrix)
 
     def __post_init__(self) -> None:
-        """Walk matrices for PPR, computed once: entity -> passage and passage -> entity, row-stochastic."""
+        """The PPR walk matrix, computed once: entity -> passage and passage -> entity, in one block."""
         deg_e = np.asarray(self.ent_pass.sum(axis=1), dtype=np.float32).ravel()
         deg_p = np.asarray(self.ent_pass.sum(axis=0), dtype=np.float32).ravel()
         self.df = deg_e
         self.idf = np.log1p(len(self.passages.ids) / np.maximum(deg_e, 1.0)).astype(np.float32)
-        self.walk_e, self.walk_p = walk_matrices(self.ent_pass, deg_e, deg_p)
+        self.walk = walk_matrix(self.ent_pass, deg_e, deg_p)
 
 
-def walk_matrices(ent_pass: sparse.csr_matrix, deg_e: np.ndarray, deg_p: np.ndarray) -> tuple[sparse.csr_matrix, sparse.csr_matrix]:
-    """(passage x entity, entity x passage) float32 CSR: new_p = walk_e @ x_e, new_e = walk_p @ x_p."""
+@dataclass
+class PassageText:
+    """A passage's chunk and its sentences (the tri-graph's split) with their cl100k tokens."""
+
+    chunk: Chunk
+    sentences: list[str]
+    tokens: list[int]  # tokens of " " + sentence: a sum over a cut is an upper bound of the cut's tokens
+
+
+def _texts(index: Workspace) -> dict[str, PassageText]:
+    enc = _encoding()
+    out = {}
+    for chunk in index.store.iter_chunks():
+        sents = split_sentences(chunk.text)
+        out[chunk.chunk_id] = PassageText(chunk, sents, [len(enc.encode_ordinary(" " + s)) for s in sents])
+    return out
+
+
+def passage_texts(index: Workspace) -> dict[str, PassageText]:
+    """Every chunk with its sentences, read once per store generation (no store read per query)."""
+    return cached(index.store, "trigraph:texts", ("edges", "vectors:chunk"), lambda: _texts(index))
+
+
+def walk_matrix(ent_pass: sparse.csr_matrix, deg_e: np.ndarray, deg_p: np.ndarray) -> sparse.csr_matrix:
+    """float32 CSR W over [entities; passages]: one random-walk step is x' = W @ x (each node spreads its
+    mass evenly over its edges; isolated nodes keep none)."""
     inv_e = np.divide(1.0, deg_e, out=np.zeros_like(deg_e), where=deg_e > 0)
     inv_p = np.divide(1.0, deg_p, out=np.zeros_like(deg_p), where=deg_p > 0)
-    walk_e = (ent_pass.multiply(inv_e[:, None])).T.tocsr().astype(np.float32)
-    walk_p = (ent_pass.multiply(inv_p[None, :])).tocsr().astype(np.float32)
-    return walk_e, walk_p
+    walk_e = ent_pass.multiply(inv_e[:, None]).T  # passage x entity: new_p = walk_e @ x_e
+    walk_p = ent_pass.multiply(inv_p[None, :])  # entity x passage: new_e = walk_p @ x_p
+    return sparse.bmat([[None, walk_p], [walk_e, None]], format="csr", dtype=np.float32)
 
 
 def build_trigraph(

@@ -12,25 +12,26 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from kgrag.ingest.sentences import split_sentences
 from kgrag.retrieve.base import Retriever, register
-from kgrag.retrieve.chunks import chunk_items, embed_query, sparse_search
+from kgrag.retrieve.chunks import embed_query, sparse_search
 from kgrag.retrieve.fusion import alpha_fuse, rrf
-from kgrag.retrieve.multihop import MultiHopParams, best_sentences, rank_passages
-from kgrag.retrieve.packing import pack
+from kgrag.retrieve.ket_index import keyword_arrays
+from kgrag.retrieve.multihop import MultiHopParams, QueryScores, best_sentences, query_scores, rank_passages
+from kgrag.retrieve.packing import MIN_TRUNCATED_TOKENS, chunk_item, pack
 from kgrag.retrieve.strategies.basic import candidate_count
-from kgrag.retrieve.strategies.ket import keyword_search, local_search
-from kgrag.retrieve.trigraph_index import TriGraph, trigraph_arrays
-from kgrag.tokens import count_tokens
+from kgrag.retrieve.strategies.ket import keyword_ranking, local_search, top_indices
+from kgrag.retrieve.trigraph_index import PassageText, TriGraph, passage_texts, trigraph_arrays
 from kgrag.types import Context, ContextItem
 
 if TYPE_CHECKING:
     from kgrag.workspace import Workspace
 
 FUSED_CHANNELS = ("ket", "hybrid", "trigraph")
-FUSED_WEIGHTS = (1.0, 1.0, 2.0)  # (ket, hybrid, trigraph): best of a {0, .5, 1, 2}^3 grid on the 150 MuSiQue dev questions
+FUSED_WEIGHTS = (0.0, 1.0, 1.0)  # (ket, hybrid, trigraph): best mean of a {0, .5, 1, 2}^3 grid on the 150 MuSiQue dev
+# questions (flat: the top 8 within 0.007); ket at weight 0 also saves ~10 ms per question (weights=(0.5, 1, 2) adds it)
 RRF_K = 60.0
-KEEP_SENTENCES = 3  # `fused` packs each passage's 3 sentences nearest the question (0: whole passages)
+KEEP_SENTENCES = 4  # `fused` packs each passage's first sentence and its 3 nearest the question (0: whole passages)
+LEAD_SENTENCE = True  # the first sentence (the passage's subject) is always kept
 
 
 def multihop_params(options: dict[str, Any]) -> MultiHopParams:
@@ -40,28 +41,42 @@ def multihop_params(options: dict[str, Any]) -> MultiHopParams:
     return replace(MultiHopParams(), **given)
 
 
-def trigraph_ranking(index: Workspace, question: str, qvec: np.ndarray, budget: int, options: dict[str, Any]) -> tuple[list[str], dict[str, Any]]:
+def trigraph_ranking(index: Workspace, question: str, scores: QueryScores, budget: int, options: dict[str, Any]) -> tuple[list[str], dict[str, Any]]:
     """Chunk ids best first by the tri-graph (empty when the `trigraph` stage has not run)."""
     graph = trigraph_arrays(index)
     if not graph.passages.ids or not graph.sent_vectors.size:
         return [], {"trigraph": "missing: run `kgrag index --stage trigraph`"}
-    rows, info = rank_passages(graph, question, qvec, budget, multihop_params(options),
-                               bridge=bool(options.get("bridge", True)))
+    rows, info = rank_passages(graph, question, scores.qvec, budget, multihop_params(options),
+                               bridge=bool(options.get("bridge", True)), scores=scores)
     return [graph.passages.ids[r] for r in rows], info
+
+
+def packed_prefix(tokens: Sequence[int], budget: int) -> int:
+    """How many of the ranked items `pack` would cite: those that fit, up to the first one cut or left out."""
+    used = 0
+    for n, t in enumerate(tokens):
+        if used + t > budget:
+            return n + 1 if budget - used >= MIN_TRUNCATED_TOKENS else n
+        used += t
+    return len(tokens)
 
 
 def ket_ranking(index: Workspace, question: str, qvec: np.ndarray, budget: int, theta: float) -> list[str]:
     """Chunk ids in the order the `ket` context first cites them (skeleton units, then keyword sub-chunks)."""
     g_items, g_used, _, _ = local_search(index, question, qvec, int(theta * budget), skeleton=True)
     seen = {it.item_id for it in g_items if it.kind == "subchunk" and it.item_id}
-    k_items, _, _ = keyword_search(index, qvec, budget - g_used, exclude=seen)
-    return list(dict.fromkeys(it.chunk_id for it in g_items + k_items if it.chunk_id))
+    ranked, _ = keyword_ranking(index, qvec, budget - g_used, exclude=seen)
+    units = keyword_arrays(index).units
+    rows = [r for r, _ in ranked]
+    rows = rows[:packed_prefix(units.tokens[rows].tolist(), budget - g_used)]
+    return list(dict.fromkeys([it.chunk_id for it in g_items if it.chunk_id] + [units.parent[r] for r in rows]))
 
 
-def hybrid_ranking(index: Workspace, question: str, qvec: np.ndarray, budget: int, alpha: float) -> list[str]:
-    """Chunk ids by min-max α-fusion of dense (given vector) and BM25 candidates, as `hybrid` ranks them."""
+def hybrid_ranking(index: Workspace, question: str, scores: QueryScores, budget: int, alpha: float) -> list[str]:
+    """Chunk ids by min-max α-fusion of dense (the shared passage scores) and BM25 candidates, as `hybrid` ranks them."""
     k = candidate_count(budget, index.settings.retrieval.top_k)
-    dense = index.store.search_vectors("chunk", qvec, k)
+    ids = trigraph_arrays(index).passages.ids
+    dense = [(ids[r], float(scores.dense[r])) for r in top_indices(scores.dense, k).tolist()]
     return [cid for cid, _ in alpha_fuse(dense, sparse_search(index, question, k), alpha)]
 
 
@@ -70,32 +85,46 @@ def fuse(rankings: Sequence[Sequence[str]], weights: Sequence[float]) -> list[tu
     return rrf(rankings, weights, RRF_K)
 
 
-def compress(items: list[ContextItem], graph: TriGraph, qvec: np.ndarray, keep: int) -> list[ContextItem]:
-    """Each passage cut to its `keep` sentences nearest the question (text order), so more passages fit λ."""
-    if keep <= 0 or not graph.sent_vectors.size:
-        return items
-    sims = graph.sent_vectors @ qvec
-    for item in items:
-        row = graph.passages.position.get(item.chunk_id or "")
-        chosen = best_sentences(graph, row, sims, keep) if row is not None else None
-        sents = split_sentences(item.text) if chosen is not None else []
-        if chosen and max(chosen) < len(sents):
-            item.text = " ".join(sents[i] for i in chosen)
-            item.tokens = count_tokens(item.text)
+def cut_passage(graph: TriGraph, text: PassageText, sent_sims: np.ndarray, keep: int,
+                lead: bool = LEAD_SENTENCE) -> tuple[str, int, list[int] | None]:
+    """A passage cut to `keep` sentences (`best_sentences`, text order): (text, tokens, positions);
+    positions None when the passage is used whole."""
+    row = graph.passages.position.get(text.chunk.chunk_id)
+    chosen = best_sentences(graph, row, sent_sims, keep, lead) if row is not None and keep > 0 else None
+    if not chosen or max(chosen) >= len(text.sentences):
+        return text.chunk.text, int(text.chunk.tokens or sum(text.tokens)), None
+    return " ".join(text.sentences[i] for i in chosen), sum(text.tokens[i] for i in chosen), chosen
+
+
+def passage_items(index: Workspace, graph: TriGraph, ranked: list[tuple[str, float]], scores: QueryScores, keep: int,
+                  budget: int, lead: bool = LEAD_SENTENCE) -> list[ContextItem]:
+    """Context items for ranked chunk ids, each cut to `keep` sentences, built only until `budget` is filled."""
+    texts = passage_texts(index)
+    docs = index.documents()
+    items, used = [], 0
+    for cid, score in ranked:
+        text = texts.get(cid)
+        if text is None:
+            continue
+        item = chunk_item(text.chunk, docs.get(text.chunk.doc_id), score)
+        item.text, item.tokens, chosen = cut_passage(graph, text, scores.sentences, keep, lead)
+        if chosen is not None:
             item.source = dict(item.source, sentences=chosen)
+        items.append(item)
+        used += item.tokens
+        if used >= budget:
+            break
     return items
-
-
-def _pack_chunks(index: Workspace, question: str, name: str, budget: int, ranked: list[tuple[str, float]],
-                 shrink: Any = None, **extra: Any) -> Context:
-    items = chunk_items(index, ranked)
-    items, used = pack(shrink(items) if shrink else items, budget)
-    return Context(question=question, strategy=name, items=items, tokens=used, budget=budget, **extra)
 
 
 def _candidates(index: Workspace, budget: int) -> int:
     """How many ranked chunks to fetch: enough to fill the budget with short passages."""
     return 2 * candidate_count(budget, index.settings.retrieval.top_k)
+
+
+def _context(question: str, name: str, budget: int, items: list[ContextItem], **extra: Any) -> Context:
+    items, used = pack(items, budget)
+    return Context(question=question, strategy=name, items=items, tokens=used, budget=budget, **extra)
 
 
 @register
@@ -104,10 +133,11 @@ class TriGraphRetriever(Retriever):
     description = "Tri-graph (entities-sentences-passages): PPR seeded by question/bridged entities + dense passages, bridge round."
 
     def retrieve(self, question: str, budget: int, **options: Any) -> Context:
-        qvec = embed_query(self.index, question)
-        ids, info = trigraph_ranking(self.index, question, qvec, budget, options)
+        graph = trigraph_arrays(self.index)
+        scores = query_scores(graph, embed_query(self.index, question))
+        ids, info = trigraph_ranking(self.index, question, scores, budget, options)
         ranked = [(cid, 1.0 / (n + 1)) for n, cid in enumerate(ids[:_candidates(self.index, budget)])]
-        return _pack_chunks(self.index, question, self.name, budget, ranked, info=info)
+        return _context(question, self.name, budget, passage_items(self.index, graph, ranked, scores, 0, budget), info=info)
 
 
 @register
@@ -117,7 +147,8 @@ class FusedRetriever(Retriever):
 
     def retrieve(self, question: str, budget: int, **options: Any) -> Context:
         index = self.index
-        qvec = embed_query(index, question)
+        graph = trigraph_arrays(index)
+        scores = query_scores(graph, embed_query(index, question))
         weights = [float(w) for w in options.get("weights", FUSED_WEIGHTS)]
         settings = index.settings.retrieval
         n = _candidates(index, budget)
@@ -127,14 +158,14 @@ class FusedRetriever(Retriever):
             if w <= 0:
                 channels.append([])
             elif name == "ket":
-                channels.append(ket_ranking(index, question, qvec, budget, float(options.get("theta", settings.theta))))
+                channels.append(ket_ranking(index, question, scores.qvec, budget, float(options.get("theta", settings.theta))))
             elif name == "hybrid":
-                channels.append(hybrid_ranking(index, question, qvec, budget, float(options.get("alpha", settings.alpha))))
+                channels.append(hybrid_ranking(index, question, scores, budget, float(options.get("alpha", settings.alpha))))
             else:
-                ids, info["trigraph"] = trigraph_ranking(index, question, qvec, budget, options)
+                ids, info["trigraph"] = trigraph_ranking(index, question, scores, budget, options)
                 channels.append(ids[:n])
         ranked = fuse(channels, weights)[:n]
         keep = int(options.get("keep_sentences", KEEP_SENTENCES))
-        graph = trigraph_arrays(index)
-        return _pack_chunks(index, question, self.name, budget, ranked, shrink=lambda items: compress(items, graph, qvec, keep),
-                            info=info)
+        lead = bool(options.get("lead_sentence", LEAD_SENTENCE))
+        items = passage_items(index, graph, ranked, scores, keep, budget, lead)
+        return _context(question, self.name, budget, items, info=info)
