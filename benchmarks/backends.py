@@ -26,15 +26,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import (  # noqa: E402
-    build_paragraph_index,
-    data_dir,
-    musique_paragraphs,
-    musique_questions,
-    percentiles,
-    print_table,
-    write_json,
-)
+import common as bench  # noqa: E402  (the shared benchmark helpers)
 
 from kgrag.store.postgres import PostgresStore  # noqa: E402
 from kgrag.types import Chunk, Document  # noqa: E402
@@ -48,7 +40,7 @@ def latencies(calls: list[Callable[[], Any]]) -> tuple[float, float]:
         start = time.perf_counter()
         call()
         times.append(time.perf_counter() - start)
-    return percentiles(times)
+    return bench.percentiles(times)
 
 
 def server_pss_mb(url: str) -> float:
@@ -94,7 +86,7 @@ def musique_run(backend: str, url: str, paragraphs: list[str], questions: list[s
         drop_schema(url, "bench_musique")
         os.environ["KGRAG_BACKEND"] = f"{url}?schema=bench_musique"
     try:
-        index, timing = build_paragraph_index(path, paragraphs, embedder="hash")
+        index, timing = bench.build_paragraph_index(path, paragraphs, embedder="hash")
         store = index.store
         write_s = timing["index_s"] - timing["embed_s"]
         if backend == "postgres":
@@ -217,20 +209,20 @@ def main() -> None:
     out: dict[str, Any] = {"embedder": "hash (storage cost only)", "url": url.split("@")[-1]}
     try:
         if not args.skip_musique:
-            data = data_dir(args.data)
-            paragraphs = musique_paragraphs(data)
-            questions = [q["question"] for q in musique_questions(data)][: args.questions]
+            data = bench.data_dir(args.data)
+            paragraphs = bench.musique_paragraphs(data)
+            questions = [q["question"] for q in bench.musique_questions(data)][: args.questions]
             rows = [musique_run(b, url, paragraphs, questions, work) for b in ("sqlite", "postgres")]
             out["musique"] = rows
             keys = list(rows[0])
-            print_table(["metric", *(r["backend"] for r in rows)], [[k, *(r[k] for r in rows)] for k in keys[1:]])
-            write_json("backends", out)  # keep part 1 if part 2 fails
+            bench.print_table(["metric", *(r["backend"] for r in rows)], [[k, *(r[k] for r in rows)] for k in keys[1:]])
+            bench.write_json("backends", out)  # keep part 1 if part 2 fails
         if not args.skip_scale:
             scale = scale_run(url, args.scale_chunks, args.scale_edges, args.scale_vectors)
             out["scale"] = scale
             print()
-            print_table(["scale metric", "value"], [[k, v] for k, v in scale.items() if k != "counts"])
-        print("wrote", write_json("backends", out))
+            bench.print_table(["scale metric", "value"], [[k, v] for k, v in scale.items() if k != "counts"])
+        print("wrote", bench.write_json("backends", out))
     finally:
         if server is not None:
             server.destroy()

@@ -17,16 +17,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import (  # noqa: E402
-    CACHE,
-    build_paragraph_index,
-    data_dir,
-    musique_paragraphs,
-    musique_questions,
-    percentiles,
-    print_table,
-    write_json,
-)
+import common as bench  # noqa: E402  (the shared benchmark helpers)
 
 from kgrag.evaluate.metrics import coverage, exact_match, f1_score  # noqa: E402
 from kgrag.index import Index  # noqa: E402
@@ -74,7 +65,7 @@ def measure(index: Index, questions: list[dict[str, Any]], strategies: tuple[str
                 latencies.append(ctx.timings["retrieve_s"])
                 hits += coverage(ctx.text(), q["answer"])
             cov[budget] = round(100 * hits / len(questions), 1)
-        p50, p95 = percentiles(latencies)
+        p50, p95 = bench.percentiles(latencies)
         name = f"{strategy} ({label})"
         rows.append([name, *[cov[b] for b in BUDGETS], round(p50, 1), round(p95, 1)])
         out[name] = {"coverage": cov, "p50_ms": p50, "p95_ms": p95}
@@ -113,7 +104,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", default=None, help="shared data folder (default ../shared/data or $KGRAG_DATA)")
     parser.add_argument("--limit", type=int, default=0, help="only the first N questions")
-    parser.add_argument("--index", default=str(CACHE / "musique-ket"), help="index folder (reused if built)")
+    parser.add_argument("--index", default=str(bench.CACHE / "musique-ket"), help="index folder (reused if built)")
     parser.add_argument("--skeleton", choices=("none", "rules", "llm"), default="rules",
                         help="after the β = 0 runs, build a skeleton with this extractor")
     parser.add_argument("--beta", type=float, default=0.8, help="core share for the skeleton run")
@@ -121,10 +112,10 @@ def main() -> None:
     parser.add_argument("--qa-budget", type=int, default=1500, help="λ of the ket context for EM/F1")
     args = parser.parse_args()
 
-    data = data_dir(args.data)
-    paragraphs = musique_paragraphs(data)
-    questions = musique_questions(data)[: args.limit or None]
-    index, build = build_paragraph_index(Path(args.index), paragraphs)
+    data = bench.data_dir(args.data)
+    paragraphs = bench.musique_paragraphs(data)
+    questions = bench.musique_questions(data)[: args.limit or None]
+    index, build = bench.build_paragraph_index(Path(args.index), paragraphs)
     print(f"index: {len(paragraphs)} paragraphs, chunks+embed {build['index_s']:.1f} s", flush=True)
     g = index.settings.graph
     g.beta, g.extractor = 0.0, "rules"
@@ -155,9 +146,9 @@ def main() -> None:
         results.update(res)
 
     print(f"\nCoverage % on MuSiQue ({len(questions)} questions; MiniLM, one chunk per paragraph)")
-    print_table(["strategy", *[f"λ={b // 1000}k" for b in BUDGETS], "p50 ms", "p95 ms"], rows)
+    bench.print_table(["strategy", *[f"λ={b // 1000}k" for b in BUDGETS], "p50 ms", "p95 ms"], rows)
     print("\nPaper (text-embedding-3-small + GPT-4o-mini, λ=12k, 500 questions; chunk 1200 / chunk 150):")
-    print_table(["strategy", "chunk 1200", "chunk 150"], [[k, *v] for k, v in PAPER.items()])
+    bench.print_table(["strategy", "chunk 1200", "chunk 150"], [[k, *v] for k, v in PAPER.items()])
     print("\nIndex time by stage (s):", stage_s)
     size = index_size(Path(args.index))
     print(f"Index size: {size['mb']} MB {size['files_mb']}; counts {counts}")
@@ -167,7 +158,7 @@ def main() -> None:
         print(f"\nEM/F1 with the local LLM on {args.qa} questions, ket context λ={args.qa_budget}:", flush=True)
         qa = answer_quality(index, questions[: args.qa], args.qa_budget)
         print(f"EM {qa['em']}  F1 {qa['f1']}  ({qa['llm_s_per_answer']} s per answer)")
-    out = write_json("ketrag_musique", {"questions": len(questions), "budgets": BUDGETS, "results": results,
+    out = bench.write_json("ketrag_musique", {"questions": len(questions), "budgets": BUDGETS, "results": results,
                                          "paper": PAPER, "stage_seconds": stage_s, "index_size": size, "counts": counts,
                                          "skeleton": skeleton_info, "qa": qa})
     print(f"wrote {out}")

@@ -24,16 +24,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # 2 shared cores: BLAS threads only spin; set before numpy loads
 
-from common import (  # noqa: E402
-    CACHE,
-    build_paragraph_index,
-    data_dir,
-    musique_paragraphs,
-    musique_questions,
-    percentiles,
-    print_table,
-    write_json,
-)
+import common as bench  # noqa: E402  (the shared benchmark helpers)
 
 from kgrag.evaluate.metrics import coverage  # noqa: E402
 from kgrag.index import Index  # noqa: E402
@@ -115,8 +106,8 @@ def measure(index: Index, questions: list[dict[str, Any]], strategy: str, **opti
             hits.setdefault("all", []).append(covered(ctx.text(), q))
             hits.setdefault(hop(q), []).append(covered(ctx.text(), q))
         cov[str(budget)] = {k: round(sum(v) / len(v), 3) for k, v in sorted(hits.items())}
-    p50, p95 = percentiles(wall)
-    c50, c95 = percentiles(cpu)
+    p50, p95 = bench.percentiles(wall)
+    c50, c95 = bench.percentiles(cpu)
     return {"coverage": cov, "p50_ms": round(p50, 1), "p95_ms": round(p95, 1), "cpu_p50_ms": round(c50, 1),
             "cpu_p95_ms": round(c95, 1)}
 
@@ -194,17 +185,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", default=None, help="shared data folder (default ../shared/data or $KGRAG_DATA)")
     parser.add_argument("--limit", type=int, default=0, help="only the first N questions")
-    parser.add_argument("--index", default=str(CACHE / "musique-ket"), help="index folder (reused if built)")
+    parser.add_argument("--index", default=str(bench.CACHE / "musique-ket"), help="index folder (reused if built)")
     parser.add_argument("--beta", type=float, default=0.8, help="core share for the rules skeleton of `ket`")
     parser.add_argument("--strategies", default=",".join(STRATEGIES))
     parser.add_argument("--grid", action="store_true", help="also score the fusion-weight grid")
     parser.add_argument("--rebuild-trigraph", action="store_true", help="drop and rebuild the tri-graph to time its stage")
     args = parser.parse_args()
 
-    data = data_dir(args.data)
-    paragraphs = musique_paragraphs(data)
-    questions = musique_questions(data)[: args.limit or None]
-    index, build = build_paragraph_index(Path(args.index), paragraphs)
+    data = bench.data_dir(args.data)
+    paragraphs = bench.musique_paragraphs(data)
+    questions = bench.musique_questions(data)[: args.limit or None]
+    index, build = bench.build_paragraph_index(Path(args.index), paragraphs)
     stage_cpu = prepare(index, args.beta, args.rebuild_trigraph)
     corpus_embed = embed_cost(index, paragraphs)
     print(f"stages (CPU s): {stage_cpu}; corpus embedding ≈ {corpus_embed:.0f} CPU s; "
@@ -224,7 +215,7 @@ def main() -> None:
     rows = [[s, *[r["coverage"][str(b)]["all"] for b in BUDGETS], *[r["coverage"]["4000"].get(h, 0.0) for h in hops],
              *[r["coverage"]["12000"].get(h, 0.0) for h in hops], r["p50_ms"], r["p95_ms"], r["cpu_p50_ms"], r["cpu_p95_ms"]]
             for s, r in results.items()]
-    print_table(headers, rows)
+    bench.print_table(headers, rows)
     print("\nKET-RAG paper, λ=12k (text-embedding-3-small + GPT-4o-mini indexing, 500 questions):", PAPER_12K)
     out: dict[str, Any] = {"questions": len(questions), "budgets": BUDGETS, "results": results, "stage_cpu_s": stage_cpu,
                            "corpus_embed_cpu_s": round(corpus_embed, 1), "paper_12k": PAPER_12K, "build": build}
@@ -233,9 +224,9 @@ def main() -> None:
 
         out["grid"] = grid(index, questions, KEEP_SENTENCES)
         print("\nFusion weights (ket, hybrid, trigraph), mean Coverage over λ = 1k/4k/12k, best first:")
-        print_table(["weights", "mean", "1k", "4k", "12k"],
+        bench.print_table(["weights", "mean", "1k", "4k", "12k"],
                     [[str(r["weights"]), r["mean"], r["1000"], r["4000"], r["12000"]] for r in out["grid"][:12]])
-    print(f"wrote {write_json('multihop_musique', out)}")
+    print(f"wrote {bench.write_json('multihop_musique', out)}")
 
 
 if __name__ == "__main__":
