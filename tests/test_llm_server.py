@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from kgrag.answer import stream_answer
+from kgrag.answer import answer_options, stream_answer
 from kgrag.config import Settings
 from kgrag.errors import ModelError
 from kgrag.index import Index
@@ -122,12 +122,13 @@ def test_json_schema_output_matches_in_process(server: ServerProcess) -> None:
 
 def test_stream_through_server_equals_complete(served_index: Index) -> None:
     context = served_index.search(QUESTION, budget=BUDGET)
-    events = list(stream_answer(served_index.llm, QUESTION, context, max_tokens=48))
+    options = answer_options(served_index.settings, "generative")  # the LLM path, as `ask --mode generative` runs it
+    events = list(stream_answer(served_index.llm, QUESTION, context, embedder=served_index.embedder, **options))
     pieces = [e["data"] for e in events if e["event"] == "token"]
     assert len(pieces) > 3  # arrived as several server-sent events
     done = events[-1]
     assert done["event"] == "done"
-    assert done["data"]["answer"] == served_index.ask(QUESTION, budget=BUDGET).text
+    assert done["data"]["answer"] == served_index.ask(QUESTION, budget=BUDGET, mode="generative").text
 
 
 def test_llm_graph_extraction_and_judge_through_server(server: ServerProcess, served_index: Index,
@@ -142,12 +143,13 @@ def test_llm_graph_extraction_and_judge_through_server(server: ServerProcess, se
     questions.write_text(json.dumps({"id": 1, "query_type": "factual", "question": "What supply does the Orion "
                                      "Max need?", "gold_answer": "A 5 V supply."}) + "\n", encoding="utf-8")
     _kgrag(server, "eval", "--index", root, "--questions", str(questions), "--answers", "--judge",
-           "openai-compatible", "--budget", str(BUDGET), "--out", str(tmp_path / "eval"), "-q")
+           "openai-compatible", "--budget", str(BUDGET), "--out", str(tmp_path / "eval"), "-q",
+           "--mode", "generative")  # the answer through the server, not a quote
     record = json.loads((tmp_path / "eval" / "answers.jsonl").read_text(encoding="utf-8").splitlines()[0])
     scores = record["scores"]
     assert "judge_error" not in scores, scores
     assert 1 <= scores["relevance"] <= 5 and 0 <= scores["faithfulness"] <= 1
-    assert scores["correctness"] in {"TP", "PARTIAL", "FP", "FN"} and 0 <= scores["completeness"] <= 1
+    assert scores["correctness"] in {"TP", "PARTIAL", "FP", "FN"} and 1 <= scores["completeness"] <= 5  # metrics.completeness_score
     usage = _usage(served_index)
     for stage in ("extract", "eval-answer", "eval-judge"):  # tokens recorded per stage, as the server counted
         assert usage[stage]["calls"] >= 1 and usage[stage]["prompt_tokens"] > 0, usage
