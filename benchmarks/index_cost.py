@@ -43,7 +43,8 @@ from kgrag.config import Settings  # noqa: E402
 from kgrag.index import Index  # noqa: E402
 from kgrag.progress import NullProgress  # noqa: E402
 
-STAGES = ("keywords", "knn", "core", "subchunks", "keyword-graph", "trigraph", "graph", "skeleton", "communities")
+STAGES = ("keywords", "knn", "core", "subchunks", "keyword-graph", "trigraph", "graph", "skeleton", "communities",
+          "compact")
 COVERAGE = tuple((s, b) for s in ("hybrid", "ket", "fused", "kg-hybrid") for b in (4000, 12000))
 ISSUE_BEFORE = {"musique": {"add_s": 151.0, "stages_s": 16 * 60.0, "size_mb": 1300.0, "peak_rss_mb": 2200.0},
                 "arduino": {"stages_s": 17 * 60.0}}  # as reported in issue 14 (Arduino stages incl. no LLM)
@@ -63,6 +64,25 @@ def folder_mb(path: Path) -> dict[str, float]:
     sizes = {p.name: round(p.stat().st_size / 1e6, 1) for p in path.iterdir() if p.is_file()}
     sizes["total"] = round(sum(v for k, v in sizes.items()), 1)
     return sizes
+
+
+def table_mb(db: Path) -> dict[str, float]:
+    """MB per table and index of an SQLite file (the `dbstat` virtual table), largest first; vectors per kind."""
+    import sqlite3
+
+    if not db.exists():
+        return {}
+    conn = sqlite3.connect(db)
+    try:
+        rows = conn.execute("SELECT name, sum(pgsize) FROM dbstat GROUP BY name ORDER BY 2 DESC").fetchall()
+        kinds = conn.execute("SELECT kind, count(*), sum(length(vec)) FROM vectors GROUP BY kind").fetchall()
+    except sqlite3.Error:
+        return {}
+    finally:
+        conn.close()
+    out = {name: round(size / 1e6, 1) for name, size in rows if size >= 1e5}
+    out.update({f"vectors:{kind} ({n} rows, payload)": round(size / 1e6, 1) for kind, n, size in kinds})
+    return out
 
 
 def build(corpus: str, data: Path, root: Path, paragraphs: int = 0) -> tuple[Index, dict[str, Any]]:
@@ -106,6 +126,17 @@ def run_stages(index: Index, embed_s: float) -> dict[str, dict[str, float]]:
                            "embed_s": round(timed.seconds - e0, 1), "ratio": round(wall / max(embed_s, 1e-9), 2),
                            "peak_rss_mb": round(_rss_mb())}
         print(f"  stage {stage.name}: {out[stage.name]}", flush=True)
+    try:  # what a complete `kgrag index` does at the end (this code version's, if it has it)
+        from kgrag.cli.index_run import compact_index
+    except ImportError:
+        return out
+    index.__dict__["embedder"] = timed.inner
+    cpu0, start = _cpu(), time.perf_counter()
+    compact_index(index)
+    out["compact"] = {"wall_s": round(time.perf_counter() - start, 1), "cpu_s": round(_cpu() - cpu0, 1),
+                      "embed_s": 0.0, "ratio": round((time.perf_counter() - start) / max(embed_s, 1e-9), 2),
+                      "peak_rss_mb": round(_rss_mb())}
+    print(f"  stage compact: {out['compact']}", flush=True)
     return out
 
 
@@ -136,7 +167,7 @@ def run(corpus: str, label: str, data: Path, limit: int, paragraphs: int = 0) ->
     peak = round(_rss_mb())
     index.close()
     result = {"corpus": name, "label": label, "add": add, "stages": stages, "stages_total": total,
-              "size_mb": folder_mb(root), "peak_rss_mb": peak}
+              "size_mb": folder_mb(root), "tables_mb": table_mb(root / "index.sqlite"), "peak_rss_mb": peak}
     if corpus == "musique":
         result["coverage"] = measure_coverage(Index.open(root), data, limit)
     print(json.dumps(result, indent=1))
