@@ -45,6 +45,7 @@ from kgrag.progress import NullProgress  # noqa: E402
 
 STAGES = ("keywords", "knn", "core", "subchunks", "keyword-graph", "trigraph", "graph", "skeleton", "communities",
           "compact")
+RECALL = ("hybrid", "kg-facts", "kg-hybrid")
 COVERAGE = tuple((s, b) for s in ("hybrid", "ket", "fused", "kg-hybrid") for b in (4000, 12000))
 ISSUE_BEFORE = {"musique": {"add_s": 151.0, "stages_s": 16 * 60.0, "size_mb": 1300.0, "peak_rss_mb": 2200.0},
                 "arduino": {"stages_s": 17 * 60.0}}  # as reported in issue 14 (Arduino stages incl. no LLM)
@@ -153,12 +154,24 @@ def measure_coverage(index: Index, data: Path, limit: int) -> dict[str, float]:
     return out
 
 
-def run(corpus: str, label: str, data: Path, limit: int, paragraphs: int = 0) -> dict[str, Any]:
-    name = f"{corpus}{paragraphs or ''}"
+def measure_recall(index: Index, data: Path, limit: int) -> dict[str, float]:
+    """Arduino gold-fact recall at 4k of hybrid, kg-facts and kg-hybrid on arduino/gold_dev.jsonl."""
+    from kgrag.evaluate.datasets import load_questions
+    from kgrag.evaluate.metrics import gold_fact_recall
+
+    questions = load_questions(data / "arduino" / "gold_dev.jsonl")[: limit or None]
+    return {f"{s}@4k": round(sum(gold_fact_recall(index.search(q.question, strategy=s, budget=4000).text(), q.gold)
+                                 for q in questions) / len(questions), 4) for s in RECALL}
+
+
+def run(corpus: str, label: str, data: Path, limit: int, paragraphs: int = 0, extractor: str = "") -> dict[str, Any]:
+    name = f"{corpus}{paragraphs or ''}{'-' + extractor if extractor else ''}"
     root = CACHE / "index_cost" / f"{name}-{label}"
     print(f"{name} ({label}): building {root}", flush=True)
     index, add = build(corpus, data, root, paragraphs)
     print(f"  add: {add}", flush=True)
+    if extractor:
+        index.settings.graph.extractor = extractor
     start = time.perf_counter()
     stages = run_stages(index, add["embed_s"])
     total = {"wall_s": round(time.perf_counter() - start, 1), "cpu_s": round(sum(s["cpu_s"] for s in stages.values()), 1)}
@@ -170,6 +183,8 @@ def run(corpus: str, label: str, data: Path, limit: int, paragraphs: int = 0) ->
               "size_mb": folder_mb(root), "tables_mb": table_mb(root / "index.sqlite"), "peak_rss_mb": peak}
     if corpus == "musique":
         result["coverage"] = measure_coverage(Index.open(root), data, limit)
+    else:
+        result["coverage"] = measure_recall(Index.open(root), data, limit)
     print(json.dumps(result, indent=1))
     write_json(f"index_cost_{name}_{label}", result)
     return result
@@ -212,12 +227,13 @@ def main() -> None:
     parser.add_argument("--data", default=None)
     parser.add_argument("--limit", type=int, default=0, help="only the first N MuSiQue questions for coverage")
     parser.add_argument("--paragraphs", type=int, default=0, help="only the first N MuSiQue paragraphs (0: all)")
+    parser.add_argument("--extractor", default="", help="graph extractor (default: the settings' default)")
     parser.add_argument("--compare", action="store_true", help="print the stored before/after results side by side")
     args = parser.parse_args()
     if args.compare:
         compare()
         return
-    run(args.corpus, args.label, data_dir(args.data), args.limit, args.paragraphs)
+    run(args.corpus, args.label, data_dir(args.data), args.limit, args.paragraphs, args.extractor)
 
 
 if __name__ == "__main__":
