@@ -181,7 +181,9 @@ def run(corpus: str, label: str, data: Path, limit: int, paragraphs: int = 0, ex
     index.close()
     result = {"corpus": name, "label": label, "add": add, "stages": stages, "stages_total": total,
               "size_mb": folder_mb(root), "tables_mb": table_mb(root / "index.sqlite"), "peak_rss_mb": peak}
-    if corpus == "musique":
+    if limit < 0:  # --limit -1: cost only
+        pass
+    elif corpus == "musique":
         result["coverage"] = measure_coverage(Index.open(root), data, limit)
     else:
         result["coverage"] = measure_recall(Index.open(root), data, limit)
@@ -225,7 +227,7 @@ def main() -> None:
     parser.add_argument("--corpus", choices=("musique", "arduino"), default="musique")
     parser.add_argument("--label", default="after", help="name of this code version in the results (before/after)")
     parser.add_argument("--data", default=None)
-    parser.add_argument("--limit", type=int, default=0, help="only the first N MuSiQue questions for coverage")
+    parser.add_argument("--limit", type=int, default=0, help="only the first N questions for coverage / recall (-1: none)")
     parser.add_argument("--paragraphs", type=int, default=0, help="only the first N MuSiQue paragraphs (0: all)")
     parser.add_argument("--extractor", default="", help="graph extractor (default: the settings' default)")
     parser.add_argument("--compare", action="store_true", help="print the stored before/after results side by side")

@@ -87,8 +87,11 @@ def test_complete_index_empties_the_cache_and_compacts(empty_index: Index, tmp_p
     empty_index.__dict__["embedder"] = cache
     cache.embed(["a sentence to cache"])
     assert cache._rows == 1  # noqa: SLF001
+    cache.embed([f"sentence {i} " * 20 for i in range(300)])
     compact_index(empty_index)
     assert cache._rows == 0  # noqa: SLF001
+    files = [cache.path, cache.path.with_name(cache.path.name + "-wal")]
+    assert sum(f.stat().st_size for f in files if f.exists()) < 100_000  # the pages are given back
     assert empty_index.embedder.embed(["another"]).shape[0] == 1  # the cache still works afterwards
     _index(empty_index)
     assert run_index(empty_index, True, IndexOptions()) == 0

@@ -200,6 +200,7 @@ class CachedEmbedder:
             self._db.execute("DELETE FROM embedding_cache")
             self._db.commit()
             self._db.execute("VACUUM")
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # VACUUM went to the WAL: give the file back now
             self._rows = 0
 
     @property
