@@ -10,7 +10,8 @@ Regenerate (one process per corpus and code version; each builds its index from 
   .venv/bin/python benchmarks/index_cost.py --compare      # the side-by-side table from the JSON results
   (--paragraphs N: only the first N MuSiQue paragraphs, for a shorter run on a loaded machine)
 MuSiQue: 6,761 paragraphs, one chunk each (benchmarks/common.py build_paragraph_index); Arduino: the datasheet
-PDFs under <data>/arduino/documents through `index.add`. MiniLM embeddings, rules extractor, no LLM call
+PDFs under <data>/arduino/documents through `index.add`. MiniLM embeddings, every default stage with the default
+extractor (`--extractor rules` for the old one), then `compact` (cache emptied, VACUUM); no LLM call
 (the LLM provider is set to `fake` so that the old code's communities stage also writes extractive summaries).
 """
 
