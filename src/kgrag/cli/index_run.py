@@ -99,6 +99,17 @@ def _usage() -> tuple[float, int]:
     return ru.ru_utime + ru.ru_stime, ru.ru_maxrss
 
 
+def compact_index(idx: Index) -> None:
+    """After a complete index run: empty the embedding cache (the index stores every vector it needs,
+    sentence vectors included) and rewrite the store file without free pages (SQLite VACUUM)."""
+    clear = getattr(idx.embedder, "clear", None)
+    if callable(clear):
+        clear()
+    compact = getattr(idx.store, "compact", None)
+    if callable(compact):
+        compact()
+
+
 def run_index(idx: Index, quiet: bool, opts: IndexOptions) -> int:
     """Run the stages under the write lock within the LLM budget; 0 when all finished, 3 at a budget stop."""
     from kgrag.indexing import INGEST_STAGE, STALE_KEY
@@ -140,6 +151,7 @@ def run_index(idx: Index, quiet: bool, opts: IndexOptions) -> int:
                                                "finished_at": time.strftime("%Y-%m-%d %H:%M:%S")})
         if not opts.wanted:
             idx.store.set_meta(STALE_KEY, "0")
+            compact_index(idx)
     failures = idx.store.failures()
     if failures:
         err_console.print(f"{len(failures)} failed items; see `kgrag status`, retry with --retry-failed")

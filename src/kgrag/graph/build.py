@@ -11,8 +11,7 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from kgrag.errors import BudgetExceeded, KgragError, LLMOutputError, ModelError
-from kgrag.graph.extract import Extractor
-from kgrag.graph.extractors import make_extractor
+from kgrag.graph.extract import Extractor, make_extractor
 from kgrag.graph.merge import active_redirects, summarize_long_descriptions, write_extraction
 from kgrag.progress import NullProgress, Progress
 
@@ -23,7 +22,6 @@ if TYPE_CHECKING:
 STAGE = "graph"
 BATCH = 64
 MAX_CONSECUTIVE_MODEL_ERRORS = 3  # an LLM server that is down: stop instead of failing every chunk
-EMBED_DESCRIPTION_CHARS = 300
 
 
 @dataclass
@@ -178,15 +176,19 @@ def _finalize(index: Workspace, ex: Extractor, touched: set[str], report: BuildR
         embed_entities(index, touched)
 
 
-def entity_text(name: str, etype: str, description: str) -> str:
-    """The text embedded for an entity: "name (type): description"."""
-    head = f"{name} ({etype})" if etype else name
-    first = " ".join(description.split())[:EMBED_DESCRIPTION_CHARS]
-    return f"{head}: {first}" if first else head
+def entity_head(name: str, etype: str) -> str:
+    """The short text embedded for an entity's name: "name (type)"."""
+    return f"{name} ({etype})" if etype else name
 
 
-def embed_entities(index: Workspace, entity_ids: set[str] | None = None, batch: int = 256) -> int:
-    """Store 'entity' vectors for `entity_ids` plus every entity that has none yet; returns how many."""
+def embed_entities(index: Workspace, entity_ids: set[str] | None = None, batch: int = 1024) -> int:
+    """Store 'entity' vectors for `entity_ids` plus every entity that has none yet; returns how many.
+
+    An entity's vector is its embedded short name ("name (type)") plus the mean of the already stored
+    sentence vectors of the sentences that mention it (entity_context): no long new text is embedded.
+    """
+    from kgrag.graph.entity_vectors import combine, entity_context
+
     store = index.store
     all_ids = [e.entity_id for e in store.iter_entities()]
     if not all_ids:
@@ -196,7 +198,7 @@ def embed_entities(index: Workspace, entity_ids: set[str] | None = None, batch: 
     wanted = sorted((set(entity_ids or ()) & set(all_ids)) | missing)
     for start in range(0, len(wanted), batch):
         entities = store.get_entities(wanted[start : start + batch])
-        matrix = index.embedder.embed([entity_text(e.name, e.type, e.description) for e in entities])
-        store.put_vectors("entity", [e.entity_id for e in entities], matrix)
+        names = index.embedder.embed([entity_head(e.name, e.type) for e in entities])
+        context = entity_context(index, entities)
+        store.put_vectors("entity", [e.entity_id for e in entities], combine(names, context))
     return len(wanted)
-

@@ -25,6 +25,7 @@ from kgrag.graph.community_profiles import (
     profile_hash,
     profile_summary,
 )
+from kgrag.graph.entity_vectors import combine, community_context
 from kgrag.models.usage import llm_stage
 from kgrag.progress import NullProgress, Progress
 from kgrag.types import Community
@@ -64,6 +65,22 @@ def _embed(index: Workspace, texts: list[str], progress: Progress, label: str) -
         parts.append(np.asarray(index.embedder.embed(batch), dtype=np.float32))
         task.advance(len(batch))
     return np.vstack(parts) if parts else np.zeros((0, 1), dtype=np.float32)
+
+
+def _community_vectors(index: Workspace, communities: list[Community], members: dict[str, list[str]],
+                       progress: Progress) -> np.ndarray:
+    """Vectors of `communities`: an LLM summary is embedded in full; an extractive one (built from the
+    profile) as its short title and key terms plus the mean of its members' entity vectors."""
+    if not communities:
+        return np.zeros((0, 1), dtype=np.float32)
+    llm = [c.full_content.get("summary_source") != "profile" for c in communities]
+    texts = [embedding_text(c.title, c.summary, c.key_terms) if is_llm else f"{c.title}. {', '.join(c.key_terms)}"
+             for c, is_llm in zip(communities, llm, strict=True)]
+    heads = _embed(index, texts, progress, "communities")
+    matrix = index.store.vector_matrix("entity")
+    context = community_context([members.get(c.community_id, []) for c in communities], matrix.ids, matrix.matrix)
+    mixed = combine(heads, context) if context.shape == heads.shape else heads
+    return np.where(np.asarray(llm)[:, None], heads, mixed).astype(np.float32)
 
 
 def _previous(index: Workspace) -> tuple[dict[str, dict[str, Any]], dict[str, np.ndarray]]:
@@ -199,9 +216,10 @@ def build_communities(
     old_vectors = prep.old_vectors
     vec_key = {c.community_id: f"{hashes[c.community_id]}|{c.full_content['summary_source']}" for c in communities}
     missing = list({vec_key[c.community_id]: c for c in communities if vec_key[c.community_id] not in old_vectors}.items())
-    texts = [embedding_text(c.title, c.summary, c.key_terms) for _, c in missing]
+    members = {n.community_id: n.members for n in nodes}
     new_vectors = dict(old_vectors)  # a community carried down a level shares its parent's vector
-    new_vectors.update({key: v for (key, _), v in zip(missing, _embed(index, texts, progress, "communities"), strict=True)})
+    new_vectors.update(zip([key for key, _ in missing], _community_vectors(index, [c for _, c in missing], members, progress),
+                           strict=True))
     with store.transaction():
         store.replace_communities(communities, [(n.community_id, m) for n in nodes for m in n.members])
         if communities:

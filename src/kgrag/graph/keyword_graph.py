@@ -17,6 +17,7 @@ import numpy as np
 from scipy import sparse
 
 from kgrag.graph.keywords import chunk_keywords, ensure_keywords, keyword_id, terms_in
+from kgrag.graph.sentence_vectors import chunk_sentence_vectors
 from kgrag.graph.subchunks import ensure_subchunks
 from kgrag.ingest.sentences import split_sentences
 from kgrag.types import Chunk, Keyword, SubChunk
@@ -108,13 +109,16 @@ def _apply_batch(
     sentences: list[str] = []
     owners: list[list[str]] = []
     edges: list[tuple[str, str, float]] = []
+    split = {c.chunk_id: split_sentences(c.text) for c in chunks}
+    _, stored = chunk_sentence_vectors(index, list(split), split)  # each sentence embedded once per index
+    lookup = {s: v for cid, ss in split.items() for s, v in zip(ss, stored[cid], strict=True)}
     for c in chunks:
         terms = kws.get(c.chunk_id, [])
         edges.extend(subchunk_edges(subs.get(c.chunk_id, []), terms))
-        for s in split_sentences(c.text):
+        for s in split[c.chunk_id]:
             sentences.append(s)
             owners.append(terms)
-    terms, sums, sents = keyword_sums(sentences, owners, index.embedder.embed)
+    terms, sums, sents = keyword_sums(sentences, owners, lambda texts: np.vstack([lookup[t] for t in texts]))
     ids = [keyword_id(t) for t in terms]
     for row, kid in enumerate(ids):
         prior_sum = running.get(kid)

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 EDGE_KIND = "knn"
 META_KEY = "ket:knn"
-MAX_BLOCK_NNZ = 20_000_000  # bound on the entries of one sparse product block (memory)
+MAX_BLOCK_NNZ = 4_000_000  # bound on the entries of one sparse product block: full MuSiQue peaks 259 MB (708 at 20M)
 DENSE_BLOCK = 512
 MAX_DF = 0.2  # lexical similarity ignores keywords in more than this share of chunks (when N is large)
 MIN_DF_CAP = 50

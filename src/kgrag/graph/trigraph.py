@@ -2,7 +2,7 @@
 
 Entities are proper-name spans found by a fast capitalisation pattern (no model run), normalised
 to lower-case content tokens. Each sentence of a chunk (same splitter as the keyword graph) gets
-its vector (kind 'sentence', read from the embedding cache the keyword-graph stage filled) and an
+its vector (kind 'sentence', stored once and shared with the keyword-graph stage) and an
 edge `ent_sent` to every entity it mentions; passages follow from the sentence ids. Resumable per chunk.
 """
 
@@ -13,9 +13,8 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from kgrag.graph.keywords import STOP_WORDS, tokens
+from kgrag.graph.sentence_vectors import VECTOR_KIND, chunk_sentence_vectors, sentence_id
 from kgrag.ingest.sentences import split_sentences
 
 if TYPE_CHECKING:
@@ -24,7 +23,6 @@ if TYPE_CHECKING:
 
 STAGE = "trigraph"
 EDGE_KIND = "ent_sent"
-VECTOR_KIND = "sentence"
 BATCH = 500
 MAX_ENTITY_TOKENS = 8
 
@@ -33,11 +31,6 @@ _CONNECTORS = frozenset({"of", "the", "de", "la", "le", "du", "des", "del", "del
                          "&", "for", "y", "di", "upon", "bin", "al"})
 _CALENDAR = frozenset(["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"])
 _POSSESSIVE = re.compile(r"['’]s?$")
-
-
-def sentence_id(chunk_id: str, position: int) -> str:
-    """The id of the `position`-th sentence of a chunk (its chunk id is the part before '#t')."""
-    return f"{chunk_id}#t{position}"
 
 
 def chunk_of_sentence(sid: str) -> str:
@@ -117,8 +110,8 @@ def chunk_sentences(chunk_id: str, text: str) -> tuple[list[str], list[str], lis
 def ensure_trigraph(index: Workspace, progress: Progress | None = None) -> int:
     """Sentence vectors and entity-sentence edges for chunks not yet done; returns chunks processed.
 
-    Sentence vectors come through the index embedder, whose cache already holds every sentence the
-    keyword-graph stage embedded (same splitter), so this stage normally embeds nothing new.
+    Sentence vectors are shared with the keyword-graph stage (graph/sentence_vectors.py): whichever
+    runs first embeds and stores them, so this stage normally embeds nothing new.
     """
     store = index.store
     done = store.done_keys(STAGE)
@@ -126,18 +119,12 @@ def ensure_trigraph(index: Workspace, progress: Progress | None = None) -> int:
     task = progress.task("tri-graph", len(todo)) if progress else None
     for start in range(0, len(todo), BATCH):
         part = todo[start:start + BATCH]
-        ids: list[str] = []
-        texts: list[str] = []
+        texts = {c.chunk_id: split_sentences(c.text) for c in part}
+        chunk_sentence_vectors(index, list(texts), texts)  # stored once (normally by the keyword-graph stage)
         edges: list[tuple[str, str, float]] = []
         for c in part:
-            i, t, e = chunk_sentences(c.chunk_id, c.text)
-            ids += i
-            texts += t
-            edges += e
-        vectors = index.embedder.embed(texts) if texts else np.zeros((0, 0), np.float32)
+            edges += chunk_sentences(c.chunk_id, c.text)[2]
         with store.transaction():
-            if ids:
-                store.put_vectors(VECTOR_KIND, ids, np.asarray(vectors, dtype=np.float32))
             store.put_edges(EDGE_KIND, edges)
             store.mark_done(STAGE, [c.chunk_id for c in part])
         if task:

@@ -194,6 +194,15 @@ class CachedEmbedder:
         self._db.execute("PRAGMA incremental_vacuum")
         self._rows = self._db.execute("SELECT count(*) FROM embedding_cache").fetchone()[0]
 
+    def clear(self) -> None:
+        """Empty the cache and give its pages back (after `kgrag index` stored every vector it needs)."""
+        with self._lock:
+            self._db.execute("DELETE FROM embedding_cache")
+            self._db.commit()
+            self._db.execute("VACUUM")
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # VACUUM went to the WAL: give the file back now
+            self._rows = 0
+
     @property
     def dim(self) -> int:
         """The inner embedder's dimension."""

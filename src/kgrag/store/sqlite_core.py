@@ -117,6 +117,13 @@ class SqliteCore(GenerationCounters):
             conn.execute("PRAGMA incremental_vacuum")
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
+    def compact(self) -> None:
+        """Rewrite the file without free pages or fragmentation (VACUUM): once, at the end of `kgrag index`."""
+        conn = self._conn()
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        conn.execute("VACUUM")
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
     # -- connection and transactions -------------------------------------------------------------
     def _conn(self) -> sqlite3.Connection:
         conn = getattr(self._local, "conn", None)

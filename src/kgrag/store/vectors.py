@@ -2,8 +2,10 @@
 in-memory float32 matrix (fast to ~1M x 384 on one core).
 
 Compact blobs start with one format byte: INT8 (unit-length or zero rows: embeddings; a float32 scale, then
-one int8 per dimension, 4 + d bytes) or FLOAT16 (any other row, e.g. running sums; 2 d bytes), or FLOAT32
-when a value does not fit float16. Cosine scores change by ~1e-3; the ranking barely moves.
+one int8 per dimension, 4 + d bytes), INT8_TAIL (any other row, e.g. keyword running sums | count: int8 with
+a scale for all but the last value, which is kept exactly as float32; 8 + d bytes), FLOAT16 (written by
+earlier versions; still read) or FLOAT32 when a value is not finite. Cosine scores change by ~1e-3; the
+ranking barely moves.
 """
 
 from __future__ import annotations
@@ -12,11 +14,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
-INT8, FLOAT16, FLOAT32 = 1, 2, 3
+INT8, FLOAT16, FLOAT32, INT8_TAIL = 1, 2, 3, 4
 VECTOR_FORMAT_KEY = "vector_format"  # store meta: COMPACT_FORMAT for stores created with compact vectors
 COMPACT_FORMAT = "compact1"
 UNIT_TOLERANCE = 2e-2  # int8 rounding moves a unit vector's norm by well under this
-FLOAT16_MAX = 60000.0
 
 
 def to_blob(vec: np.ndarray, compact: bool = False) -> bytes:
@@ -30,8 +31,11 @@ def to_blob(vec: np.ndarray, compact: bool = False) -> bytes:
         scale = np.float32(peak / 127.0)
         q = np.rint(vec / scale).astype(np.int8) if scale > 0 else np.zeros(vec.shape, np.int8)
         return bytes([INT8]) + scale.tobytes() + q.tobytes()
-    if peak <= FLOAT16_MAX:
-        return bytes([FLOAT16]) + vec.astype(np.float16).tobytes()
+    if np.all(np.isfinite(vec)) and vec.size > 1:
+        head_peak = float(np.max(np.abs(vec[:-1])))
+        scale = np.float32(head_peak / 127.0)
+        q = np.rint(vec[:-1] / scale).astype(np.int8) if scale > 0 else np.zeros(vec.size - 1, np.int8)
+        return bytes([INT8_TAIL]) + scale.tobytes() + q.tobytes() + vec[-1:].tobytes()
     return bytes([FLOAT32]) + vec.tobytes()
 
 
@@ -59,6 +63,10 @@ def _decode_group(blobs: Sequence[bytes]) -> np.ndarray:
     if kind == INT8:
         scale = np.ascontiguousarray(raw[:, 1:5]).view(np.float32)
         return np.ascontiguousarray(raw[:, 5:]).view(np.int8).astype(np.float32) * scale
+    if kind == INT8_TAIL:
+        scale = np.ascontiguousarray(raw[:, 1:5]).view(np.float32)
+        head = np.ascontiguousarray(raw[:, 5:-4]).view(np.int8).astype(np.float32) * scale
+        return np.hstack([head, np.ascontiguousarray(raw[:, -4:]).view(np.float32)])
     dtype = np.float16 if kind == FLOAT16 else np.float32
     return np.ascontiguousarray(raw[:, 1:]).view(dtype).astype(np.float32)
 
