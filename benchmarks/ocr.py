@@ -1,12 +1,14 @@
-"""OCR benchmark: speed and quality of OCR on PDFs without a text layer, and proof that PDFs with text are
-parsed exactly as before.
+"""OCR benchmark: speed and quality of each OCR engine on PDFs without a text layer, side by side, and proof
+that PDFs with text are parsed exactly as before.
 
 Regenerate:  git worktree add --detach ../i15-before 25a90da   (once: the code before OCR, for the comparison)
-             .venv/bin/python benchmarks/ocr.py --before-src ../i15-before/src
+             .venv/bin/python benchmarks/ocr.py [--engines tesseract rapidocr] [--before-src ../i15-before/src]
 Part 1 generates three outlined-glyph PDFs (text drawn as vector glyph outlines with fontTools + reportlab,
 known text, so character accuracy is measured) into benchmarks/.cache/ocr/, and reads them plus the
-WisGate Edge Lite 2 datasheet of the shared data; per PDF: OCR'd pages, wall and CPU seconds per page
-(CPU = this process's user+sys: the engine runs on one thread), characters, mean confidence, accuracy.
+WisGate Edge Lite 2 datasheet of the shared data with every installed engine; per PDF and engine: OCR'd
+pages, wall and CPU seconds per page of the whole parse (CPU = user+sys of this process and of its child
+processes, i.e. the tesseract binary; each engine runs on one thread), characters, mean confidence, accuracy,
+and the agreement of the engines' WisGate texts.
 Part 2 parses the 44 Arduino datasheets with this code and with the code at --before-src (a subprocess)
 and compares chunk counts and chunk texts. Writes benchmarks/results/ocr.json.
 """
@@ -19,6 +21,7 @@ import hashlib
 import json
 import os
 import re
+import resource
 import subprocess
 import sys
 import time
@@ -86,17 +89,24 @@ def _accuracy(found: str, truth: str) -> float:
     return difflib.SequenceMatcher(None, norm(found), norm(truth), autojunk=False).ratio()
 
 
-def ocr_run(path: Path, truth: str | None) -> dict[str, Any]:
-    """Parse one PDF (OCR where needed) and measure it."""
+def _cpu() -> float:
+    """CPU seconds (user + sys) of this process and its finished child processes."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def ocr_run(path: Path, truth: str | None, engine: str) -> dict[str, Any]:
+    """Parse one PDF (OCR where needed, by `engine`) and measure it."""
     from kgrag.ingest.pdf import parse_pdf
 
-    wall, cpu = time.perf_counter(), time.process_time()
-    parsed = parse_pdf(path)
-    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    wall, cpu = time.perf_counter(), _cpu()
+    parsed = parse_pdf(path, ocr_engine=engine)
+    wall, cpu = time.perf_counter() - wall, _cpu() - cpu
     ocr = parsed.meta.get("ocr", {})
     pages = len(ocr.get("pages", [])) or 1
     text = "\n".join(b.text for b in parsed.blocks)
-    return {"pdf": path.name, "ocr_pages": len(ocr.get("pages", [])), "wall_s_per_page": wall / pages,
+    return {"engine": ocr.get("engine", engine), "pdf": path.name, "ocr_pages": len(ocr.get("pages", [])),
+            "text": text, "wall_s_per_page": wall / pages,
             "cpu_s_per_page": cpu / pages, "chars": len(text), "mean_confidence": ocr.get("mean_confidence"),
             "char_accuracy": _accuracy(text, truth) if truth else None, "blocks": len(parsed.blocks),
             "tables": sum(b.kind == "table" for b in parsed.blocks)}
@@ -149,31 +159,48 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--data", help="shared evaluation data folder (default: $KGRAG_DATA or ../shared/data)")
     parser.add_argument("--before-src", type=Path, help="src/ of the code to compare chunk counts with")
+    parser.add_argument("--engines", nargs="+", choices=["tesseract", "rapidocr"],
+                        help="OCR engines to compare (default: every installed one)")
     parser.add_argument("--digest-only", type=Path, help=argparse.SUPPRESS)  # internal: the comparison subprocess
     args = parser.parse_args()
     if args.digest_only:
         print(json.dumps(chunk_digest(args.digest_only)))
         return
-    from kgrag.ingest.ocr import _engine, engine_name
+    from kgrag.ingest.ocr import engine_available
+    from kgrag.ingest.ocr_rapid import load
+    from kgrag.ingest.ocr_tesseract import version
 
     data = data_dir(args.data)
-    loaded = time.perf_counter()
-    _engine()  # load the models once, outside the per-page numbers
-    load_s = time.perf_counter() - loaded
-    runs = [ocr_run(path, truth) for path, truth in make_outlined_pdfs(CACHE / "ocr")]
-    runs.append(ocr_run(data / WISGATE, None))
-    print(f"OCR engine: {engine_name()} (models loaded in {load_s:.1f} s)\n")
-    print_table(["PDF", "OCR pages", "wall s/page", "CPU s/page", "chars", "mean conf", "char accuracy", "tables"],
-                [[r["pdf"], r["ocr_pages"], r["wall_s_per_page"], r["cpu_s_per_page"], r["chars"],
+    engines = args.engines or [e for e in ("tesseract", "rapidocr") if engine_available(e)]
+    pdfs = [*make_outlined_pdfs(CACHE / "ocr"), (data / WISGATE, None)]
+    runs, totals = [], []
+    for engine in engines:
+        loaded = time.perf_counter()
+        load() if engine == "rapidocr" else version()  # models / binary version once, outside the per-page numbers
+        load_s = time.perf_counter() - loaded
+        mine = [ocr_run(path, truth, engine) for path, truth in pdfs]
+        pages = sum(r["ocr_pages"] for r in mine)
+        totals.append({"engine": mine[0]["engine"], "load_s": load_s, "pages": pages,
+                       "cpu_s_per_page": sum(r["cpu_s_per_page"] * r["ocr_pages"] for r in mine) / pages,
+                       "wall_s_per_page": sum(r["wall_s_per_page"] * r["ocr_pages"] for r in mine) / pages,
+                       "char_accuracy": min(r["char_accuracy"] for r in mine if r["char_accuracy"] is not None)})
+        runs.extend(mine)
+    print_table(["engine", "PDF", "OCR pages", "wall s/page", "CPU s/page", "chars", "mean conf", "char accuracy",
+                 "tables"],
+                [[r["engine"], r["pdf"], r["ocr_pages"], r["wall_s_per_page"], r["cpu_s_per_page"], r["chars"],
                   r["mean_confidence"], r["char_accuracy"] if r["char_accuracy"] is not None else "-", r["tables"]]
                  for r in runs])
-    pages = sum(r["ocr_pages"] for r in runs)
-    cpu = sum(r["cpu_s_per_page"] * r["ocr_pages"] for r in runs) / pages
-    wall = sum(r["wall_s_per_page"] * r["ocr_pages"] for r in runs) / pages
-    print(f"\nall {pages} OCR'd pages: {cpu:.2f} CPU s/page, {wall:.2f} wall s/page; "
-          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
-    result: dict[str, Any] = {"engine": engine_name(), "model_load_s": load_s, "ocr": runs,
-                              "cpu_s_per_page": cpu, "wall_s_per_page": wall, "loadavg": os.getloadavg()[0]}
+    print()
+    print_table(["engine", "load s", "OCR pages", "CPU s/page", "wall s/page", "lowest char accuracy"],
+                [[t["engine"], t["load_s"], t["pages"], t["cpu_s_per_page"], t["wall_s_per_page"], t["char_accuracy"]]
+                 for t in totals])
+    wisgate = [r["text"] for r in runs if r["pdf"] == WISGATE.name]
+    agreement = _accuracy(wisgate[0], wisgate[1]) if len(wisgate) == 2 else None
+    if agreement is not None:
+        print(f"\nWisGate text agreement between the two engines: {agreement:.3f}")
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+    result: dict[str, Any] = {"engines": totals, "ocr": [{k: v for k, v in r.items() if k != "text"} for r in runs],
+                              "wisgate_agreement": agreement, "loadavg": os.getloadavg()[0]}
     if args.before_src:
         cmp = compare_before(data / "arduino" / "documents", args.before_src)
         print()

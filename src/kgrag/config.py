@@ -26,6 +26,11 @@ class ChunkingSettings:
 
 
 @dataclass
+class IngestSettings:
+    ocr_engine: str = "auto"  # PDF pages without text: auto (tesseract when installed, else rapidocr) | tesseract | rapidocr
+
+
+@dataclass
 class EmbedderSettings:
     provider: str = "minilm"  # minilm | hash | openai
     model: str = ""  # for openai-compatible endpoints
@@ -88,6 +93,7 @@ class Settings:
     """Everything configurable, with defaults that work offline on a laptop."""
 
     chunking: ChunkingSettings = field(default_factory=ChunkingSettings)
+    ingest: IngestSettings = field(default_factory=IngestSettings)
     embedder: EmbedderSettings = field(default_factory=EmbedderSettings)
     llm: LLMSettings = field(default_factory=LLMSettings)
     retrieval: RetrievalSettings = field(default_factory=RetrievalSettings)

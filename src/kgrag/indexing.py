@@ -112,7 +112,8 @@ def add_paths(index: Workspace, paths: Sequence[str | Path], progress: Progress,
                         and (version is None or existing.version == version)):
                     report.unchanged += 1
                     continue
-                parsed = parse_file(path, root=root, settings=index.settings.chunking, progress=progress)
+                parsed = parse_file(path, root=root, settings=index.settings.chunking, progress=progress,
+                                    ocr_engine=index.settings.ingest.ocr_engine)
             if version is not None:
                 parsed.document.version = version
             store_document(index, parsed.document, parsed.chunks, replacing=existing)

@@ -48,9 +48,10 @@ LOADERS: dict[str, Callable[[Path], Parsed]] = {
 
 def parse_file(
     path: Path, *, root: Path | None, settings: ChunkingSettings, progress: Progress | None = None,
+    ocr_engine: str = "auto",
 ) -> ParsedDocument:
     """Parse one file into a Document and its chunks; IngestError(path, reason) when it cannot be used.
-    `progress` shows slow steps inside one file (OCR'd pages)."""
+    `progress` shows slow steps inside one file (OCR'd pages); `ocr_engine` is `[ingest] ocr_engine`."""
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix not in SUPPORTED_SUFFIXES:
@@ -70,7 +71,7 @@ def parse_file(
     try:
         if suffix == ".jsonl":
             return _parse_jsonl(path, base, settings)
-        parsed = parse_pdf(path, progress) if suffix == ".pdf" else LOADERS[suffix](path)
+        parsed = parse_pdf(path, progress, ocr_engine) if suffix == ".pdf" else LOADERS[suffix](path)
         return _parse_blocks(path, parsed, base, settings)
     except IngestError:
         raise

@@ -11,8 +11,9 @@ from typing import Any
 import pypdfium2 as pdfium
 
 from kgrag.ingest import ocr
-from kgrag.ingest.ocr import DPI, LOW_CONFIDENCE, OCR_EXTRA, engine_name, needs_ocr, ocr_page
+from kgrag.ingest.ocr import DPI, LOW_CONFIDENCE, install_hint, needs_ocr, ocr_page
 from kgrag.ingest.ocr_layout import normalize_sizes
+from kgrag.ingest.ocr_tesseract import TesseractError
 from kgrag.ingest.pdf_layout import Line, body_size
 from kgrag.progress import NullProgress, Progress
 
@@ -24,25 +25,34 @@ def text_chars(lines: list[Line]) -> int:
 
 def ocr_missing_pages(
     path: Path, pages: list[list[Line]], meta: dict[str, Any], warnings: list[str], progress: Progress | None,
+    engine_choice: str = "auto",
 ) -> dict[int, list[Line]]:
-    """OCR'd lines by 0-based page index for the pages without usable text. Records in `meta`
-    `pages_without_text` (1-based) and, when OCR ran, `ocr` (engine, dpi, pages, per-page and mean
-    confidence, low-confidence pages, seconds); problems are appended to `warnings`."""
+    """OCR'd lines by 0-based page index for the pages without usable text, read by the engine
+    `engine_choice` (`[ingest] ocr_engine`). Records in `meta` `pages_without_text` (1-based) and, when OCR
+    ran, `ocr` (engine, dpi, pages, per-page and mean confidence, low-confidence pages, seconds); problems
+    are appended to `warnings`."""
+    ocr.check_choice(engine_choice)  # an unknown engine name is an error even for PDFs with text
     doc = pdfium.PdfDocument(str(path))
     try:
         todo = [i for i, lines in enumerate(pages) if needs_ocr(doc[i], text_chars(lines))]
         if not todo:
             return {}
         meta["pages_without_text"] = [i + 1 for i in todo]
-        if not ocr.ocr_available():  # looked up on the module so tests can simulate a missing extra
+        # ocr_available is looked up on the module so tests can simulate a machine without any engine
+        engine = ocr.select_engine(engine_choice) if ocr.ocr_available() else None
+        if engine is None:
             warnings.append(f"{len(todo)} page(s) without a text layer skipped: OCR not installed "
-                            f"(pip install 'kgrag[{OCR_EXTRA}]')")
+                            f"({install_hint(engine_choice)})")
             return {}
-        task = (progress or NullProgress()).task(f"OCR pages ({path.name})", len(todo))
+        task = (progress or NullProgress()).task(f"OCR pages ({path.name}, {engine.key})", len(todo))
         results = []
         started = time.perf_counter()
         for i in todo:
-            result = ocr_page(doc[i], i + 1)
+            try:
+                result = ocr_page(doc[i], i + 1, engine)
+            except TesseractError as exc:  # one page the engine cannot read never stops the others
+                warnings.append(f"OCR failed on page {i + 1}: {exc}")
+                result = ocr.OcrPage(i + 1)
             results.append(result)
             task.advance(1, conf=f"{result.confidence:.2f}", **{"s/page": f"{result.seconds:.1f}"})
     finally:
@@ -52,7 +62,7 @@ def ocr_missing_pages(
     found = [r for r in results if r.boxes]
     low = [r.page for r in found if r.confidence < LOW_CONFIDENCE]
     meta["ocr"] = {
-        "engine": engine_name(), "dpi": DPI, "pages": [r.page for r in results],
+        "engine": engine.name, "dpi": DPI, "pages": [r.page for r in results],
         "confidence": [r.confidence for r in results],
         "mean_confidence": round(statistics.fmean(r.confidence for r in found), 3) if found else 0.0,
         "low_confidence_pages": low, "seconds": round(time.perf_counter() - started, 1),
