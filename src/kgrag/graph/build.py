@@ -11,7 +11,8 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from kgrag.errors import BudgetExceeded, KgragError, LLMOutputError, ModelError
-from kgrag.graph.extract import Extractor, make_extractor
+from kgrag.graph.extract import Extractor
+from kgrag.graph.extractors import make_extractor
 from kgrag.graph.merge import active_redirects, summarize_long_descriptions, write_extraction
 from kgrag.progress import NullProgress, Progress
 

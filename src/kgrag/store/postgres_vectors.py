@@ -21,7 +21,7 @@ from pgvector import HalfVector
 from psycopg import sql
 
 from kgrag.store.postgres_core import batches
-from kgrag.store.vectors import VectorMatrix
+from kgrag.store.vector_cache import CachedVectorMatrices
 
 EXACT_FILTER_MAX = 20_000
 EXACT_K_MAX = 500
@@ -32,7 +32,7 @@ def _hnsw_name(kind: str) -> sql.Identifier:
     return sql.Identifier(f"vectors_hnsw_{tag}_{hashlib.sha1(kind.encode()).hexdigest()[:6]}")
 
 
-class PgVectors:
+class PgVectors(CachedVectorMatrices):
     """pgvector storage and search; relies on the core's `_all`/`_run`/`_upsert`/`transaction`."""
 
     @cached_property
@@ -132,22 +132,10 @@ class PgVectors:
                 out[row] = vec
         return out
 
-    def drop_vector_cache(self) -> None:
-        """Forget the in-memory matrices (reloaded on next use): a finished indexing stage frees its memory."""
-        with self._cache_lock:
-            self._vector_cache.clear()
-
-    def vector_matrix(self, kind: str) -> VectorMatrix:
-        """The cached in-memory matrix of one vector kind, reloaded when its generation changed."""
-        gen = self.generation(f"vectors:{kind}")
-        with self._cache_lock:
-            cached = self._vector_cache.get(kind)
-            if cached is not None and cached.generation == gen:
-                return cached
-            rows = self._vec_rows(kind, None)
-            matrix = np.stack([r[1] for r in rows]).astype(np.float32) if rows else np.zeros((0, 0), np.float32)
-            self._vector_cache[kind] = VectorMatrix([r[0] for r in rows], matrix, gen)
-            return self._vector_cache[kind]
+    def _load_vector_kind(self, kind: str) -> tuple[list[str], np.ndarray]:
+        rows = self._vec_rows(kind, None)
+        matrix = np.stack([r[1] for r in rows]).astype(np.float32) if rows else np.zeros((0, 0), np.float32)
+        return [r[0] for r in rows], matrix
 
     def search_vectors(
         self, kind: str, query: np.ndarray, k: int, allowed_ids: set[str] | None = None

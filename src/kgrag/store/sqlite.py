@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from kgrag.store.sqlite_core import SqliteCore
 from kgrag.store.sqlite_graph import SqliteGraph
+from kgrag.store.sqlite_vectors import SqliteVectors
 
 
-class SqliteStore(SqliteCore, SqliteGraph):
+class SqliteStore(SqliteCore, SqliteVectors, SqliteGraph):
     """Documents, chunks, vectors, graph, keywords, communities and progress in `<index>/index.sqlite`."""

@@ -1,4 +1,4 @@
-"""Embedded store, part 1: connection, transactions, meta, documents, chunks, BM25, vectors, progress, usage."""
+"""Embedded store, part 1: connection, transactions, meta, documents, chunks, BM25, progress, usage."""
 
 from __future__ import annotations
 
@@ -12,11 +12,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from kgrag.store.generations import GenerationCounters
 from kgrag.store.schema import SCHEMA, SCHEMA_VERSION
-from kgrag.store.vectors import COMPACT_FORMAT, VECTOR_FORMAT_KEY, VectorMatrix, from_blobs, to_blobs
+from kgrag.store.vectors import COMPACT_FORMAT, VECTOR_FORMAT_KEY, VectorMatrix
 from kgrag.types import Chunk, Document
 
 _WORD = re.compile(r"[\w][\w.\-]*", re.UNICODE)
@@ -333,55 +331,6 @@ class SqliteCore(GenerationCounters):
             (match, k),
         ).fetchall()
         return [(r[0], float(r[1])) for r in rows]
-
-    # -- vectors ----------------------------------------------------------------------------------
-    def put_vectors(self, kind: str, ids: Sequence[str], matrix: np.ndarray) -> None:
-        if len(ids) != len(matrix):
-            raise ValueError("ids and matrix rows differ")
-        self.executemany(
-            "INSERT OR REPLACE INTO vectors(kind, item_id, vec) VALUES (?,?,?)",
-            list(zip((kind for _ in ids), ids, to_blobs(matrix, self.compact_vectors), strict=True)),
-        )
-        self.bump_generation(f"vectors:{kind}")
-
-    def delete_vectors(self, kind: str, ids: Sequence[str] | None = None) -> None:
-        if ids is None:
-            self.execute("DELETE FROM vectors WHERE kind = ?", (kind,))
-        else:
-            self.executemany("DELETE FROM vectors WHERE kind = ? AND item_id = ?", [(kind, i) for i in ids])
-        self.bump_generation(f"vectors:{kind}")
-
-    def get_vectors(self, kind: str, ids: Sequence[str]) -> np.ndarray:
-        """Rows for `ids` in order; zero rows where an id has no vector."""
-        matrix = self.vector_matrix(kind)
-        out = np.zeros((len(ids), matrix.matrix.shape[1] if matrix.ids else 0), dtype=np.float32)
-        for row, item_id in enumerate(ids):
-            pos = matrix.position.get(item_id)
-            if pos is not None:
-                out[row] = matrix.matrix[pos]
-        return out
-
-    def drop_vector_cache(self) -> None:
-        """Forget the in-memory matrices (reloaded on next use): a finished indexing stage frees its memory."""
-        with self._cache_lock:
-            self._vector_cache.clear()
-
-    def vector_matrix(self, kind: str) -> VectorMatrix:
-        """The cached in-memory matrix of one vector kind, reloaded when it changed on disk."""
-        gen = self.generation(f"vectors:{kind}")
-        with self._cache_lock:
-            cached = self._vector_cache.get(kind)
-            if cached is not None and cached.generation == gen:
-                return cached
-            rows = self.execute("SELECT item_id, vec FROM vectors WHERE kind = ? ORDER BY item_id", (kind,)).fetchall()
-            matrix = VectorMatrix([r[0] for r in rows], from_blobs([r[1] for r in rows], compact=self.compact_vectors), gen)
-            self._vector_cache[kind] = matrix
-            return matrix
-
-    def search_vectors(
-        self, kind: str, query: np.ndarray, k: int, allowed_ids: set[str] | None = None
-    ) -> list[tuple[str, float]]:
-        return self.vector_matrix(kind).search(query, k, allowed_ids)
 
     # -- progress and failures --------------------------------------------------------------------
     def mark_done(self, stage: str, keys: Iterable[str], info: str = "") -> None:
