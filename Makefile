@@ -14,6 +14,7 @@ $(BIN)/.installed: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -e ".[llm,nlp,server,ocr,dev]"
+	bash scripts/install_ocr.sh || echo "note: Tesseract OCR not installed (optional; scanned pages use RapidOCR from the ocr extra)"
 	touch $@
 
 demo: install
