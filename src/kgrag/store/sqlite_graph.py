@@ -106,16 +106,17 @@ class SqliteGraph:
     def iter_relations(self) -> Iterator[Relation]:
         yield from self._relations("ORDER BY relation_id", ())
 
-    def relation_support(self, relation_ids: Sequence[str]) -> dict[str, list[str]]:
+    def _grouped(self, sql: str, ids: Sequence[str], *, key: int = 0, extra: Sequence[Any] = ()) -> dict[str, list[str]]:
+        """Two-column rows of `sql` (`{marks}` stands for the id list) for `ids` in batches, grouped by column `key`."""
         out: dict[str, list[str]] = defaultdict(list)
-        for part in _batches(relation_ids):
-            for rid, cid in self.execute(
-                f"SELECT relation_id, chunk_id FROM relation_support WHERE relation_id IN ({_marks(len(part))}) "
-                "ORDER BY relation_id, chunk_id",
-                part,
-            ):
-                out[rid].append(cid)
+        for part in _batches(ids):
+            for row in self.execute(sql.format(marks=_marks(len(part))), [*part, *extra]):
+                out[row[key]].append(row[1 - key])
         return dict(out)
+
+    def relation_support(self, relation_ids: Sequence[str]) -> dict[str, list[str]]:
+        return self._grouped("SELECT relation_id, chunk_id FROM relation_support WHERE relation_id IN ({marks}) "
+                             "ORDER BY relation_id, chunk_id", relation_ids)
 
     def delete_relations(self, relation_ids: Sequence[str]) -> None:
         for part in _batches(relation_ids):
@@ -131,26 +132,12 @@ class SqliteGraph:
         self.bump_generation("graph")
 
     def entities_of_chunks(self, chunk_ids: Sequence[str]) -> dict[str, list[str]]:
-        out: dict[str, list[str]] = defaultdict(list)
-        for part in _batches(chunk_ids):
-            for cid, eid in self.execute(
-                f"SELECT chunk_id, entity_id FROM mentions WHERE chunk_id IN ({_marks(len(part))}) "
-                "ORDER BY chunk_id, entity_id",
-                part,
-            ):
-                out[cid].append(eid)
-        return dict(out)
+        return self._grouped("SELECT chunk_id, entity_id FROM mentions WHERE chunk_id IN ({marks}) "
+                             "ORDER BY chunk_id, entity_id", chunk_ids)
 
     def chunks_of_entities(self, entity_ids: Sequence[str]) -> dict[str, list[str]]:
-        out: dict[str, list[str]] = defaultdict(list)
-        for part in _batches(entity_ids):
-            for cid, eid in self.execute(
-                f"SELECT chunk_id, entity_id FROM mentions WHERE entity_id IN ({_marks(len(part))}) "
-                "ORDER BY entity_id, chunk_id",
-                part,
-            ):
-                out[eid].append(cid)
-        return dict(out)
+        return self._grouped("SELECT chunk_id, entity_id FROM mentions WHERE entity_id IN ({marks}) "
+                             "ORDER BY entity_id, chunk_id", entity_ids, key=1)
 
     def prune_graph(self) -> dict[str, int]:
         """Drop relations no chunk supports, then entities no chunk mentions and no relation uses."""
@@ -327,27 +314,12 @@ class SqliteGraph:
             yield from self._communities("WHERE level = ? ORDER BY community_id", (level,))
 
     def community_members(self, community_ids: Sequence[str]) -> dict[str, list[str]]:
-        out: dict[str, list[str]] = defaultdict(list)
-        for part in _batches(community_ids):
-            for cid, eid in self.execute(
-                f"SELECT community_id, entity_id FROM community_members WHERE community_id IN "
-                f"({_marks(len(part))}) ORDER BY community_id, entity_id",
-                part,
-            ):
-                out[cid].append(eid)
-        return dict(out)
+        return self._grouped("SELECT community_id, entity_id FROM community_members WHERE community_id IN ({marks}) "
+                             "ORDER BY community_id, entity_id", community_ids)
 
     def communities_of_entities(self, entity_ids: Sequence[str], level: int | None = None) -> dict[str, list[str]]:
-        out: dict[str, list[str]] = defaultdict(list)
-        for part in _batches(entity_ids):
-            sql = (
-                f"SELECT m.entity_id, m.community_id FROM community_members m JOIN communities c "
-                f"ON c.community_id = m.community_id WHERE m.entity_id IN ({_marks(len(part))})"
-            )
-            params: list[Any] = list(part)
-            if level is not None:
-                sql += " AND c.level = ?"
-                params.append(level)
-            for eid, cid in self.execute(sql + " ORDER BY m.entity_id, m.community_id", params):
-                out[eid].append(cid)
-        return dict(out)
+        at_level = " AND c.level = ?" if level is not None else ""
+        return self._grouped("SELECT m.entity_id, m.community_id FROM community_members m JOIN communities c "
+                             "ON c.community_id = m.community_id WHERE m.entity_id IN ({marks})" + at_level
+                             + " ORDER BY m.entity_id, m.community_id", entity_ids,
+                             extra=(level,) if level is not None else ())
