@@ -87,7 +87,7 @@ def build_messages(question: str, blocks: list[Block]) -> list[Message]:
 
 def best_sentence(block_text: str, answer: str) -> str:
     """The sentence of a block that shares most terms with the answer (numbers count double)."""
-    from kgrag.ingest import split_sentences
+    from kgrag.ingest.sentences import split_sentences
 
     target = content_terms(answer)
 

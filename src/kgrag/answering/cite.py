@@ -11,7 +11,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from kgrag.answering.terms import term_list
-from kgrag.ingest import split_sentences
+from kgrag.ingest.sentences import split_sentences
 
 CITE = re.compile(r"\s*\[(\d+(?:\s*[,;]\s*\d+)*)\]")
 _END = re.compile(r"([.!?:;]*)\s*$")

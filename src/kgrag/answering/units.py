@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 
 from kgrag.answering.values import dimension_of_unit, has_value
-from kgrag.ingest import split_sentences
+from kgrag.ingest.sentences import split_sentences
 from kgrag.tokens import count_tokens
 
 _PARAGRAPH = re.compile(r"\n\s*\n")

@@ -105,7 +105,7 @@ def _cosines(embedder: Embedder, question: str, others: list[str]) -> list[float
 
 def answer_statements(answer: str) -> list[str]:
     """The answer's sentences (citation markers kept), at most MAX_STATEMENTS."""
-    from kgrag.ingest import split_sentences
+    from kgrag.ingest.sentences import split_sentences
 
     return [s.strip() for s in split_sentences(answer) if len(s.strip()) > 3][:MAX_STATEMENTS]
 
