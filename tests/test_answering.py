@@ -267,3 +267,19 @@ def test_a_quoted_fact_line_cites_the_chunk_it_came_from() -> None:
     answer = generate_answer(_no_llm(), question, context, mode="extractive", focus_tokens=300)
     assert "1.7 to 3.6 V" in answer.text and answer.text.endswith("[2].")
     assert "[1]" not in answer.text and answer.citations[0].chunk_id == "c1"
+
+
+def test_a_focus_that_paraphrases_the_question_words_is_answered_not_refused() -> None:
+    """The answer unit says "built around an Arm Cortex-M4", not "core architecture"; the asked words occur only in
+    a sentence too long for the focus. The whole context covers the question, so the focused context goes to the
+    LLM although it lacks two of the three asked words."""
+    soc = "The ZX-9 SoC is built around an Arm Cortex-M4 processor with a floating point unit."
+    report = "The core architecture of our retail programme covers " + ", ".join(
+        f"shelf {n} with recycled cardboard boxes and printed labels" for n in range(40)) + "."
+    items = [_item(soc, "c1", "ZX-9 Board", "Processor"), _item(report, "c2", "Company report", "Overview")]
+    question = "What core architecture does the ZX-9 use?"
+    context = Context(question=question, strategy="test", items=items, tokens=500, budget=2000)
+    llm = FakeLLM(replies=["An Arm Cortex-M4 with a floating point unit [1]."])
+    answer = generate_answer(llm, question, context, mode="auto", focus_tokens=30)
+    assert llm.calls == 1 and answer.grounded and "Cortex-M4" in answer.text
+    assert answer.context.info["focus_coverage"] < 0.45 and answer.citations[0].chunk_id == "c1"
