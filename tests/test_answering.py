@@ -283,3 +283,19 @@ def test_a_focus_that_paraphrases_the_question_words_is_answered_not_refused() -
     answer = generate_answer(llm, question, context, mode="auto", focus_tokens=30)
     assert llm.calls == 1 and answer.grounded and "Cortex-M4" in answer.text
     assert answer.context.info["focus_coverage"] < 0.45 and answer.citations[0].chunk_id == "c1"
+
+
+def test_auto_mode_shows_the_closest_passages_when_the_model_refuses() -> None:
+    """The context covers the question but the small model refuses: the answer says so and quotes the best units
+    with their citations (not grounded), instead of a bare refusal; generative mode keeps the bare refusal."""
+    question = "Why should I install the board package first?"
+    refusal = "I'm sorry, the sources do not contain this information."
+    answer = generate_answer(FakeLLM(replies=[refusal]), question, _context(question), mode="auto", focus_tokens=100)
+    assert answer.text.startswith("The documents do not contain a direct answer") and "boards manager" in answer.text
+    assert not answer.grounded and answer.context.info["answer_path"] == "evidence"
+    assert "c3" in [c.chunk_id for c in answer.citations] and f"[{answer.citations[0].n}]" in answer.text
+    events = list(stream_answer(FakeLLM(replies=[refusal]), question, _context(question), mode="auto", focus_tokens=100))
+    assert events[-1]["data"]["answer"] == answer.text
+    plain = generate_answer(FakeLLM(replies=[refusal]), question, _context(question), mode="generative",
+                            focus_tokens=100)
+    assert plain.text == NO_ANSWER

@@ -31,6 +31,7 @@ FOCUSED_PROMPT = (
     f'units, each sentence ending with its source number like [1]. If they lack the answer, say: "{NO_ANSWER}"'
 )
 MODES = ("auto", "extractive", "generative")
+NO_DIRECT_ANSWER = "The documents do not contain a direct answer; the closest passages:"
 MIN_QUOTE_WORDS = 5
 QUOTES = 2  # units quoted by the extractive mode when no single unit states the asked value
 _CITE = re.compile(r"\[(\d+(?:\s*[,;]\s*\d+)*)\]")
@@ -161,6 +162,8 @@ class Plan:
     action: str  # refuse | quote | generate
     text: str = ""  # the answer for refuse and quote
     max_tokens: int = 256
+    evidence: str = ""  # the best quoted units, shown when the LLM refuses over a context that covers the question
+    sources: list[Block] = field(default_factory=list)  # every block (the evidence may cite outside the focus)
 
 
 def plan_answer(
@@ -197,7 +200,8 @@ def plan_answer(
         context.info["answer_path"] = "quotes"
         return Plan(blocks, "quote", quote_answer(focus.ranked))
     context.info["answer_path"] = "focused" if focus_tokens > 0 else "full"
-    return Plan(focused if focus_tokens > 0 else blocks, "generate", max_tokens=max_tokens)
+    return Plan(focused if focus_tokens > 0 else blocks, "generate", max_tokens=max_tokens,
+                evidence=quote_answer(focus.ranked) if mode == "auto" else "", sources=blocks)
 
 
 def names_in_context(parts: list[str], blocks: list[Block]) -> bool:
@@ -225,6 +229,16 @@ def quote_answer(ranked: list[Scored], n: int = QUOTES) -> str:
     return " ".join(out) or NO_ANSWER
 
 
+def finish_generated(question: str, context: Context, plan: Plan, text: str, usage: dict[str, int]) -> Answer:
+    """The LLM's reply as an Answer; when a small model refuses although the context covers the question, the
+    closest quoted passages follow the refusal (not grounded: the user sees evidence, not an answer)."""
+    if is_refusal(text) and plan.evidence and not is_refusal(plan.evidence):
+        context.info["answer_path"] = "evidence"
+        text = f"{NO_DIRECT_ANSWER} {plan.evidence}"
+        return Answer(question, text, make_citations(text, plan.sources), context, grounded=False, usage=usage)
+    return finish_answer(question, context, plan.blocks, text, usage)
+
+
 def _messages(question: str, plan: Plan, focused: bool) -> list[Message]:
     messages = build_messages(question, plan.blocks)
     if focused:
@@ -248,7 +262,7 @@ def generate_answer(
     else:
         completion = llm.complete(_messages(question, plan, focus_tokens > 0), max_tokens=plan.max_tokens)
         usage = {"prompt_tokens": completion.usage.prompt_tokens, "completion_tokens": completion.usage.completion_tokens}
-        answer = finish_answer(question, context, plan.blocks, completion.text, usage)
+        answer = finish_generated(question, context, plan, completion.text, usage)
     answer.timings = {**context.timings, "generate_s": time.perf_counter() - start}
     return answer
 
@@ -278,7 +292,7 @@ def stream_answer(
     for piece in llm.stream(_messages(question, plan, focus_tokens > 0), max_tokens=plan.max_tokens):
         pieces.append(piece)
         yield {"event": "token", "data": piece}
-    yield {"event": "done", "data": finish_answer(question, context, plan.blocks, "".join(pieces), {}).to_dict()}
+    yield {"event": "done", "data": finish_generated(question, context, plan, "".join(pieces), {}).to_dict()}
 
 
 def answer_options(settings: Settings, mode: str | None = None) -> dict[str, Any]:
