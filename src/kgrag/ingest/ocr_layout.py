@@ -55,16 +55,20 @@ def group_rows(boxes: list[Box]) -> list[list[Box]]:
     return [sorted(row, key=lambda b: b.x0) for row in rows]
 
 
-def split_cells(row: list[Box]) -> list[list[Box]]:
-    """The cells of a row: neighbouring boxes closer than CELL_GAP line heights belong to one cell."""
-    height = statistics.median(b.height for b in row)
-    cells: list[list[Box]] = [[row[0]]]
-    for box in row[1:]:
+def split_at_gaps(boxes: list[Box], height: float) -> list[list[Box]]:
+    """Boxes (sorted left to right) in runs: a gap wider than CELL_GAP x `height` starts a new cell."""
+    cells: list[list[Box]] = [[boxes[0]]]
+    for box in boxes[1:]:
         if box.x0 - cells[-1][-1].x1 > CELL_GAP * height:
             cells.append([box])
         else:
             cells[-1].append(box)
     return cells
+
+
+def split_cells(row: list[Box]) -> list[list[Box]]:
+    """The cells of a row: neighbouring boxes closer than CELL_GAP median box heights belong to one cell."""
+    return split_at_gaps(row, statistics.median(b.height for b in row))
 
 
 def boxes_to_lines(boxes: list[Box], page: int) -> list[Line]:

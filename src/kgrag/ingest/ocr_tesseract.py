@@ -11,7 +11,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from kgrag.ingest.ocr_layout import CELL_GAP, Box
+from kgrag.ingest.ocr_layout import Box, split_at_gaps
 
 BINARY = "tesseract"
 INSTALL = "apt-get install tesseract-ocr"
@@ -85,11 +85,4 @@ def phrases(tsv: str) -> list[Box]:
 
 def _split_at_gaps(words: list[Box]) -> list[list[Box]]:
     """A line's words in runs whose gaps are at most CELL_GAP line heights (a wider gap separates cells)."""
-    height = max(b.bottom for b in words) - min(b.top for b in words)
-    groups: list[list[Box]] = [[words[0]]]
-    for word in words[1:]:
-        if word.x0 - groups[-1][-1].x1 > CELL_GAP * height:
-            groups.append([word])
-        else:
-            groups[-1].append(word)
-    return groups
+    return split_at_gaps(words, max(b.bottom for b in words) - min(b.top for b in words))

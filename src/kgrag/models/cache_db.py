@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+import threading
 from pathlib import Path
 
 
@@ -17,3 +18,18 @@ def open_cache_db(path: Path, ddl: str) -> sqlite3.Connection:
     db.execute(ddl)
     db.commit()
     return db
+
+
+class CacheFile:
+    """What the embedding and LLM caches share: the file, its connection behind a lock, and hit/miss counts."""
+
+    def __init__(self, path: str | Path, ddl: str) -> None:
+        self.path = Path(path)
+        self.hits = 0
+        self.misses = 0
+        self._lock = threading.Lock()
+        self._db = open_cache_db(self.path, ddl)
+
+    def _close_db(self) -> None:
+        with self._lock:
+            self._db.close()

@@ -14,7 +14,7 @@ import numpy as np
 
 from kgrag.errors import ModelError
 from kgrag.models.base import Embedder
-from kgrag.models.cache_db import open_cache_db
+from kgrag.models.cache_db import CacheFile
 
 _WORD = re.compile(r"\w+(?:[.\-/]\w+)*", re.UNICODE)
 _TOKENIZER_RESOURCE = "embeddings/data/all-MiniLM-L6-v2-onnx-int8/tokenizer.json"
@@ -161,7 +161,7 @@ class MiniLMEmbedder:
 DEFAULT_CACHE_ROWS = 20_000  # ~17 MB of 384-d float16 vectors
 
 
-class CachedEmbedder:
+class CachedEmbedder(CacheFile):
     """Wraps an embedder with an SQLite cache keyed by (model name, sha1 of text): repeats are free.
 
     Vectors are cached as float16 and the cache is bounded to `max_rows` (random eviction, space given
@@ -171,13 +171,9 @@ class CachedEmbedder:
     def __init__(self, inner: Embedder, path: str | Path, max_rows: int = DEFAULT_CACHE_ROWS) -> None:
         self.inner = inner
         self.model_name = inner.model_name
-        self.path = Path(path)
         self.max_rows = max_rows
-        self.hits = 0
-        self.misses = 0
-        self._lock = threading.Lock()
-        self._db = open_cache_db(
-            self.path,
+        super().__init__(
+            path,
             "CREATE TABLE IF NOT EXISTS embedding_cache (model TEXT NOT NULL, key TEXT NOT NULL,"
             " vec BLOB NOT NULL, PRIMARY KEY (model, key)) WITHOUT ROWID",
         )
@@ -253,5 +249,4 @@ class CachedEmbedder:
 
     def close(self) -> None:
         """Close the SQLite connection."""
-        with self._lock:
-            self._db.close()
+        self._close_db()

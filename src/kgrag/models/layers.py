@@ -21,7 +21,7 @@ import httpx
 
 from kgrag.errors import BudgetExceeded, LLMOutputError, ModelError
 from kgrag.models.base import LLM, Completion, Message, Usage
-from kgrag.models.cache_db import open_cache_db
+from kgrag.models.cache_db import CacheFile
 from kgrag.models.usage import UsageLedger, current_stage, deadline_passed, estimate_prompt_tokens
 from kgrag.tokens import count_tokens
 
@@ -80,18 +80,15 @@ class LLMLayer:
             closer()
 
 
-class CachedLLM(LLMLayer):
+class CachedLLM(LLMLayer, CacheFile):
     """SQLite (WAL) cache keyed by the sha256 of the whole request; only successful answers are stored."""
 
     def __init__(self, inner: LLM, path: str | Path, *, ledger: UsageLedger | None = None) -> None:
-        super().__init__(inner)
-        self.path = Path(path)
+        LLMLayer.__init__(self, inner)
         self.ledger = ledger
-        self.hits = 0
-        self.misses = 0
-        self._lock = threading.Lock()
-        self._db = open_cache_db(
-            self.path,
+        CacheFile.__init__(
+            self,
+            path,
             "CREATE TABLE IF NOT EXISTS llm_cache (key TEXT PRIMARY KEY, model TEXT NOT NULL, text TEXT NOT NULL,"
             " prompt_tokens INTEGER NOT NULL, completion_tokens INTEGER NOT NULL, created REAL NOT NULL)",
         )
@@ -145,8 +142,7 @@ class CachedLLM(LLMLayer):
 
     def close(self) -> None:
         """Close the cache database and the inner client."""
-        with self._lock:
-            self._db.close()
+        self._close_db()
         super().close()
 
 

@@ -20,7 +20,8 @@ import numpy as np
 from pgvector import HalfVector
 from psycopg import sql
 
-from kgrag.store.postgres_core import batches
+from kgrag.store.postgres_core import BATCH
+from kgrag.store.sql_base import batches
 from kgrag.store.vector_cache import CachedVectorMatrices
 
 EXACT_FILTER_MAX = 20_000
@@ -107,7 +108,7 @@ class PgVectors(CachedVectorMatrices):
             if ids is None:
                 self._run("DELETE FROM vectors WHERE kind = %s", (kind,))
             else:
-                for part in batches(ids):
+                for part in batches(ids, BATCH):
                     self._run("DELETE FROM vectors WHERE kind = %s AND item_id = ANY(%s)", (kind, part))
             self.bump_generation(f"vectors:{kind}")
 
@@ -122,7 +123,7 @@ class PgVectors(CachedVectorMatrices):
     def get_vectors(self, kind: str, ids: Sequence[str]) -> np.ndarray:
         """Rows for `ids` in order; zero rows where an id has no vector."""
         found: dict[str, np.ndarray] = {}
-        for part in batches(ids):
+        for part in batches(ids, BATCH):
             found.update(self._vec_rows(kind, part))
         dim = next(iter(found.values())).shape[0] if found else (self._vec_dim(kind) or 0)
         out = np.zeros((len(ids), dim), dtype=np.float32)
