@@ -269,20 +269,24 @@ def test_a_quoted_fact_line_cites_the_chunk_it_came_from() -> None:
     assert "[1]" not in answer.text and answer.citations[0].chunk_id == "c1"
 
 
-def test_a_focus_that_paraphrases_the_question_words_is_answered_not_refused() -> None:
-    """The answer unit says "built around an Arm Cortex-M4", not "core architecture"; the asked words occur only in
-    a sentence too long for the focus. The whole context covers the question, so the focused context goes to the
-    LLM although it lacks two of the three asked words."""
+def test_a_focus_that_misses_the_question_words_shows_evidence_without_the_llm() -> None:
+    """The asked words occur only in a sentence too long for the focus: the whole context covers the question, its
+    best units do not. A small model answers such focused contexts off-topic, so auto mode quotes the closest
+    passages (no LLM call, not grounded) and generative mode refuses."""
     soc = "The ZX-9 SoC is built around an Arm Cortex-M4 processor with a floating point unit."
     report = "The core architecture of our retail programme covers " + ", ".join(
         f"shelf {n} with recycled cardboard boxes and printed labels" for n in range(40)) + "."
     items = [_item(soc, "c1", "ZX-9 Board", "Processor"), _item(report, "c2", "Company report", "Overview")]
     question = "What core architecture does the ZX-9 use?"
-    context = Context(question=question, strategy="test", items=items, tokens=500, budget=2000)
-    llm = FakeLLM(replies=["An Arm Cortex-M4 with a floating point unit [1]."])
-    answer = generate_answer(llm, question, context, mode="auto", focus_tokens=30)
-    assert llm.calls == 1 and answer.grounded and "Cortex-M4" in answer.text
+
+    def context() -> Context:
+        return Context(question=question, strategy="test", items=items, tokens=500, budget=2000)
+
+    answer = generate_answer(_no_llm(), question, context(), mode="auto", focus_tokens=30)
+    assert answer.text.startswith("The documents do not contain a direct answer") and "Cortex-M4" in answer.text
+    assert not answer.grounded and answer.context.info["answer_path"] == "evidence"
     assert answer.context.info["focus_coverage"] < 0.45 and answer.citations[0].chunk_id == "c1"
+    assert generate_answer(_no_llm(), question, context(), mode="generative", focus_tokens=30).text == NO_ANSWER
 
 
 def test_auto_mode_shows_the_closest_passages_when_the_model_refuses() -> None:

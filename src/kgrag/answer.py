@@ -32,6 +32,7 @@ FOCUSED_PROMPT = (
 )
 MODES = ("auto", "extractive", "generative")
 NO_DIRECT_ANSWER = "The documents do not contain a direct answer; the closest passages:"
+FOCUS_SLACK = 0.1  # the focused context may cover a little less of the question than the whole context
 MIN_QUOTE_WORDS = 5
 QUOTES = 2  # units quoted by the extractive mode when no single unit states the asked value
 _CITE = re.compile(r"\[(\d+(?:\s*[,;]\s*\d+)*)\]")
@@ -156,11 +157,11 @@ def covers(question: str, context: Context, min_coverage: float) -> bool:
 
 @dataclass
 class Plan:
-    """What answering a question will do: refuse, quote (extractive) or ask the LLM over `blocks`."""
+    """What answering a question will do: refuse, quote (extractive), show evidence or ask the LLM over `blocks`."""
 
     blocks: list[Block]
-    action: str  # refuse | quote | generate
-    text: str = ""  # the answer for refuse and quote
+    action: str  # refuse | quote | evidence | generate
+    text: str = ""  # the answer for refuse, quote and evidence
     max_tokens: int = 256
     evidence: str = ""  # the best quoted units, shown when the LLM refuses over a context that covers the question
     sources: list[Block] = field(default_factory=list)  # every block (the evidence may cite outside the focus)
@@ -170,8 +171,9 @@ def plan_answer(
     question: str, context: Context, *, mode: str = "generative", focus_tokens: int = 0,
     min_coverage: float = MIN_QUESTION_COVERAGE, embedder: Embedder | None = None, max_tokens: int = 256,
 ) -> Plan:
-    """Choose the answer path: refusal when the context misses the question, a quote when `mode` allows and one
-    unit states the asked value, else the LLM over the focused blocks (`focus_tokens` > 0) or all of them."""
+    """Choose the answer path: refusal when the context misses the question, the closest quotes (auto) or a
+    refusal when the focused units miss it, a quote when `mode` allows and one unit states the asked value, else
+    the LLM over the focused blocks (`focus_tokens` > 0) or all of them."""
     if mode not in MODES:
         raise ConfigError(f"answer mode {mode!r}: use one of {', '.join(MODES)}")
     blocks = build_blocks(context)
@@ -189,8 +191,14 @@ def plan_answer(
     coverage = question_coverage(question, "\n".join([b.header() for b in focused] + [b.text for b in focused]))
     context.info["focus_tokens"] = focus.tokens
     context.info["focus_coverage"] = round(coverage, 3)
-    if not focused:  # whether the documents cover the question was decided on the whole context above: the
-        return Plan(blocks, "refuse", NO_ANSWER)  # answer unit often paraphrases the asked words ("architecture")
+    if not focused:
+        return Plan(blocks, "refuse", NO_ANSWER)
+    if coverage < min_coverage - FOCUS_SLACK:  # the context covers the question, its best units do not: a small
+        evidence = quote_answer(focus.ranked) if mode == "auto" else NO_ANSWER  # model would answer off-topic
+        if is_refusal(evidence):
+            return Plan(blocks, "refuse", NO_ANSWER)
+        context.info["answer_path"] = "evidence"
+        return Plan(blocks, "evidence", f"{NO_DIRECT_ANSWER} {evidence}")
     if mode in ("extractive", "auto"):
         found = try_extract(q, focus.ranked, {b.n: str(b.source.get("title") or "") for b in blocks})
         if found is not None:
@@ -229,14 +237,24 @@ def quote_answer(ranked: list[Scored], n: int = QUOTES) -> str:
     return " ".join(out) or NO_ANSWER
 
 
-def finish_generated(question: str, context: Context, plan: Plan, text: str, usage: dict[str, int]) -> Answer:
-    """The LLM's reply as an Answer; when a small model refuses although the context covers the question, the
-    closest quoted passages follow the refusal (not grounded: the user sees evidence, not an answer)."""
-    if is_refusal(text) and plan.evidence and not is_refusal(plan.evidence):
+def finish_plan(question: str, context: Context, plan: Plan, reply: str = "", usage: dict[str, int] | None = None
+                ) -> Answer:
+    """The Answer of a plan (with the LLM's `reply` for `generate`). Evidence answers ("no direct answer; the
+    closest passages: ...") are not grounded: the user sees quotes, not an answer. They also replace a small
+    model's refusal over a context that covers the question."""
+    usage = usage or {}
+    if plan.action == "refuse":
+        return Answer(question, NO_ANSWER, [], context, grounded=False)
+    if plan.action == "quote":
+        return finish_answer(question, context, plan.blocks, plan.text, usage)
+    text = plan.text if plan.action == "evidence" else reply
+    if plan.action == "generate" and is_refusal(reply) and plan.evidence and not is_refusal(plan.evidence):
         context.info["answer_path"] = "evidence"
         text = f"{NO_DIRECT_ANSWER} {plan.evidence}"
-        return Answer(question, text, make_citations(text, plan.sources), context, grounded=False, usage=usage)
-    return finish_answer(question, context, plan.blocks, text, usage)
+    elif plan.action == "generate":
+        return finish_answer(question, context, plan.blocks, reply, usage)
+    return Answer(question, text, make_citations(text, plan.sources or plan.blocks), context, grounded=False,
+                  usage=usage)
 
 
 def _messages(question: str, plan: Plan, focused: bool) -> list[Message]:
@@ -255,14 +273,12 @@ def generate_answer(
     start = time.perf_counter()
     plan = plan_answer(question, context, mode=mode, focus_tokens=focus_tokens, min_coverage=min_coverage,
                        embedder=embedder, max_tokens=max_tokens)
-    if plan.action == "refuse":
-        answer = Answer(question, NO_ANSWER, [], context, grounded=False)
-    elif plan.action == "quote":
-        answer = finish_answer(question, context, plan.blocks, plan.text, {})
+    if plan.action != "generate":
+        answer = finish_plan(question, context, plan)
     else:
         completion = llm.complete(_messages(question, plan, focus_tokens > 0), max_tokens=plan.max_tokens)
         usage = {"prompt_tokens": completion.usage.prompt_tokens, "completion_tokens": completion.usage.completion_tokens}
-        answer = finish_generated(question, context, plan, completion.text, usage)
+        answer = finish_plan(question, context, plan, completion.text, usage)
     answer.timings = {**context.timings, "generate_s": time.perf_counter() - start}
     return answer
 
@@ -279,12 +295,8 @@ def stream_answer(
     plan = plan_answer(question, context, mode=mode, focus_tokens=focus_tokens, min_coverage=min_coverage,
                        embedder=embedder, max_tokens=max_tokens)
     yield {"event": "sources", "data": block_payload(plan.blocks)}
-    if plan.action == "refuse":
-        yield {"event": "token", "data": NO_ANSWER}
-        yield {"event": "done", "data": Answer(question, NO_ANSWER, [], context, grounded=False).to_dict()}
-        return
-    if plan.action == "quote":
-        answer = finish_answer(question, context, plan.blocks, plan.text, {})
+    if plan.action != "generate":
+        answer = finish_plan(question, context, plan)
         yield {"event": "token", "data": answer.text}
         yield {"event": "done", "data": answer.to_dict()}
         return
@@ -292,7 +304,7 @@ def stream_answer(
     for piece in llm.stream(_messages(question, plan, focus_tokens > 0), max_tokens=plan.max_tokens):
         pieces.append(piece)
         yield {"event": "token", "data": piece}
-    yield {"event": "done", "data": finish_generated(question, context, plan, "".join(pieces), {}).to_dict()}
+    yield {"event": "done", "data": finish_plan(question, context, plan, "".join(pieces)).to_dict()}
 
 
 def answer_options(settings: Settings, mode: str | None = None) -> dict[str, Any]:
