@@ -303,3 +303,16 @@ def test_auto_mode_shows_the_closest_passages_when_the_model_refuses() -> None:
     plain = generate_answer(FakeLLM(replies=[refusal]), question, _context(question), mode="generative",
                             focus_tokens=100)
     assert plain.text == NO_ANSWER
+
+
+def test_a_percent_value_answers_a_relative_humidity_question() -> None:
+    """Relative humidity is a percentage: "0-100%" measures what "humidity range" asks, so the range row is quoted,
+    not the accuracy row whose "%RH" matched before."""
+    assert "humidity" in asked_dimensions({"humidity", "range"})
+    facts = "QX-700 (Sensor)\nhumidity accuracy | ±1.5%RH, typical [1]\nrelative humidity range | 0-100% [1]"
+    items = [_item("The QX-700 measures humidity and temperature.", "c1", "Zephyr Board", "Sensors"),
+             ContextItem("relation", facts, 0.5, None, None, {})]
+    question = "What is the humidity measurement range of the QX-700 sensor?"
+    context = Context(question=question, strategy="test", items=items, tokens=40, budget=2000)
+    answer = generate_answer(_no_llm(), question, context, mode="auto", focus_tokens=300)
+    assert "0-100%" in answer.text and "±1.5" not in answer.text

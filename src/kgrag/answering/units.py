@@ -117,7 +117,8 @@ def block_units(n: int, text: str) -> list[Unit]:
             if is_row(line):
                 nxt = lines[i + 1] if i + 1 < len(lines) and is_row(lines[i + 1]) else None
                 prev_row = i > 0 and is_row(lines[i - 1])
-                if not prev_row and _header_like(line, nxt):
+                fact_line = line in sources  # "attribute | value [n]": a pair of its own, never a table header
+                if not prev_row and not fact_line and _header_like(line, nxt):
                     header = line
                     continue
                 units.append(Unit(n, len(units), line, "row", header, heading, p, line=i, source=sources.get(line, 0)))

@@ -22,7 +22,7 @@ DIMENSIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
                ("m", "mm", "cm", "km", "µm", "um", "nm", "in", "inch", "inches", "mil")),
     "temperature": (("temperature", "thermal", "heat"), ("°C", "°F", "K", "ºC", "C")),
     "pressure": (("pressure", "barometric", "altitude"), ("Pa", "hPa", "kPa", "MPa", "bar", "mbar", "atm", "psi")),
-    "humidity": (("humidity", "moisture"), ("%RH", "RH", "rH", "%rH")),
+    "humidity": (("humidity", "moisture"), ("%RH", "RH", "rH", "%rH", "%")),  # relative humidity is a percentage
     "time": (("time", "duration", "delay", "latency", "period", "timeout", "lifetime", "startup", "response"),
              ("s", "ms", "µs", "us", "ns", "min", "h", "sec", "seconds", "minutes", "hours", "days", "years")),
     "mass": (("weight", "mass"), ("g", "kg", "mg")),
