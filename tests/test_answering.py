@@ -316,3 +316,16 @@ def test_a_percent_value_answers_a_relative_humidity_question() -> None:
     context = Context(question=question, strategy="test", items=items, tokens=40, budget=2000)
     answer = generate_answer(_no_llm(), question, context, mode="auto", focus_tokens=300)
     assert "0-100%" in answer.text and "±1.5" not in answer.text
+
+
+def test_an_extractive_citation_quotes_the_quoted_sentence_not_the_heading() -> None:
+    """The answer leads with the section heading (it names the part); the citation still shows the quoted sentence."""
+    text = ("2.5 QX-700 (U8) Relative Humidity and Temperature Sensor\n"
+            "The QX-700 can measure the relative humidity from 0% to 100%RH. "
+            "The included on-chip temperature sensor has a temperature accuracy of ±0.1 °C.")
+    question = "What is the temperature accuracy of the QX-700?"
+    context = Context(question=question, strategy="test", items=[_item(text, "c1", "Zephyr Board", "2.5 QX-700")],
+                      tokens=60, budget=2000)
+    answer = generate_answer(_no_llm(), question, context, mode="auto", focus_tokens=300)
+    assert answer.context.info["answer_path"] == "extractive" and "±0.1" in answer.text
+    assert "±0.1" in answer.citations[0].quote

@@ -111,8 +111,9 @@ def cited_numbers(text: str, n_blocks: int) -> list[int]:
     return found
 
 
-def make_citations(answer_text: str, blocks: list[Block]) -> list[Citation]:
-    """Citations for the [n] markers; without markers, the block that best supports the answer."""
+def make_citations(answer_text: str, blocks: list[Block], support: str = "") -> list[Citation]:
+    """Citations for the [n] markers; without markers, the block that best supports the answer. Each quotes the
+    block's sentence closest to `support` (the quoted unit of an extractive answer) or else to the answer."""
     by_n = {b.n: b for b in blocks}
     numbers = [n for n in cited_numbers(answer_text, max(by_n, default=0)) if n in by_n]
     if not numbers and blocks and not is_refusal(answer_text):
@@ -129,21 +130,22 @@ def make_citations(answer_text: str, blocks: list[Block]) -> list[Citation]:
                 title=str(src.get("title") or ""),
                 page=src.get("page_start"),
                 section=str(src.get("section") or ""),
-                quote=best_sentence(block.text, answer_text),
+                quote=best_sentence(block.text, support or answer_text),
                 version=str(src.get("version") or ""),
             )
         )
     return citations
 
 
-def finish_answer(question: str, context: Context, blocks: list[Block], text: str, usage: dict[str, int]) -> Answer:
+def finish_answer(question: str, context: Context, blocks: list[Block], text: str, usage: dict[str, int],
+                  support: str = "") -> Answer:
     """The model's reply as an Answer: a refusal, or the text with a [n] on every sentence and its citations."""
     text = text.strip()
     if is_refusal(text):
         return Answer(question, NO_ANSWER if is_refusal(text) else text, [], context,
                       grounded=False, usage=usage)
     text = repair_citations(text, {b.n: b.text for b in blocks})
-    return Answer(question, text, make_citations(text, blocks), context, grounded=True, usage=usage)
+    return Answer(question, text, make_citations(text, blocks, support), context, grounded=True, usage=usage)
 
 
 def covers(question: str, context: Context, min_coverage: float) -> bool:
@@ -164,6 +166,7 @@ class Plan:
     text: str = ""  # the answer for refuse, quote and evidence
     max_tokens: int = 256
     evidence: str = ""  # the best quoted units, shown when the LLM refuses over a context that covers the question
+    support: str = ""  # the unit an extractive answer quotes (its citation shows that sentence, not the heading)
     sources: list[Block] = field(default_factory=list)  # every block (the evidence may cite outside the focus)
 
 
@@ -203,7 +206,7 @@ def plan_answer(
         found = try_extract(q, focus.ranked, {b.n: str(b.source.get("title") or "") for b in blocks})
         if found is not None:
             context.info["answer_path"] = "extractive"
-            return Plan(blocks, "quote", f"{found.text} [{found.unit.cited()}].")
+            return Plan(blocks, "quote", f"{found.text} [{found.unit.cited()}].", support=found.unit.text)
     if mode == "extractive":
         context.info["answer_path"] = "quotes"
         return Plan(blocks, "quote", quote_answer(focus.ranked))
@@ -246,7 +249,7 @@ def finish_plan(question: str, context: Context, plan: Plan, reply: str = "", us
     if plan.action == "refuse":
         return Answer(question, NO_ANSWER, [], context, grounded=False)
     if plan.action == "quote":
-        return finish_answer(question, context, plan.blocks, plan.text, usage)
+        return finish_answer(question, context, plan.blocks, plan.text, usage, plan.support)
     text = plan.text if plan.action == "evidence" else reply
     if plan.action == "generate" and is_refusal(reply) and plan.evidence and not is_refusal(plan.evidence):
         context.info["answer_path"] = "evidence"
