@@ -142,8 +142,7 @@ def finish_answer(question: str, context: Context, blocks: list[Block], text: st
     """The model's reply as an Answer: a refusal, or the text with a [n] on every sentence and its citations."""
     text = text.strip()
     if is_refusal(text):
-        return Answer(question, NO_ANSWER if is_refusal(text) else text, [], context,
-                      grounded=False, usage=usage)
+        return Answer(question, NO_ANSWER, [], context, grounded=False, usage=usage)
     text = repair_citations(text, {b.n: b.text for b in blocks})
     return Answer(question, text, make_citations(text, blocks, support), context, grounded=True, usage=usage)
 
@@ -163,9 +162,9 @@ class Plan:
 
     blocks: list[Block]
     action: str  # refuse | quote | evidence | generate
-    text: str = ""  # the answer for refuse, quote and evidence
+    text: str = ""  # the answer for refuse and quote
     max_tokens: int = 256
-    evidence: str = ""  # the best quoted units, shown when the LLM refuses over a context that covers the question
+    evidence: str = NO_ANSWER  # auto mode: the best quoted units, shown after NO_DIRECT_ANSWER instead of a refusal
     support: str = ""  # the unit an extractive answer quotes (its citation shows that sentence, not the heading)
     sources: list[Block] = field(default_factory=list)  # every block (the evidence may cite outside the focus)
 
@@ -196,12 +195,12 @@ def plan_answer(
     context.info["focus_coverage"] = round(coverage, 3)
     if not focused:
         return Plan(blocks, "refuse", NO_ANSWER)
+    evidence = quote_answer(focus.ranked) if mode == "auto" else NO_ANSWER
     if coverage < min_coverage - FOCUS_SLACK:  # the context covers the question, its best units do not: a small
-        evidence = quote_answer(focus.ranked) if mode == "auto" else NO_ANSWER  # model would answer off-topic
-        if is_refusal(evidence):
+        if is_refusal(evidence):  # model would answer off-topic
             return Plan(blocks, "refuse", NO_ANSWER)
         context.info["answer_path"] = "evidence"
-        return Plan(blocks, "evidence", f"{NO_DIRECT_ANSWER} {evidence}")
+        return Plan(blocks, "evidence", evidence=evidence)
     if mode in ("extractive", "auto"):
         found = try_extract(q, focus.ranked, {b.n: str(b.source.get("title") or "") for b in blocks})
         if found is not None:
@@ -211,8 +210,8 @@ def plan_answer(
         context.info["answer_path"] = "quotes"
         return Plan(blocks, "quote", quote_answer(focus.ranked))
     context.info["answer_path"] = "focused" if focus_tokens > 0 else "full"
-    return Plan(focused if focus_tokens > 0 else blocks, "generate", max_tokens=max_tokens,
-                evidence=quote_answer(focus.ranked) if mode == "auto" else "", sources=blocks)
+    return Plan(focused if focus_tokens > 0 else blocks, "generate", max_tokens=max_tokens, evidence=evidence,
+                sources=blocks)
 
 
 def names_in_context(parts: list[str], blocks: list[Block]) -> bool:
@@ -250,12 +249,11 @@ def finish_plan(question: str, context: Context, plan: Plan, reply: str = "", us
         return Answer(question, NO_ANSWER, [], context, grounded=False)
     if plan.action == "quote":
         return finish_answer(question, context, plan.blocks, plan.text, usage, plan.support)
-    text = plan.text if plan.action == "evidence" else reply
-    if plan.action == "generate" and is_refusal(reply) and plan.evidence and not is_refusal(plan.evidence):
+    if plan.action == "generate":
+        if not is_refusal(reply) or is_refusal(plan.evidence):  # an answer, or no evidence to show instead
+            return finish_answer(question, context, plan.blocks, reply, usage)
         context.info["answer_path"] = "evidence"
-        text = f"{NO_DIRECT_ANSWER} {plan.evidence}"
-    elif plan.action == "generate":
-        return finish_answer(question, context, plan.blocks, reply, usage)
+    text = f"{NO_DIRECT_ANSWER} {plan.evidence}"
     return Answer(question, text, make_citations(text, plan.sources or plan.blocks), context, grounded=False,
                   usage=usage)
 
