@@ -9,7 +9,7 @@ import pytest
 from kgrag.answer import NO_ANSWER, answer_options, build_blocks, generate_answer, stream_answer
 from kgrag.answering.cite import repair_citations
 from kgrag.answering.select import focus_units
-from kgrag.answering.terms import analyse
+from kgrag.answering.terms import analyse, is_refusal
 from kgrag.answering.units import block_units
 from kgrag.answering.values import asked_dimensions, has_value, part_numbers
 from kgrag.config import Settings
@@ -303,6 +303,16 @@ def test_auto_mode_shows_the_closest_passages_when_the_model_refuses() -> None:
     plain = generate_answer(FakeLLM(replies=[refusal]), question, _context(question), mode="generative",
                             focus_tokens=100)
     assert plain.text == NO_ANSWER
+
+
+def test_a_reply_of_bare_citation_markers_counts_as_no_answer() -> None:
+    """Small models sometimes reply with markers only ("[1] [2] [9]"): that is no answer, so auto mode shows the
+    closest passages instead of an empty-looking sentence."""
+    question = "Why should I install the board package first?"
+    answer = generate_answer(FakeLLM(replies=["[1] [2] [9]"]), question, _context(question), mode="auto",
+                             focus_tokens=100)
+    assert answer.context.info["answer_path"] == "evidence" and "boards manager" in answer.text
+    assert is_refusal("[1] [2]") and is_refusal(" [3, 4]. ") and not is_refusal("20 cm [6].")
 
 
 def test_a_percent_value_answers_a_relative_humidity_question() -> None:

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from kgrag.errors import ModelError
+from kgrag.models import gguf
 from kgrag.models.gguf import REGISTRY, GGUFSpec, assemble, model_dir, resolve_model
 from kgrag.models.local_llm import LocalLLM
 
@@ -79,3 +80,51 @@ def test_registry_and_paths(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     with pytest.raises(ModelError, match="unknown local model 'nope'"):
         resolve_model("nope")
     assert LocalLLM(str(gguf)).model_name == "own"  # nothing is loaded until the first call
+
+
+def test_derive_converts_once_and_reuses_the_marked_file(parts: tuple[str, bytes], tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """The q4_0 file is made once from the joined packaged file, tied to its sha256 by a marker, and reused."""
+    prefix, whole = parts
+    spec = GGUFSpec("tiny", "tiny-q4_k_m.gguf", prefix + "{i}", prefix.replace("_", "-") + "{i}", "1.0", 3,
+                    hashlib.sha256(whole).hexdigest(), "pip install tiny")
+    calls: list[tuple[str, str]] = []
+
+    def fake_quantize(source: Path, target: Path, ftype: str) -> None:
+        calls.append((source.name, ftype))
+        target.write_bytes(b"GGUF" + ftype.encode())
+
+    monkeypatch.setattr(gguf, "_quantize", fake_quantize)
+    out = gguf.derive(spec, "q4_0", tmp_path / "models")
+    assert out.name == "tiny-q4_0.gguf" and out.read_bytes() == b"GGUFLLAMA_FTYPE_MOSTLY_Q4_0"
+    assert calls == [("tiny-q4_k_m.gguf", "LLAMA_FTYPE_MOSTLY_Q4_0")]
+    assert gguf.derive(spec, "q4_0", tmp_path / "models") == out and len(calls) == 1  # reused
+    out.write_bytes(b"GGUF truncated")  # size no longer matches the marker: made again
+    assert gguf.derive(spec, "q4_0", tmp_path / "models").read_bytes() == b"GGUFLLAMA_FTYPE_MOSTLY_Q4_0"
+    assert len(calls) == 2
+    assert gguf.derive(spec, "packaged", tmp_path / "models").read_bytes() == whole
+    assert not [p for p in (tmp_path / "models").iterdir() if p.suffix == ".tmp"]
+    with pytest.raises(ModelError, match="quant = 'q3'"):
+        gguf.derive(spec, "q3", tmp_path / "models")
+
+
+def test_a_failed_conversion_leaves_no_file(parts: tuple[str, bytes], tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    prefix, whole = parts
+    spec = _spec(prefix, hashlib.sha256(whole).hexdigest())
+
+    def failing(source: Path, target: Path, ftype: str) -> None:
+        target.write_bytes(b"half")
+        raise ModelError(f"{source}: llama.cpp could not convert the model to {ftype}")
+
+    monkeypatch.setattr(gguf, "_quantize", failing)
+    with pytest.raises(ModelError, match="could not convert"):
+        gguf.derive(spec, "q8_0", tmp_path / "models")
+    assert sorted(p.name for p in (tmp_path / "models").iterdir()) == ["tiny.gguf", "tiny.gguf.sha256"]
+
+
+def test_the_model_name_carries_the_weight_format() -> None:
+    """The name keys the LLM call cache, so answers of other weights are not served from it."""
+    assert LocalLLM("qwen2.5-coder-0.5b").model_name == "qwen2.5-coder-0.5b-q4_0"
+    assert LocalLLM("qwen2.5-coder-0.5b", quant="packaged").model_name == "qwen2.5-coder-0.5b"
+    assert gguf.derived_name(REGISTRY["qwen2.5-coder-1.5b"], "q8_0") == "qwen2.5-coder-1.5b-instruct-q8_0.gguf"

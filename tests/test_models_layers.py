@@ -228,7 +228,7 @@ def test_make_llm_wires_layers_in_documented_order(tmp_path: Path) -> None:
     fake = make_llm(LLMSettings(provider="fake"))
     assert isinstance(fake, FakeLLM) and supports_yes_probability(fake)
     local = make_llm(LLMSettings(), ledger=UsageLedger())
-    assert type(local).__name__ == "AccountingLLM" and unwrap(local).model_name == "qwen2.5-coder-0.5b"
+    assert type(local).__name__ == "AccountingLLM" and unwrap(local).model_name == "qwen2.5-coder-0.5b-q4_0"
     assert supports_yes_probability(local) and callable(local.yes_probability)
     with pytest.raises(ConfigError):
         make_llm(LLMSettings(provider="bogus"))

@@ -29,6 +29,7 @@ _YES_NO = re.compile(r"^\s*(is|are|does|do|did|can|could|has|have|will|was|were|
 _WHICH = re.compile(r"^\s*(which|who)\b", re.IGNORECASE)
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-_/+]*")
 NO_ANSWER = "The documents do not contain the answer."
+_MARKERS = re.compile(r"\[\d+(?:\s*[,;]\s*\d+)*\]")
 _REFUSAL = re.compile(
     r"(do(es)? not contain|not (found|mentioned|provided|available) in|no information|cannot (be )?answer|"
     r"can't answer|unable to answer|not enough information|does not (say|specify|mention))",
@@ -133,5 +134,6 @@ def name_found(name: str, text_lower: str) -> bool:
 
 
 def is_refusal(text: str) -> bool:
-    """An empty answer, or one that says the documents do not hold the answer."""
-    return not text.strip() or bool(_REFUSAL.search(text))
+    """An empty answer (or nothing but citation markers, which small models sometimes emit), or one that says
+    the documents do not hold the answer."""
+    return not _MARKERS.sub(" ", text).strip(" \t\n.,;:") or bool(_REFUSAL.search(text))

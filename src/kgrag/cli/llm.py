@@ -14,6 +14,8 @@ def register(app: typer.Typer) -> None:
     def serve(
         model: str = typer.Option("qwen2.5-coder-0.5b", "--model", "-m",
                                   help="qwen2.5-coder-0.5b | qwen2.5-coder-1.5b | path to a .gguf file."),
+        quant: str = typer.Option("q4_0", "--quant",
+                                  help="Weights of a registry model: q4_0 (fastest on CPU) | q8_0 | packaged."),
         host: str = typer.Option("127.0.0.1", help="Interface to bind; 0.0.0.0 exposes the model to the network."),
         port: int = typer.Option(8080, help="TCP port."),
         n_ctx: int = typer.Option(4096, "--n-ctx", help="Context window in tokens (like the n_ctx setting of an index)."),
@@ -27,5 +29,5 @@ def register(app: typer.Typer) -> None:
 
         if host not in ("127.0.0.1", "localhost", "::1"):
             err_console.print(f"[yellow]warning[/]: serving the model on {host}: anyone on the network can use it")
-        config = ServeConfig(model=model, host=host, port=port, n_ctx=n_ctx, threads=threads, embeddings=embeddings)
+        config = ServeConfig(model=model, quant=quant, host=host, port=port, n_ctx=n_ctx, threads=threads, embeddings=embeddings)
         run_server(config, log_level=log_level, announce=lambda line: typer.echo(line, err=True))

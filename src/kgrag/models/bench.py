@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from kgrag.models.embedders import MiniLMEmbedder
+from kgrag.models.gguf import DEFAULT_QUANT
 from kgrag.tokens import count_tokens
 
 T = TypeVar("T")
@@ -90,11 +91,11 @@ TRIPLES = {
 }
 
 
-def bench_llm(model: str = "qwen2.5-coder-0.5b", repeats: int = 2) -> dict[str, Any]:
+def bench_llm(model: str = "qwen2.5-coder-0.5b", repeats: int = 2, quant: str = DEFAULT_QUANT) -> dict[str, Any]:
     """Prompt and generation tokens/s, JSON extraction latency on a 300-token chunk, P(yes) pairs/s."""
     from kgrag.models.local_llm import LocalLLM
 
-    llm = LocalLLM(model, n_ctx=4096)
+    llm = LocalLLM(model, n_ctx=4096, quant=quant)
     loaded, clock = _timed(llm._get)
     llama = loaded.llama
     out: dict[str, Any] = {"model": llm.model_name, "load_s": round(clock.wall, 2)}
@@ -146,10 +147,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--no-llm", action="store_true", help="only the embedder")
     parser.add_argument("--model", default="qwen2.5-coder-0.5b", help="local model name or .gguf path")
+    parser.add_argument("--quant", default=DEFAULT_QUANT, help="weights of a registry model: q4_0 | q8_0 | packaged")
     args = parser.parse_args()
     result: dict[str, Any] = {"embedder": bench_embedder()}
     if not args.no_llm:
-        result["llm"] = bench_llm(args.model)
+        result["llm"] = bench_llm(args.model, quant=args.quant)
     print(json.dumps(result, indent=2))
 
 

@@ -23,7 +23,7 @@ from typing import Any
 import httpx
 
 from kgrag.errors import ModelError
-from kgrag.models.gguf import resolve_model
+from kgrag.models.gguf import DEFAULT_QUANT, resolve_model
 
 DEFAULT_PORT = 8080
 # llama-cpp-python's server defaults repeat_penalty to 1.1; kgrag's in-process calls use 1.0 (JSON repeats keys).
@@ -89,6 +89,7 @@ class ServeConfig:
     """What `kgrag llm serve` runs: which model, where, and the llama.cpp context settings."""
 
     model: str = "qwen2.5-coder-0.5b"  # a registry name (see models/gguf.py) or a path to a .gguf file
+    quant: str = DEFAULT_QUANT  # weight format of a registry model (models/gguf.py QUANTS)
     host: str = "127.0.0.1"
     port: int = DEFAULT_PORT
     n_ctx: int = 4096
@@ -116,7 +117,7 @@ def create_server_app(config: ServeConfig) -> tuple[Any, str]:
     server_app = _import_server()
     from llama_cpp.server.settings import ModelSettings, ServerSettings
 
-    name, path = resolve_model(config.model)
+    name, path = resolve_model(config.model, quant=config.quant)
     model_settings = ModelSettings(
         model=str(path), model_alias=name, n_ctx=config.n_ctx, n_threads=config.threads,
         n_threads_batch=config.threads, embedding=config.embeddings, verbose=False,

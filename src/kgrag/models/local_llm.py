@@ -16,7 +16,7 @@ import numpy as np
 
 from kgrag.errors import ModelError
 from kgrag.models.base import Completion, Message, Usage
-from kgrag.models.gguf import REGISTRY, resolve_model
+from kgrag.models.gguf import DEFAULT_QUANT, REGISTRY, resolve_model
 
 YES_WORDS = ("yes", "Yes", " yes", " Yes", "YES")
 NO_WORDS = ("no", "No", " no", " No", "NO")
@@ -112,9 +112,13 @@ class LocalLLM:
     """llama.cpp chat completions: JSON-schema-constrained output, streaming, and P(yes) scoring."""
 
     def __init__(self, model: str = "qwen2.5-coder-0.5b", *, n_ctx: int = 4096, threads: int = 1,
-                 model_dir: Path | None = None, seed: int = 0, lazy_grammar: bool = True) -> None:
+                 model_dir: Path | None = None, seed: int = 0, lazy_grammar: bool = True,
+                 quant: str = DEFAULT_QUANT) -> None:
         self.model = model
-        self.model_name = model if model in REGISTRY else Path(model).stem
+        self.quant = quant  # weight format of a registry model (models/gguf.py QUANTS); a .gguf path is used as is
+        # the name keys the LLM call cache: other weights give other answers
+        registry_name = model if quant == "packaged" else f"{model}-{quant}"
+        self.model_name = registry_name if model in REGISTRY else Path(model).stem
         self.n_ctx = n_ctx
         self.threads = max(1, threads)  # 1 is fastest on small shared CPUs (2 threads measured 10x slower)
         self.model_dir = model_dir
@@ -125,7 +129,7 @@ class LocalLLM:
     def _get(self) -> _Loaded:
         """Assemble/locate the GGUF and load it (once per process)."""
         if self._loaded is None:
-            _, path = resolve_model(self.model, self.model_dir)
+            _, path = resolve_model(self.model, self.model_dir, self.quant)
             self._loaded = load_llama(path, self.n_ctx, self.threads)
         return self._loaded
 
