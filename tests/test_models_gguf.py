@@ -104,6 +104,7 @@ def test_derive_converts_once_and_reuses_the_marked_file(parts: tuple[str, bytes
     assert len(calls) == 2
     assert gguf.derive(spec, "packaged", tmp_path / "models").read_bytes() == whole
     assert not [p for p in (tmp_path / "models").iterdir() if p.suffix == ".tmp"]
+    assert gguf.derive(spec, "auto", tmp_path / "models").name == "tiny-q4_k_m.gguf"  # its fast_quant: packaged
     with pytest.raises(ModelError, match="quant = 'q3'"):
         gguf.derive(spec, "q3", tmp_path / "models")
 
@@ -125,6 +126,7 @@ def test_a_failed_conversion_leaves_no_file(parts: tuple[str, bytes], tmp_path: 
 
 def test_the_model_name_carries_the_weight_format() -> None:
     """The name keys the LLM call cache, so answers of other weights are not served from it."""
-    assert LocalLLM("qwen2.5-coder-0.5b").model_name == "qwen2.5-coder-0.5b-q4_0"
+    assert LocalLLM("qwen2.5-coder-0.5b").model_name == "qwen2.5-coder-0.5b-q4_0"  # auto: its faster weights
     assert LocalLLM("qwen2.5-coder-0.5b", quant="packaged").model_name == "qwen2.5-coder-0.5b"
+    assert LocalLLM("qwen2.5-coder-1.5b").model_name == "qwen2.5-coder-1.5b"  # auto keeps its Q4_K_M
     assert gguf.derived_name(REGISTRY["qwen2.5-coder-1.5b"], "q8_0") == "qwen2.5-coder-1.5b-instruct-q8_0.gguf"

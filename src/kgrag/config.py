@@ -45,7 +45,7 @@ class EmbedderSettings:
 class LLMSettings:
     provider: str = "local"  # local | openai | fake
     model: str = "qwen2.5-coder-0.5b"  # local: qwen2.5-coder-0.5b | qwen2.5-coder-1.5b | path to a .gguf
-    quant: str = "q4_0"  # local registry models: q4_0 (derived once, fastest prompts on CPU) | q8_0 | packaged
+    quant: str = "auto"  # local registry models' weights: auto (the faster one measured per model) | q4_0 | q8_0 | packaged
     base_url: str = ""
     api_key: str = ""
     n_ctx: int = 4096

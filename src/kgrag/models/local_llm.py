@@ -16,7 +16,7 @@ import numpy as np
 
 from kgrag.errors import ModelError
 from kgrag.models.base import Completion, Message, Usage
-from kgrag.models.gguf import DEFAULT_QUANT, REGISTRY, resolve_model
+from kgrag.models.gguf import DEFAULT_QUANT, REGISTRY, effective_quant, resolve_model
 
 YES_WORDS = ("yes", "Yes", " yes", " Yes", "YES")
 NO_WORDS = ("no", "No", " no", " No", "NO")
@@ -116,9 +116,10 @@ class LocalLLM:
                  quant: str = DEFAULT_QUANT) -> None:
         self.model = model
         self.quant = quant  # weight format of a registry model (models/gguf.py QUANTS); a .gguf path is used as is
-        # the name keys the LLM call cache: other weights give other answers
-        registry_name = model if quant == "packaged" else f"{model}-{quant}"
-        self.model_name = registry_name if model in REGISTRY else Path(model).stem
+        self.model_name = Path(model).stem
+        if model in REGISTRY:  # the name keys the LLM call cache: other weights give other answers
+            weights = effective_quant(REGISTRY[model], quant)
+            self.model_name = model if weights == "packaged" else f"{model}-{weights}"
         self.n_ctx = n_ctx
         self.threads = max(1, threads)  # 1 is fastest on small shared CPUs (2 threads measured 10x slower)
         self.model_dir = model_dir
