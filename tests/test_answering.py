@@ -305,6 +305,24 @@ def test_auto_mode_shows_the_closest_passages_when_the_model_refuses() -> None:
     assert plain.text == NO_ANSWER
 
 
+def test_a_name_the_context_never_mentions_is_reported_not_answered() -> None:
+    """The question is about the "Vega" board, which no retrieved passage mentions: auto and extractive modes say
+    so and show the closest passages (not grounded, no LLM call) instead of answering about another board;
+    names inside quotes (an on-screen message) do not count, and generative mode leaves it to the model."""
+    question = "How do I install the board package on the Vega board?"
+    answer = generate_answer(_no_llm(), question, _context(question), mode="auto", focus_tokens=100)
+    assert answer.text.startswith("The documents found do not mention Vega; the closest passages:")
+    assert "boards manager" in answer.text and not answer.grounded
+    assert answer.context.info["missing_names"] == ["Vega"] and answer.citations
+    extractive = generate_answer(_no_llm(), question, _context(question), mode="extractive", focus_tokens=100)
+    assert extractive.text == answer.text
+    quoted = "Why does the board show 'Vega Mode' before I install the board package?"
+    llm = FakeLLM(replies=["Install the board package from the boards manager first [3]."])
+    assert generate_answer(llm, quoted, _context(quoted), mode="auto", focus_tokens=100).grounded
+    llm = FakeLLM(replies=["Install the board package from the boards manager first [3]."])
+    assert generate_answer(llm, question, _context(question), mode="generative", focus_tokens=100).grounded
+
+
 def test_a_reply_of_bare_citation_markers_counts_as_no_answer() -> None:
     """Small models sometimes reply with markers only ("[1] [2] [9]"): that is no answer, so auto mode shows the
     closest passages instead of an empty-looking sentence."""

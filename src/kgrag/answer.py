@@ -11,7 +11,16 @@ from typing import TYPE_CHECKING, Any
 from kgrag.answering.cite import repair_citations
 from kgrag.answering.extract import try_extract
 from kgrag.answering.select import Focus, Scored, focus_units
-from kgrag.answering.terms import NO_ANSWER, analyse, content_terms, is_refusal, name_found, question_coverage
+from kgrag.answering.terms import (
+    NO_ANSWER,
+    QuestionTerms,
+    analyse,
+    content_terms,
+    is_refusal,
+    name_found,
+    question_coverage,
+    quoted_words,
+)
 from kgrag.errors import ConfigError
 from kgrag.models.base import LLM, Embedder, Message
 from kgrag.types import Answer, Citation, Context, ContextItem
@@ -164,7 +173,8 @@ class Plan:
     action: str  # refuse | quote | evidence | generate
     text: str = ""  # the answer for refuse and quote
     max_tokens: int = 256
-    evidence: str = NO_ANSWER  # auto mode: the best quoted units, shown after NO_DIRECT_ANSWER instead of a refusal
+    evidence: str = NO_ANSWER  # auto mode: the best quoted units, shown after `lead` instead of a refusal
+    lead: str = NO_DIRECT_ANSWER  # what the evidence answer says first
     support: str = ""  # the unit an extractive answer quotes (its citation shows that sentence, not the heading)
     sources: list[Block] = field(default_factory=list)  # every block (the evidence may cite outside the focus)
 
@@ -195,6 +205,15 @@ def plan_answer(
     context.info["focus_coverage"] = round(coverage, 3)
     if not focused:
         return Plan(blocks, "refuse", NO_ANSWER)
+    missing = missing_names(question, q, blocks) if mode != "generative" else []
+    if missing:  # the question names something the context never mentions: say so, show what was found
+        context.info["missing_names"] = missing
+        evidence = quote_answer(focus.ranked)
+        if is_refusal(evidence):
+            return Plan(blocks, "refuse", NO_ANSWER)
+        context.info["answer_path"] = "evidence"
+        return Plan(blocks, "evidence", evidence=evidence, sources=blocks,
+                    lead=f"The documents found do not mention {' or '.join(missing)}; the closest passages:")
     evidence = quote_answer(focus.ranked) if mode == "auto" else NO_ANSWER
     if coverage < min_coverage - FOCUS_SLACK:  # the context covers the question, its best units do not: a small
         if is_refusal(evidence):  # model would answer off-topic
@@ -218,6 +237,15 @@ def names_in_context(parts: list[str], blocks: list[Block]) -> bool:
     """True when one of the question's part numbers occurs in the context (so the answer can be about it)."""
     text = "\n".join(b.header() + "\n" + b.text for b in blocks).lower()
     return any(name_found(p, text) for p in parts)
+
+
+def missing_names(question: str, q: QuestionTerms, blocks: list[Block]) -> list[str]:
+    """Names the question is about (capitalised words, not part numbers, not inside quotes) that no block
+    mentions: a small model would answer about something else. Part numbers are checked by names_in_context."""
+    quoted = {t.lower() for t in quoted_words(question)}
+    names = [n for n in q.names if n not in q.parts and not n.isdigit() and n.lower() not in quoted]
+    text = "\n".join(b.header() + "\n" + b.text for b in blocks).lower()
+    return [n for n in names if not name_found(n, text)]
 
 
 def focused_blocks(blocks: list[Block], focus: Focus) -> list[Block]:
@@ -253,7 +281,7 @@ def finish_plan(question: str, context: Context, plan: Plan, reply: str = "", us
         if not is_refusal(reply) or is_refusal(plan.evidence):  # an answer, or no evidence to show instead
             return finish_answer(question, context, plan.blocks, reply, usage)
         context.info["answer_path"] = "evidence"
-    text = f"{NO_DIRECT_ANSWER} {plan.evidence}"
+    text = f"{plan.lead} {plan.evidence}"
     return Answer(question, text, make_citations(text, plan.sources or plan.blocks), context, grounded=False,
                   usage=usage)
 

@@ -125,6 +125,14 @@ def analyse(question: str) -> QuestionTerms:
     )
 
 
+_QUOTED = re.compile(r"(?<![\w'’])['\"‘“]([^'\"‘’“”]+)['\"’”](?!\w)")
+
+
+def quoted_words(question: str) -> list[str]:
+    """Words inside quotation marks (an error message, a label on screen): text, not names of things."""
+    return [w for span in _QUOTED.findall(question) for w in _TOKEN.findall(span)]
+
+
 def name_found(name: str, text_lower: str) -> bool:
     """A name occurs in the (lower-cased) text; a part number also matches as the prefix of a longer order code."""
     low = name.lower()
