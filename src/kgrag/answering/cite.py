@@ -10,10 +10,9 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from kgrag.answering.terms import term_list
+from kgrag.answering.terms import CITE, markers_only, term_list
 from kgrag.ingest.sentences import split_sentences
 
-CITE = re.compile(r"\s*\[(\d+(?:\s*[,;]\s*\d+)*)\]")
 _END = re.compile(r"([.!?:;]*)\s*$")
 
 
@@ -57,7 +56,7 @@ def repair_citations(answer: str, texts: Mapping[int, str] | Sequence[str]) -> s
             continue
         pieces: list[str] = []
         for piece in split_sentences(line):
-            if pieces and not re.sub(r"[\W_]", "", CITE.sub("", piece)):
+            if pieces and markers_only(piece):
                 pieces[-1] += " " + piece.strip()  # a marker split off its sentence goes back to it
             else:
                 pieces.append(piece)

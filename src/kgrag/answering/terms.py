@@ -29,7 +29,7 @@ _YES_NO = re.compile(r"^\s*(is|are|does|do|did|can|could|has|have|will|was|were|
 _WHICH = re.compile(r"^\s*(which|who)\b", re.IGNORECASE)
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-_/+]*")
 NO_ANSWER = "The documents do not contain the answer."
-_MARKERS = re.compile(r"\[\d+(?:\s*[,;]\s*\d+)*\]")
+CITE = re.compile(r"\s*\[(\d+(?:\s*[,;]\s*\d+)*)\]")  # an inline citation marker: [3], [1, 4]
 _REFUSAL = re.compile(
     r"(do(es)? not contain|not (found|mentioned|provided|available) in|no information|cannot (be )?answer|"
     r"can't answer|unable to answer|not enough information|does not (say|specify|mention))",
@@ -141,7 +141,12 @@ def name_found(name: str, text_lower: str) -> bool:
     return re.search(rf"(?<![a-z0-9]){re.escape(low)}(?![a-z0-9])", text_lower) is not None
 
 
+def markers_only(text: str) -> bool:
+    """No word left once the citation markers are removed ("", "[1] [2].", a marker split off its sentence)."""
+    return not re.sub(r"[\W_]", "", CITE.sub("", text))
+
+
 def is_refusal(text: str) -> bool:
     """An empty answer (or nothing but citation markers, which small models sometimes emit), or one that says
     the documents do not hold the answer."""
-    return not _MARKERS.sub(" ", text).strip(" \t\n.,;:") or bool(_REFUSAL.search(text))
+    return markers_only(text) or bool(_REFUSAL.search(text))
