@@ -12,6 +12,7 @@ from kgrag.answering.cite import repair_citations
 from kgrag.answering.extract import try_extract
 from kgrag.answering.select import Focus, Scored, focus_units
 from kgrag.answering.terms import (
+    CITE,
     NO_ANSWER,
     QuestionTerms,
     analyse,
@@ -44,7 +45,6 @@ NO_DIRECT_ANSWER = "The documents do not contain a direct answer; the closest pa
 FOCUS_SLACK = 0.1  # the focused context may cover a little less of the question than the whole context
 MIN_QUOTE_WORDS = 5
 QUOTES = 2  # units quoted by the extractive mode when no single unit states the asked value
-_CITE = re.compile(r"\[(\d+(?:\s*[,;]\s*\d+)*)\]")
 MIN_QUESTION_COVERAGE = 0.45
 
 
@@ -112,7 +112,7 @@ def best_sentence(block_text: str, answer: str) -> str:
 
 def cited_numbers(text: str, n_blocks: int) -> list[int]:
     found: list[int] = []
-    for group in _CITE.findall(text):
+    for group in CITE.findall(text):
         for part in re.split(r"[,;]", group):
             n = int(part)
             if 1 <= n <= n_blocks and n not in found:
@@ -194,7 +194,8 @@ def plan_answer(
     if mode == "generative" and focus_tokens <= 0:
         return Plan(blocks, "generate", max_tokens=max_tokens)
     q = analyse(question)
-    if q.parts and not names_in_context(q.parts, blocks):
+    names_text = "\n".join(b.header() + "\n" + b.text for b in blocks).lower()
+    if q.parts and not any(name_found(p, names_text) for p in q.parts):
         context.info["missing_parts"] = q.parts
         return Plan(blocks, "refuse", NO_ANSWER)
     scopes = {b.n: b.header() for b in blocks}
@@ -205,21 +206,14 @@ def plan_answer(
     context.info["focus_coverage"] = round(coverage, 3)
     if not focused:
         return Plan(blocks, "refuse", NO_ANSWER)
-    missing = missing_names(question, q, blocks) if mode != "generative" else []
+    missing = missing_names(question, q, names_text) if mode != "generative" else []
     if missing:  # the question names something the context never mentions: say so, show what was found
         context.info["missing_names"] = missing
-        evidence = quote_answer(focus.ranked)
-        if is_refusal(evidence):
-            return Plan(blocks, "refuse", NO_ANSWER)
-        context.info["answer_path"] = "evidence"
-        return Plan(blocks, "evidence", evidence=evidence, sources=blocks,
-                    lead=f"The documents found do not mention {' or '.join(missing)}; the closest passages:")
+        return evidence_plan(blocks, context, quote_answer(focus.ranked),
+                             f"The documents found do not mention {' or '.join(missing)}; the closest passages:")
     evidence = quote_answer(focus.ranked) if mode == "auto" else NO_ANSWER
     if coverage < min_coverage - FOCUS_SLACK:  # the context covers the question, its best units do not: a small
-        if is_refusal(evidence):  # model would answer off-topic
-            return Plan(blocks, "refuse", NO_ANSWER)
-        context.info["answer_path"] = "evidence"
-        return Plan(blocks, "evidence", evidence=evidence)
+        return evidence_plan(blocks, context, evidence)  # model would answer off-topic
     if mode in ("extractive", "auto"):
         found = try_extract(q, focus.ranked, {b.n: str(b.source.get("title") or "") for b in blocks})
         if found is not None:
@@ -233,19 +227,21 @@ def plan_answer(
                 sources=blocks)
 
 
-def names_in_context(parts: list[str], blocks: list[Block]) -> bool:
-    """True when one of the question's part numbers occurs in the context (so the answer can be about it)."""
-    text = "\n".join(b.header() + "\n" + b.text for b in blocks).lower()
-    return any(name_found(p, text) for p in parts)
+def evidence_plan(blocks: list[Block], context: Context, evidence: str, lead: str = NO_DIRECT_ANSWER) -> Plan:
+    """Show the closest quoted units under `lead` (not grounded); a refusal when there is nothing to quote."""
+    if is_refusal(evidence):
+        return Plan(blocks, "refuse", NO_ANSWER)
+    context.info["answer_path"] = "evidence"
+    return Plan(blocks, "evidence", evidence=evidence, lead=lead)
 
 
-def missing_names(question: str, q: QuestionTerms, blocks: list[Block]) -> list[str]:
-    """Names the question is about (capitalised words, not part numbers, not inside quotes) that no block
-    mentions: a small model would answer about something else. Part numbers are checked by names_in_context."""
+def missing_names(question: str, q: QuestionTerms, names_text: str) -> list[str]:
+    """Names the question is about (capitalised words, not part numbers, not inside quotes) that the context
+    (`names_text`: its headers and texts, lower-cased) never mentions: a small model would answer about something
+    else. Part numbers are checked apart (any one found is enough: order codes extend them)."""
     quoted = {t.lower() for t in quoted_words(question)}
     names = [n for n in q.names if n not in q.parts and not n.isdigit() and n.lower() not in quoted]
-    text = "\n".join(b.header() + "\n" + b.text for b in blocks).lower()
-    return [n for n in names if not name_found(n, text)]
+    return [n for n in names if not name_found(n, names_text)]
 
 
 def focused_blocks(blocks: list[Block], focus: Focus) -> list[Block]:
