@@ -1,13 +1,15 @@
 """Issue 13 benchmark: multi-hop retrieval without LLM calls on MuSiQue — every channel and `fused` side by side.
 
 Regenerate:  .venv/bin/python benchmarks/multihop_musique.py [--data ../shared/data] [--limit 150]
-             [--strategies dense,hybrid,keyword,ket,trigraph,fused] [--grid]
+             [--strategies dense,hybrid,keyword,ket,trigraph,fused,fused:hop2_weight=0] [--grid]
 One chunk per paragraph, MiniLM, no LLM anywhere (the `ket` skeleton comes from the `rules` extractor
 on the β = 0.8 PageRank core). Coverage = gold answer string (or an alias) in the context, per budget
 λ = 1k/4k/12k and per hop count (2/3/4 from the question id). Latency per question includes embedding
 the question with the uncached embedder (no stored question vectors); CPU ms is the process time.
 BLAS runs on one thread (OPENBLAS_NUM_THREADS=1 unless set): on 2 shared cores more threads only spin.
 `--grid` scores the fusion weights and the tri-graph parameters on the same questions (dev only).
+A strategy may carry retrieval options, `name:key=value&key=value` (e.g. `fused:hop2_weight=0`, `fused`
+without its second-hop channel), to put variants side by side in one run.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from kgrag.index import Index  # noqa: E402
 from kgrag.progress import NullProgress  # noqa: E402
 
 BUDGETS = (1000, 4000, 12000)
-STRATEGIES = ("dense", "hybrid", "keyword", "ket", "trigraph", "fused")
+STRATEGIES = ("dense", "hybrid", "keyword", "ket", "trigraph", "fused:hop2_weight=0", "fused")
 KET_STAGES = ("keywords", "knn", "core", "subchunks", "keyword-graph")
 PAPER_12K = {"Text-RAG": 76.8, "Keyword-RAG": 78.2, "KET-RAG (P)": 79.6, "HippoRAG": 81.4}
 
@@ -90,6 +92,12 @@ def hop(question: dict[str, Any]) -> str:
 
 def covered(text: str, q: dict[str, Any]) -> float:
     return max(coverage(text, a) for a in [q["answer"], *q.get("answer_aliases", [])])
+
+
+def strategy_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """`name:key=value&key=value` -> (name, options); the values stay strings (each retriever parses its own)."""
+    name, _, opts = spec.partition(":")
+    return name, dict(item.split("=", 1) for item in opts.split("&") if item)
 
 
 def measure(index: Index, questions: list[dict[str, Any]], strategy: str, **options: Any) -> dict[str, Any]:
@@ -203,10 +211,11 @@ def main() -> None:
     index.__dict__["embedder"] = getattr(index.embedder, "inner", index.embedder)  # no cached question vectors
 
     results: dict[str, Any] = {}
-    for strategy in args.strategies.split(","):
-        index.search("warm-up", strategy=strategy, budget=1000)  # load the cached arrays once
-        results[strategy] = measure(index, questions, strategy)
-        print(f"  {strategy}: {results[strategy]}", flush=True)
+    for spec in args.strategies.split(","):
+        strategy, options = strategy_spec(spec)
+        index.search("warm-up", strategy=strategy, budget=1000, **options)  # load the cached arrays once
+        results[spec] = measure(index, questions, strategy, **options)
+        print(f"  {spec}: {results[spec]}", flush=True)
 
     hops = sorted({hop(q) for q in questions})
     print(f"\nCoverage on MuSiQue ({len(questions)} questions; MiniLM, one chunk per paragraph, no LLM)")

@@ -11,7 +11,7 @@ from kgrag.graph.trigraph import EDGE_KIND, chunk_sentences, ensure_trigraph, en
 from kgrag.index import Index
 from kgrag.retrieve.fusion import rrf
 from kgrag.retrieve.ket_index import UnitArrays
-from kgrag.retrieve.multihop import MultiHopParams, personalized_pagerank, question_entities, rank_passages
+from kgrag.retrieve.multihop import MultiHopParams, personalized_pagerank, question_entities, rank_passages, second_hop
 from kgrag.retrieve.trigraph_index import build_trigraph
 from kgrag.tokens import count_tokens
 from kgrag.types import Chunk, Document
@@ -91,6 +91,29 @@ def test_bridge_round_reaches_the_second_hop():
     assert sorted(bridged) == list(range(6))  # every passage ranked once
 
 
+def test_second_hop_follows_specific_entities_of_the_seeds():
+    # p0 (seed) names the question's entity, a bridge (3 passages) and a hub (4); p1/p2 share the bridge,
+    # p3/p4/p6 only the hub, p5 shares nothing. Dense likes p2 over p1 and the hub passages most of all.
+    ents = [["alpha corp", "bob smith", "hubland"], ["bob smith"], ["bob smith", "carol"], ["hubland"], ["hubland"],
+            ["zed"], ["hubland"]]
+    g = _graph(ents, np.eye(7, 7))
+    dense = np.array([0.9, 0.2, 0.3, 0.8, 0.8, 0.95, 0.1])
+    q_ents = question_entities(g, "Where was the founder of Alpha Corp born?")
+    rows = second_hop(g, [0], dense, q_ents, max_df=3)
+    assert rows == [2, 1]  # bridge passages only, by similarity; no seed, no hub-only or unrelated passage
+    assert second_hop(g, [0], dense, q_ents, max_df=4)[:2] == [3, 4]  # hubland (4 passages) counts as a bridge now
+    assert second_hop(g, [5], dense, q_ents + [g.name_pos["zed"]]) == []  # nothing left to follow
+    assert second_hop(g, [], dense, q_ents) == []
+
+
+def test_second_hop_prefers_the_rarer_bridge_when_asked():
+    ents = [["bob smith", "zed"], ["bob smith"], ["zed"], ["bob smith"], ["bob smith"]]
+    g = _graph(ents, np.eye(5, 5))
+    dense = np.array([0.0, 0.5, 0.45, 0.1, 0.1])
+    assert second_hop(g, [0], dense, [], specificity=0.0)[0] == 1  # cosine only
+    assert second_hop(g, [0], dense, [], specificity=0.5)[0] == 2  # zed (2 passages) is rarer than bob smith (4)
+
+
 def test_rrf_fuses_by_rank_with_weights():
     fused = rrf([["a", "b", "c"], ["b", "d"]], [1.0, 1.0], k=60)
     assert [i for i, _ in fused][:1] == ["b"]  # in both lists
@@ -157,9 +180,20 @@ def test_fused_keeps_the_sentences_nearest_the_question(tri_index: Index):
 
 def test_fused_weights_select_channels(tri_index: Index):
     only_tri = tri_index.search("Where was the founder of Alpha Corp born?", strategy="fused", budget=1000,
-                                weights=(0.0, 0.0, 1.0), keep_sentences=0)
+                                weights=(0.0, 0.0, 1.0), keep_sentences=0, hop2_weight=0)
     tri = tri_index.search("Where was the founder of Alpha Corp born?", strategy="trigraph", budget=1000)
     assert [it.chunk_id for it in only_tri.items] == [it.chunk_id for it in tri.items]
+
+
+def test_fused_second_hop_lifts_the_bridge_passage(tri_index: Index):
+    question = "Which river flows past the birthplace of the founder of Alpha Corp?"
+    plain = tri_index.search(question, strategy="fused", budget=1000, keep_sentences=0, hop2_weight=0)
+    hop = tri_index.search(question, strategy="fused", budget=1000, keep_sentences=0)
+    assert hop.info["second_hop"] > 0 and "second_hop" not in plain.info
+    assert {it.chunk_id for it in hop.items} == {it.chunk_id for it in plain.items}  # re-ordered, nothing lost
+    before, after = [it.chunk_id for it in plain.items], [it.chunk_id for it in hop.items]
+    assert before.index("c1") > before.index("c3")  # without it the unrelated widget passage outranks Bob Smith's
+    assert after.index("c1") < after.index("c3")  # c0 names Bob Smith: his passage (the next hop) moves up
 
 
 def test_removing_a_document_drops_its_sentences(tri_index: Index):

@@ -38,6 +38,7 @@ class TriGraph:
     df: np.ndarray = field(init=False)  # passages mentioning each entity
     idf: np.ndarray = field(init=False)  # log(1 + P / df)
     walk: sparse.csr_matrix = field(init=False)  # one PPR step over [entities; passages] (block matrix)
+    pass_ent: sparse.csr_matrix = field(init=False)  # passage x entity (the transpose, for per-passage lookups)
 
     def __post_init__(self) -> None:
         """The PPR walk matrix, computed once: entity -> passage and passage -> entity, in one block."""
@@ -46,6 +47,7 @@ class TriGraph:
         self.df = deg_e
         self.idf = np.log1p(len(self.passages.ids) / np.maximum(deg_e, 1.0)).astype(np.float32)
         self.walk = walk_matrix(self.ent_pass, deg_e, deg_p)
+        self.pass_ent = self.ent_pass.T.tocsr()
 
 
 @dataclass

@@ -1,5 +1,6 @@
 """Multi-hop strategies without LLM calls: `trigraph` (entity-sentence-passage PPR with a bridge round)
-and `fused` (weighted reciprocal rank fusion of ket, hybrid and trigraph passage rankings).
+and `fused` (weighted reciprocal rank fusion of ket, hybrid and trigraph passage rankings, then of a
+second-hop channel grown from that first fusion's top passages).
 
 The question is embedded once per call; every channel reuses that vector.
 """
@@ -16,7 +17,17 @@ from kgrag.retrieve.base import Retriever, register
 from kgrag.retrieve.chunks import embed_query, sparse_search
 from kgrag.retrieve.fusion import alpha_fuse, rrf
 from kgrag.retrieve.ket_index import keyword_arrays
-from kgrag.retrieve.multihop import MultiHopParams, QueryScores, best_sentences, query_scores, rank_passages
+from kgrag.retrieve.multihop import (
+    SECOND_HOP_MAX_DF,
+    SECOND_HOP_SPECIFICITY,
+    MultiHopParams,
+    QueryScores,
+    best_sentences,
+    query_scores,
+    question_entities,
+    rank_passages,
+    second_hop,
+)
 from kgrag.retrieve.packing import MIN_TRUNCATED_TOKENS, chunk_item, pack
 from kgrag.retrieve.strategies.basic import candidate_count
 from kgrag.retrieve.strategies.ket import keyword_ranking, local_search, top_indices
@@ -30,6 +41,8 @@ FUSED_CHANNELS = ("ket", "hybrid", "trigraph")
 FUSED_WEIGHTS = (0.0, 1.0, 1.0)  # (ket, hybrid, trigraph): best mean of a {0, .5, 1, 2}^3 grid on the 150 MuSiQue dev
 # questions (flat: the top 8 within 0.007); ket at weight 0 also saves ~10 ms per question (weights=(0.5, 1, 2) adds it)
 RRF_K = 60.0
+HOP2_WEIGHT = 1.0  # RRF weight of the second-hop channel (0 turns it off); with its seeds, max_df and specificity
+HOP2_SEEDS = 2  # chosen on the 150 MuSiQue dev questions (flat: every point of the grid beat no channel, docs/multihop.md)
 KEEP_SENTENCES = 4  # `fused` packs each passage's first sentence and its 3 nearest the question (0: whole passages)
 LEAD_SENTENCE = True  # the first sentence (the passage's subject) is always kept
 
@@ -83,6 +96,18 @@ def hybrid_ranking(index: Workspace, question: str, scores: QueryScores, budget:
 def fuse(rankings: Sequence[Sequence[str]], weights: Sequence[float]) -> list[tuple[str, float]]:
     """The fused chunk ranking (weighted RRF, k = 60) of the channel rankings."""
     return rrf(rankings, weights, RRF_K)
+
+
+def second_hop_ranking(graph: TriGraph, question: str, scores: QueryScores, first: Sequence[str],
+                       options: dict[str, Any], limit: int) -> list[str]:
+    """The second-hop channel: the top `hop2_seeds` chunks of the first fusion, then the chunks that share a
+    specific entity with them, by similarity to the question (`multihop.second_hop`)."""
+    seeds = [graph.passages.position[c] for c in first[:int(options.get("hop2_seeds", HOP2_SEEDS))]
+             if c in graph.passages.position]
+    rows = second_hop(graph, seeds, scores.dense, question_entities(graph, question), limit=limit,
+                      max_df=int(options.get("hop2_max_df", SECOND_HOP_MAX_DF)),
+                      specificity=float(options.get("hop2_specificity", SECOND_HOP_SPECIFICITY)))
+    return [graph.passages.ids[r] for r in seeds + rows]
 
 
 def cut_passage(graph: TriGraph, text: PassageText, sent_sims: np.ndarray, keep: int,
@@ -143,7 +168,8 @@ class TriGraphRetriever(Retriever):
 @register
 class FusedRetriever(Retriever):
     name = "fused"
-    description = "Weighted reciprocal rank fusion of ket, hybrid and trigraph passage rankings (one question embedding)."
+    description = ("Weighted reciprocal rank fusion of ket, hybrid and trigraph passage rankings plus a second-hop channel "
+                   "(one question embedding).")
 
     def retrieve(self, question: str, budget: int, **options: Any) -> Context:
         index = self.index
@@ -164,7 +190,13 @@ class FusedRetriever(Retriever):
             else:
                 ids, info["trigraph"] = trigraph_ranking(index, question, scores, budget, options)
                 channels.append(ids[:n])
-        ranked = fuse(channels, weights)[:n]
+        ranked = fuse(channels, weights)
+        hop_weight = float(options.get("hop2_weight", HOP2_WEIGHT))
+        if hop_weight > 0 and graph.passages.ids:
+            hop = second_hop_ranking(graph, question, scores, [c for c, _ in ranked], options, n)
+            ranked = fuse([*channels, hop], [*weights, hop_weight])
+            info["second_hop"] = len(hop)
+        ranked = ranked[:n]
         keep = int(options.get("keep_sentences", KEEP_SENTENCES))
         lead = bool(options.get("lead_sentence", LEAD_SENTENCE))
         items = passage_items(index, graph, ranked, scores, keep, budget, lead)
