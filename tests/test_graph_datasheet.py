@@ -82,3 +82,12 @@ def test_junk_filter_and_positions_are_not_entities() -> None:
     assert "QX210" in names and "U9" not in names
     assert not any(n.startswith(("25/04", "Lead", "1000")) for n in names)
     assert types(x)["QX210"] == "Sensor"
+
+
+def test_rotated_drawing_dimensions_are_not_parts() -> None:
+    # A rotated mechanical drawing's labels come out of the PDF unit first ("mm47.0" is 47.0 mm).
+    x = extract(chunk("7.2 Board's Connectors Measures\nmm04.5\nmm68.2\nJ7\n4.30mm\nmm47.0\n\nmm31.2\n"
+                      "The QX210 Pressure Sensor IC sits next to J7."))
+    names = set(types(x))
+    assert "QX210" in names
+    assert not any(n.lower().startswith("mm") for n in names), names

@@ -84,9 +84,14 @@ def part_names(text: str) -> list[tuple[int, int, str]]:
     return sorted(found)
 
 
+_UNIT_FIRST = re.compile(r"(?:mm|cm|µm|um|mA|µA|uA|mV|mW|Hz|kHz|MHz|GHz|dB|dBm)\d+(?:\.\d+)?")
+
+
 def _is_unit_number(name: str) -> bool:
-    """`802.11`, `24bit`, `16MHz`, `2MB` read as part numbers by the loose pattern; they are quantities."""
-    return bool(re.fullmatch(r"\d+(?:\.\d+)?[A-Za-z]{1,4}", name) or re.fullmatch(r"[\d.]+", name))
+    """`802.11`, `24bit`, `16MHz`, `2MB` read as part numbers by the loose pattern; they are quantities, and so
+    are `mm47` / `mm31.2`: dimension labels of rotated mechanical drawings, read unit first."""
+    return bool(re.fullmatch(r"\d+(?:\.\d+)?[A-Za-z]{1,4}", name) or re.fullmatch(r"[\d.]+", name)
+                or _UNIT_FIRST.fullmatch(name))
 
 
 def sentences(text: str) -> list[str]:
