@@ -23,12 +23,12 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # 2 shared cores: BLAS threa
 
 from common import data_dir, percentiles, print_table, write_json  # noqa: E402
 from graph_retrieval import arduino_index  # noqa: E402
-from multihop_musique import cpu_seconds, run_stage  # noqa: E402
+from multihop_musique import cpu_seconds, run_stage, strategy_spec  # noqa: E402
 
 from kgrag.evaluate.datasets import load_questions  # noqa: E402
 from kgrag.evaluate.metrics import gold_fact_recall  # noqa: E402
 
-STRATEGIES = ("hybrid", "kg-facts", "trigraph", "fused")
+STRATEGIES = ("hybrid", "kg-facts", "trigraph", "fused:hop2_weight=0", "fused")
 STAGES = ("keywords", "knn", "core", "subchunks", "keyword-graph", "trigraph")
 
 
@@ -48,13 +48,14 @@ def main() -> None:
     types = sorted({q.query_type for q in questions})
     results: dict[str, Any] = {}
     rows = []
-    for strategy in args.strategies.split(","):
-        index.search("warm-up", strategy=strategy, budget=args.budget)
+    for spec in args.strategies.split(","):  # `name:key=value&...` as in multihop_musique.py
+        strategy, options = strategy_spec(spec)
+        index.search("warm-up", strategy=strategy, budget=args.budget, **options)
         recalls: dict[str, list[float]] = defaultdict(list)
         wall, cpu = [], []
         for q in questions:
             c0, t0 = cpu_seconds(), time.perf_counter()
-            ctx = index.search(q.question, strategy=strategy, budget=args.budget)
+            ctx = index.search(q.question, strategy=strategy, budget=args.budget, **options)
             wall.append(time.perf_counter() - t0)
             cpu.append(cpu_seconds() - c0)
             r = gold_fact_recall(ctx.text(), q.gold)
@@ -62,10 +63,10 @@ def main() -> None:
             recalls[q.query_type].append(r)
         means = {k: round(sum(v) / len(v), 3) for k, v in recalls.items()}
         (p50, p95), (c50, c95) = percentiles(wall), percentiles(cpu)
-        results[strategy] = {"recall": means, "p50_ms": round(p50, 1), "p95_ms": round(p95, 1),
+        results[spec] = {"recall": means, "p50_ms": round(p50, 1), "p95_ms": round(p95, 1),
                              "cpu_p50_ms": round(c50, 1), "cpu_p95_ms": round(c95, 1)}
-        rows.append([strategy, means["all"], *[means.get(t, 0.0) for t in types], round(p50), round(p95), round(c50), round(c95)])
-        print(f"  {strategy}: {results[strategy]}", flush=True)
+        rows.append([spec, means["all"], *[means.get(t, 0.0) for t in types], round(p50), round(p95), round(c50), round(c95)])
+        print(f"  {spec}: {results[spec]}", flush=True)
     print(f"\nArduino PDFs, gold-fact recall at λ={args.budget} ({len(questions)} dev questions)")
     print_table(["strategy", "all", *types, "p50 ms", "p95 ms", "CPU p50", "CPU p95"], rows)
     out = {"budget": args.budget, "questions": len(questions), "results": results, "stage_cpu_s": stage_cpu, "build": build}
