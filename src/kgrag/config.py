@@ -58,7 +58,7 @@ class LLMSettings:
 
 @dataclass
 class RetrievalSettings:
-    strategy: str = "kg-facts"  # hybrid re-ranked by product scoping + spec-fact table (docs/graph-retrieval.md)
+    strategy: str = "auto"  # kg-facts for product documentation, fused for other text (retrieve/strategies/auto.py)
     budget: int = 2000
     alpha: float = 0.6  # weight of the dense side in hybrid fusion
     top_k: int = 30
