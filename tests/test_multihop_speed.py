@@ -10,7 +10,14 @@ from scipy import sparse
 from tests.test_multihop import tri_index  # noqa: F401  (fixture)
 
 from kgrag.index import Index
-from kgrag.retrieve.multihop import personalized_pagerank, query_scores, rank_passages
+from kgrag.retrieve.multihop import (
+    MultiHopParams,
+    SentenceScores,
+    entity_activation,
+    personalized_pagerank,
+    query_scores,
+    rank_passages,
+)
 from kgrag.retrieve.projection import project, scores
 from kgrag.retrieve.strategies.ket import gather_keyword_units
 from kgrag.retrieve.strategies.multihop import cut_passage, packed_prefix, passage_items
@@ -96,6 +103,34 @@ def test_shared_scores_give_the_same_ranking(tri_index: Index):  # noqa: F811
     own, _ = rank_passages(graph, q, qvec, 1000)
     shared, _ = rank_passages(graph, q, qvec, 1000, scores=query_scores(graph, qvec))
     assert own == shared
+
+
+def test_sentence_scores_are_computed_once_per_row_on_demand():
+    rng = np.random.default_rng(0)
+    vectors = rng.standard_normal((50, 8)).astype(np.float32)
+    q = rng.standard_normal(8).astype(np.float32)
+    lazy = SentenceScores(vectors, q)
+    assert len(lazy) == 50 and np.isnan(lazy._values).all()  # nothing computed up front
+    assert np.allclose(lazy[[3, 7, 3]], (vectors @ q)[[3, 7, 3]])
+    assert int((~np.isnan(lazy._values)).sum()) == 2  # only the rows asked for
+    assert np.allclose(lazy[np.arange(50)], vectors @ q)
+
+
+def test_semantic_bridging_pool_limits_the_sentences_searched(tri_index: Index):  # noqa: F811
+    graph = trigraph_arrays(tri_index)
+    qvec = tri_index.embedder.embed(["Which river runs through Zedtown?"])[0]
+    s = query_scores(graph, qvec)
+    everywhere = entity_activation(graph, [], s.sentences, 1)
+    best = int(np.argmax(graph.sent_vectors @ qvec))
+    pool = np.array([r for r in range(graph.sent_vectors.shape[0]) if r != best])
+    elsewhere = entity_activation(graph, [], s.sentences, 1, pool)
+    best_entities = graph.sent_ent.indices[graph.sent_ent.indptr[best]:graph.sent_ent.indptr[best + 1]]
+    assert len(best_entities) and everywhere[best_entities].max() == 1.0  # "Zedtown lies on the Gray River."
+    assert not np.array_equal(everywhere, elsewhere)  # without that sentence in the pool, other entities lead
+    # a pool of every passage (here 5) searches every sentence: the same ranking as the exhaustive search
+    full, _ = rank_passages(graph, "Which river runs through Zedtown?", qvec, 1000, MultiHopParams(sentence_pool=0))
+    pooled, _ = rank_passages(graph, "Which river runs through Zedtown?", qvec, 1000, MultiHopParams(sentence_pool=5))
+    assert full == pooled
 
 
 def test_cut_passages_count_at_least_their_tokens(tri_index: Index):  # noqa: F811

@@ -32,10 +32,11 @@ class MultiHopParams:
     """The few free parameters of the tri-graph ranking (defaults chosen on the MuSiQue dev set)."""
 
     damping: float = 0.5  # PPR continuation probability (HippoRAG's 0.5)
-    steps: int = 8  # power-iteration steps (damping 0.5: 0.4 % of the mass left; 6, 8 and 12 give the same dev Coverage)
+    steps: int = 6  # power-iteration steps (damping 0.5: 1.6 % of the mass left; 5, 6, 8 and 12 give the same dev Coverage)
     sentences: int = 10  # top sentences for semantic bridging
     passage_seeds: int = 10  # dense top passages in the reset vector
     passage_weight: float = 0.4  # share of the reset mass on the dense passages
+    sentence_pool: int = 200  # semantic bridging searches the sentences of this many dense top passages (0: all)
     first_share: float = 0.5  # budget share of the first round (the bridge round fills the rest)
     bridge_passages: int = 3  # first-round passages whose entities seed the bridge round
     bridge_weight: float = 0.5  # reset mass of bridge entities relative to the question's entities
@@ -78,21 +79,42 @@ def personalized_pagerank(
     return x[:n_e], x[n_e:]
 
 
+class SentenceScores:
+    """A question's cosine to sentence rows, each computed on first access: a question needs the sentences of a
+    few hundred candidate passages, not all of them (the full product reads every sentence vector, ~3 ms on
+    MuSiQue's 24k sentences)."""
+
+    def __init__(self, vectors: np.ndarray, qvec: np.ndarray) -> None:
+        self._vectors, self._q = vectors, qvec
+        self._values = np.full(len(vectors), np.nan, dtype=np.float32)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __getitem__(self, rows: np.ndarray | list[int]) -> np.ndarray:
+        """Cosines of `rows` (an index array; computed once per row)."""
+        rows = np.asarray(rows, dtype=np.int64)
+        todo = rows[np.isnan(self._values[rows])]
+        if len(todo):
+            self._values[todo] = self._vectors[todo] @ self._q
+        return self._values[rows]
+
+
 @dataclass
 class QueryScores:
-    """A question's vector and its cosine to every passage and sentence row, computed once per question
+    """A question's vector, its cosine to every passage and (lazily) to sentences, computed once per question
     and shared by every channel (dense seeds, bridging, hybrid's dense side, sentence cutting)."""
 
     qvec: np.ndarray
     dense: np.ndarray  # passage rows
-    sentences: np.ndarray  # sentence rows
+    sentences: SentenceScores | np.ndarray  # sentence rows, indexed by arrays of rows
 
 
 def query_scores(graph: TriGraph, qvec: np.ndarray) -> QueryScores:
-    """The two matrix-vector products of one question against the tri-graph."""
+    """The passage product of one question against the tri-graph; sentence cosines follow on demand."""
     q = np.asarray(qvec, dtype=np.float32)
     dense = graph.passages.vectors @ q if len(graph.passages.ids) else np.zeros(0, np.float32)
-    sents = graph.sent_vectors @ q if graph.sent_vectors.size else np.zeros(0, np.float32)
+    sents = SentenceScores(graph.sent_vectors, q) if graph.sent_vectors.size else np.zeros(0, np.float32)
     return QueryScores(q, dense, sents)
 
 
@@ -101,21 +123,26 @@ def _normalised(weights: np.ndarray, mass: float) -> np.ndarray:
     return weights * (mass / total) if total > 0 else weights
 
 
-def entity_activation(graph: TriGraph, q_entities: list[int], sent_sims: np.ndarray, k: int) -> np.ndarray:
-    """Activation per entity: 1 for question entities, else the best normalised similarity of a top-k sentence."""
+def entity_activation(graph: TriGraph, q_entities: list[int], sent_sims: SentenceScores | np.ndarray, k: int,
+                      pool: np.ndarray | None = None) -> np.ndarray:
+    """Activation per entity: 1 for question entities, else the best normalised similarity of a top-k sentence
+    (among the sentence rows in `pool`, all when None)."""
     act = np.zeros(len(graph.names))
-    if k > 0 and len(sent_sims):
-        top = np.argpartition(-sent_sims, min(k, len(sent_sims)) - 1)[:k]
-        best = float(sent_sims[top].max())
-        for s in top.tolist():
-            rel = float(sent_sims[s]) / best if best > 0 else 0.0
+    rows = np.arange(len(sent_sims)) if pool is None else np.asarray(pool, dtype=np.int64)
+    if k > 0 and len(rows):
+        sims = sent_sims[rows]
+        pick = np.argpartition(-sims, min(k, len(rows)) - 1)[:k]
+        best = float(sims[pick].max())
+        for s, sim in zip(rows[pick].tolist(), sims[pick].tolist(), strict=True):
+            rel = sim / best if best > 0 else 0.0
             cols = graph.sent_ent.indices[graph.sent_ent.indptr[s]:graph.sent_ent.indptr[s + 1]]
             act[cols] = np.maximum(act[cols], rel)
     act[q_entities] = 1.0
     return act
 
 
-def bridge_activation(graph: TriGraph, passages: list[int], sent_sims: np.ndarray, exclude: list[int]) -> np.ndarray:
+def bridge_activation(graph: TriGraph, passages: list[int], sent_sims: SentenceScores | np.ndarray,
+                      exclude: list[int]) -> np.ndarray:
     """Entities of `passages` (not in `exclude`), each with the best similarity of its sentences there."""
     act = np.zeros(len(graph.names))
     if not passages:
@@ -123,10 +150,11 @@ def bridge_activation(graph: TriGraph, passages: list[int], sent_sims: np.ndarra
     sents = graph.pass_sent[passages].indices
     if not len(sents):
         return act
-    best = float(sent_sims[sents].max())
-    for s in sents.tolist():
+    sims = sent_sims[sents]
+    best = float(sims.max())
+    for s, sim in zip(sents.tolist(), sims.tolist(), strict=True):
         cols = graph.sent_ent.indices[graph.sent_ent.indptr[s]:graph.sent_ent.indptr[s + 1]]
-        rel = max(float(sent_sims[s]), 0.0) / best if best > 0 else 0.0
+        rel = max(sim, 0.0) / best if best > 0 else 0.0
         act[cols] = np.maximum(act[cols], rel)
     act[exclude] = 0.0
     return act
@@ -154,7 +182,12 @@ def rank_passages(
     scores = scores or query_scores(graph, qvec)
     dense, sent_sims = scores.dense, scores.sentences
     q_ents = question_entities(graph, question)
-    act = entity_activation(graph, q_ents, sent_sims, p.sentences)
+    pool = None
+    if p.sentence_pool > 0 and len(dense):
+        size = min(p.sentence_pool, len(dense))
+        top_p = np.argpartition(-dense, size - 1)[:size]
+        pool = graph.pass_sent[top_p].indices
+    act = entity_activation(graph, q_ents, sent_sims, p.sentences, pool)
     idf = graph.idf
     reset_p = np.zeros(len(dense))
     if p.passage_seeds > 0 and len(dense):
