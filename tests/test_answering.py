@@ -108,6 +108,33 @@ def test_focused_context_is_small_and_keeps_neighbour_sentences() -> None:
     assert focus.tokens <= 60
 
 
+def test_names_of_several_words_are_one_phrase_each() -> None:
+    q = analyse("Which board is better suited for always-on keyword spotting: the Zephyr Mini Rev2 or the Orbit Voice?")
+    assert q.phrases == [["Zephyr", "Mini", "Rev2"], ["Orbit", "Voice"]]
+    assert q.attributes >= {"always-on", "keyword", "spotting"}
+
+
+MINI_SHEET = """1 The Board
+The Zephyr Mini Rev2 is a small board. The Zephyr Mini Rev2 runs at 3.3 V and the Zephyr Mini Rev2 has no charger.
+The Zephyr Mini Rev2 has a 9-axis IMU on the Zephyr Mini Rev2 module."""
+
+VOICE_SHEET = """4.4 Neural Decision Processor
+The NDP120 runs deep neural networks in always-on domains at minimal power, including keyword spotting.
+The board can be powered over USB."""
+
+
+def test_a_comparison_focus_finds_the_unit_that_answers_the_need_whichever_product_has_the_longer_name() -> None:
+    question = "Which board is better suited for always-on keyword spotting: the Zephyr Mini Rev2 or the Orbit Voice?"
+    items = [_item(MINI_SHEET, "m1", "Zephyr Mini Rev2", "1 The Board"),
+             _item(VOICE_SHEET, "v1", "Orbit Voice", "4 Functional Overview > 4.4 Neural Decision Processor"),
+             _item(MINI_SHEET.replace("1 The Board", "2 Power"), "m2", "Zephyr Mini Rev2", "2 Power"),
+             _item(VOICE_SHEET.replace("4.4", "4.5"), "v2", "Orbit Voice", "4.5 Other")]
+    blocks = build_blocks(Context(question=question, strategy="test", items=items, tokens=300, budget=2000))
+    focus = focus_units(question, {b.n: b.text for b in blocks}, {b.n: b.header() for b in blocks}, 60)
+    assert "keyword spotting" in focus.ranked[0].unit.text  # the need, not the five-word name repeated five times
+    assert any("keyword spotting" in t for t in focus.blocks_text().values())
+
+
 # --- extractive answers -----------------------------------------------------------------------
 
 

@@ -62,13 +62,16 @@ def _norm(values: list[float]) -> list[float]:
     return [v / top if top > 0 else 0.0 for v in values]
 
 
-def distinguishing_names(q: QuestionTerms, block_texts: list[str]) -> list[str]:
-    """The question's names that tell blocks apart: part numbers and names missing from some blocks
-    (a vendor name on every page identifies nothing)."""
+def distinguishing_names(q: QuestionTerms, block_texts: list[str]) -> list[list[str]]:
+    """The question's names that tell blocks apart, as phrases (the words of one name together): a name found in
+    nearly every block (a vendor on every page) identifies nothing. Bare numbers are not names on their own."""
     lows = [t.lower() for t in block_texts]
-    rare = [n for n in q.names if not n.isdigit() and n not in q.parts
-            and sum(name_found(n, t) for t in lows) < max(2, 0.6 * len(lows))]
-    return list(dict.fromkeys(q.parts + rare)) or [n for n in q.names if not n.isdigit()]
+    phrases = [[w for w in p if not w.isdigit()] for p in q.phrases]
+    phrases = [p for p in phrases if p]
+    common = max(2, 0.9 * len(lows))
+    rare = [p for p in phrases if any(w in q.parts for w in p)
+            or sum(all(name_found(w, t) for w in p) for t in lows) < common]
+    return rare or phrases
 
 
 def variant_of(q: QuestionTerms, text: str) -> bool:
@@ -83,13 +86,16 @@ def variant_of(q: QuestionTerms, text: str) -> bool:
     return False
 
 
-def name_score(wanted: list[str], near: str, far: str) -> float:
-    """Share of the names in the unit's own text (full weight) or its block's title/section (half)."""
+def name_score(wanted: list[list[str]], near: str, far: str) -> float:
+    """Mean over the named things (phrases) of the share of each one's words in the unit's own text (full
+    weight) or its block's title/section (half): a unit about one of two compared products scores 0.5 whichever
+    it is, however many words each name has."""
     if not wanted:
         return 0.0
     near_l, far_l = near.lower(), far.lower()
-    got = sum(1.0 if name_found(n, near_l) else 0.5 if name_found(n, far_l) else 0.0 for n in wanted)
-    return got / len(wanted)
+    shares = [sum(1.0 if name_found(n, near_l) else 0.5 if name_found(n, far_l) else 0.0 for n in phrase) / len(phrase)
+              for phrase in wanted]
+    return sum(shares) / len(shares)
 
 
 def score_units(
@@ -99,7 +105,10 @@ def score_units(
     q = analyse(question)
     if not units:
         return []
-    query = [fold(t) for t in q.terms]
+    # names are scored on their own (`names`); BM25 scores what the question asks, so a product name of five
+    # tokens ("Nano 33 BLE Sense Rev2") does not outweigh the words of the need ("always-on keyword spotting")
+    asked = [fold(t) for t in q.attributes | {fold(p) for p in q.parts}]
+    query = asked if q.attributes else [fold(t) for t in q.terms]
     lexical = _norm(bm25(query, [term_list(u.scoped()) for u in units]))
     dims = asked_dimensions(q.attributes)
     blocks: dict[int, str] = {}

@@ -95,6 +95,7 @@ class QuestionTerms:
     text: str
     terms: set[str] = field(default_factory=set)
     names: list[str] = field(default_factory=list)  # original spelling, e.g. ["HS3003", "Nano", "33"]
+    phrases: list[list[str]] = field(default_factory=list)  # names adjacent in the question: one thing each
     parts: list[str] = field(default_factory=list)  # letter-digit mixes, the most specific names
     attributes: set[str] = field(default_factory=set)  # folded content terms that are not names
     wants_value: bool = False  # a factual "what is the X of Y" question
@@ -106,8 +107,13 @@ def analyse(question: str) -> QuestionTerms:
     """Split a question into names (what it is about) and attributes (what it asks), and classify its shape."""
     tokens = _TOKEN.findall(question)
     names: list[str] = []
+    phrases: list[list[str]] = []
     for i, tok in enumerate(tokens):
         if _is_name(tok, first=i == 0) or (tok.isdigit() and i > 0 and names and names[-1] == tokens[i - 1]):
+            if names and i > 0 and names[-1] == tokens[i - 1] and phrases:
+                phrases[-1].append(tok)  # "Nano 33 BLE Sense Rev2", "Nicla Voice": one name of several words
+            else:
+                phrases.append([tok])
             names.append(tok)
     parts = [n for n in names if PART.fullmatch(n)]
     terms = content_terms(question)
@@ -117,6 +123,7 @@ def analyse(question: str) -> QuestionTerms:
         text=question,
         terms=terms,
         names=list(dict.fromkeys(names)),
+        phrases=phrases,
         parts=list(dict.fromkeys(parts)),
         attributes=terms - name_terms,
         wants_value=not yes_no and not _PROSE.search(question),
