@@ -10,6 +10,8 @@ import pytest
 
 from kgrag.config import Settings
 from kgrag.index import Index
+from kgrag.tokens import count_tokens
+from kgrag.types import Chunk, Document
 
 
 def fast_settings() -> Settings:
@@ -18,6 +20,16 @@ def fast_settings() -> Settings:
     settings.embedder.provider = "hash"
     settings.llm.provider = "fake"
     return settings
+
+
+def add_text_chunks(index: Index, texts: list[str]) -> list[str]:
+    """One document "d" whose chunks `c0..cN` are `texts`, embedded with the index's embedder; the chunk ids."""
+    store = index.store
+    store.upsert_document(Document("d", "d.txt", "D", "h"))
+    ids = [f"c{i}" for i in range(len(texts))]
+    store.add_chunks([Chunk(c, "d", t, ord=i, tokens=count_tokens(t)) for i, (c, t) in enumerate(zip(ids, texts, strict=True))])
+    store.put_vectors("chunk", ids, index.embedder.embed(texts))
+    return ids
 
 
 @pytest.fixture

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from tests.conftest import add_text_chunks
 
 from kgrag.graph.build import embed_entities
 from kgrag.graph.core import save_core
@@ -35,11 +36,8 @@ STRATEGIES = ["local", "skeleton", "keyword", "ket", "text", "knng", "hybrid-rag
 
 @pytest.fixture
 def ket_index(empty_index: Index) -> Index:
+    add_text_chunks(empty_index, TEXTS)
     store = empty_index.store
-    store.upsert_document(Document("d", "d.txt", "D", "h"))
-    ids = [f"c{i}" for i in range(len(TEXTS))]
-    store.add_chunks([Chunk(c, "d", t, ord=i, tokens=count_tokens(t)) for i, (c, t) in enumerate(zip(ids, TEXTS, strict=True))])
-    store.put_vectors("chunk", ids, empty_index.embedder.embed(TEXTS))
     empty_index.settings.chunking.subchunk_tokens = 10
     ensure_knn_graph(empty_index)
     ensure_keyword_graph(empty_index)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from scipy import sparse
+from tests.conftest import add_text_chunks
 
 from kgrag.graph.keyword_graph import ensure_keyword_graph
 from kgrag.graph.trigraph import EDGE_KIND, chunk_sentences, ensure_trigraph, entity_mentions
@@ -13,8 +14,6 @@ from kgrag.retrieve.fusion import rrf
 from kgrag.retrieve.ket_index import UnitArrays
 from kgrag.retrieve.multihop import MultiHopParams, personalized_pagerank, question_entities, rank_passages, second_hop
 from kgrag.retrieve.trigraph_index import build_trigraph
-from kgrag.tokens import count_tokens
-from kgrag.types import Chunk, Document
 
 
 def test_entity_mentions_are_capitalised_spans():
@@ -137,11 +136,7 @@ TEXTS = [
 
 @pytest.fixture
 def tri_index(empty_index: Index) -> Index:
-    store = empty_index.store
-    store.upsert_document(Document("d", "d.txt", "D", "h"))
-    ids = [f"c{i}" for i in range(len(TEXTS))]
-    store.add_chunks([Chunk(c, "d", t, ord=i, tokens=count_tokens(t)) for i, (c, t) in enumerate(zip(ids, TEXTS, strict=True))])
-    store.put_vectors("chunk", ids, empty_index.embedder.embed(TEXTS))
+    add_text_chunks(empty_index, TEXTS)
     ensure_keyword_graph(empty_index)
     assert ensure_trigraph(empty_index) == len(TEXTS)
     return empty_index

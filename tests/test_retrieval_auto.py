@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tests.conftest import add_text_chunks
+
 from kgrag.config import Settings
 from kgrag.graph.keyword_graph import ensure_keyword_graph
 from kgrag.graph.trigraph import ensure_trigraph
 from kgrag.index import Index
 from kgrag.retrieve.strategies.auto import choose_strategy
-from kgrag.tokens import count_tokens
-from kgrag.types import Chunk, Document
 
 BOARD = """# Zephyr Mini
 
@@ -47,11 +47,7 @@ def test_product_documentation_is_answered_by_kg_facts(empty_index: Index, tmp_p
 
 
 def test_prose_gets_hybrid_until_the_trigraph_is_built_then_fused(empty_index: Index) -> None:
-    store = empty_index.store
-    store.upsert_document(Document("d", "d.txt", "D", "h"))
-    ids = [f"c{i}" for i in range(len(PROSE))]
-    store.add_chunks([Chunk(c, "d", t, ord=i, tokens=count_tokens(t)) for i, (c, t) in enumerate(zip(ids, PROSE, strict=True))])
-    store.put_vectors("chunk", ids, empty_index.embedder.embed(PROSE))
+    add_text_chunks(empty_index, PROSE)
     assert choose_strategy(empty_index)[0] == "hybrid"
     assert empty_index.search("Where was the founder of Alpha Corp born?").strategy == "hybrid"
     ensure_keyword_graph(empty_index)
