@@ -130,3 +130,19 @@ def test_the_model_name_carries_the_weight_format() -> None:
     assert LocalLLM("qwen2.5-coder-0.5b", quant="packaged").model_name == "qwen2.5-coder-0.5b"
     assert LocalLLM("qwen2.5-coder-1.5b").model_name == "qwen2.5-coder-1.5b"  # auto keeps its Q4_K_M
     assert gguf.derived_name(REGISTRY["qwen2.5-coder-1.5b"], "q8_0") == "qwen2.5-coder-1.5b-instruct-q8_0.gguf"
+
+
+def test_prompt_threads_default_to_the_cpus_this_process_may_use(monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    from kgrag.models.llm_server import ServeConfig, ServerProcess
+    from kgrag.models.local_llm import LocalLLM, prompt_threads
+
+    assert prompt_threads(3) == 3  # an explicit setting wins
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0}, raising=False)
+    assert prompt_threads(0) == 1  # pinned to one core: one thread, as before
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(16)), raising=False)
+    assert prompt_threads(0) == 4  # capped
+    assert LocalLLM(batch_threads=0).batch_threads == 4 and LocalLLM(batch_threads=2).batch_threads == 2
+    cmd = ServerProcess(ServeConfig(batch_threads=2)).command()
+    assert cmd[cmd.index("--batch-threads") + 1] == "2"

@@ -19,7 +19,9 @@ def register(app: typer.Typer) -> None:
         host: str = typer.Option("127.0.0.1", help="Interface to bind; 0.0.0.0 exposes the model to the network."),
         port: int = typer.Option(8080, help="TCP port."),
         n_ctx: int = typer.Option(4096, "--n-ctx", help="Context window in tokens (like the n_ctx setting of an index)."),
-        threads: int = typer.Option(1, "--threads", help="llama.cpp threads (1 is fastest on small shared CPUs)."),
+        threads: int = typer.Option(1, "--threads", help="llama.cpp generation threads (1 is fastest on small shared CPUs)."),
+        batch_threads: int = typer.Option(0, "--batch-threads",
+                                          help="Prompt-processing threads; 0 = the CPUs available (at most 4)."),
         embeddings: bool = typer.Option(False, "--embeddings", help="Also serve /v1/embeddings from this model."),
         log_level: str = typer.Option("warning", help="uvicorn log level (debug, info, warning, error)."),
     ) -> None:
@@ -29,5 +31,6 @@ def register(app: typer.Typer) -> None:
 
         if host not in ("127.0.0.1", "localhost", "::1"):
             err_console.print(f"[yellow]warning[/]: serving the model on {host}: anyone on the network can use it")
-        config = ServeConfig(model=model, quant=quant, host=host, port=port, n_ctx=n_ctx, threads=threads, embeddings=embeddings)
+        config = ServeConfig(model=model, quant=quant, host=host, port=port, n_ctx=n_ctx, threads=threads,
+                             batch_threads=batch_threads, embeddings=embeddings)
         run_server(config, log_level=log_level, announce=lambda line: typer.echo(line, err=True))

@@ -46,7 +46,8 @@ def make_base_llm(settings: LLMSettings) -> LLM:
     """The bare client for `settings.provider`, without layers."""
     provider = settings.provider.strip().lower()
     if provider == "local":
-        return LocalLLM(settings.model, n_ctx=settings.n_ctx, threads=settings.threads, quant=settings.quant)
+        return LocalLLM(settings.model, n_ctx=settings.n_ctx, threads=settings.threads, quant=settings.quant,
+                        batch_threads=settings.batch_threads)
     if provider == "openai":
         if not settings.model:
             raise ConfigError("[llm] model is required with provider = \"openai\"")

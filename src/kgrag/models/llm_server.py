@@ -24,6 +24,7 @@ import httpx
 
 from kgrag.errors import ModelError
 from kgrag.models.gguf import DEFAULT_QUANT, resolve_model
+from kgrag.models.local_llm import prompt_threads
 
 DEFAULT_PORT = 8080
 # llama-cpp-python's server defaults repeat_penalty to 1.1; kgrag's in-process calls use 1.0 (JSON repeats keys).
@@ -93,7 +94,8 @@ class ServeConfig:
     host: str = "127.0.0.1"
     port: int = DEFAULT_PORT
     n_ctx: int = 4096
-    threads: int = 1  # 1 is fastest on small shared CPUs
+    threads: int = 1  # generation threads: 1 is fastest on small shared CPUs
+    batch_threads: int = 0  # prompt-processing threads; 0 = the CPUs available, at most 4 (local_llm.prompt_threads)
     # also serve /v1/embeddings (mean-pooled) from the same model; slows prompt processing, as llama.cpp
     # then computes outputs for every prompt token
     embeddings: bool = False
@@ -120,7 +122,7 @@ def create_server_app(config: ServeConfig) -> tuple[Any, str]:
     name, path = resolve_model(config.model, quant=config.quant)
     model_settings = ModelSettings(
         model=str(path), model_alias=name, n_ctx=config.n_ctx, n_threads=config.threads,
-        n_threads_batch=config.threads, embedding=config.embeddings, verbose=False,
+        n_threads_batch=prompt_threads(config.batch_threads), embedding=config.embeddings, verbose=False,
         kv_overrides=[f"{_architecture(path)}.pooling_type=int:1"] if config.embeddings else None,
     )
     # interrupt_requests=False: a request from another client must not cut a running stream short
@@ -182,7 +184,8 @@ class ServerProcess:
     def command(self) -> list[str]:
         c = self.config
         cmd = [sys.executable, "-m", "kgrag", "llm", "serve", "--model", c.model, "--host", c.host,
-               "--port", str(c.port), "--n-ctx", str(c.n_ctx), "--threads", str(c.threads)]
+               "--port", str(c.port), "--n-ctx", str(c.n_ctx), "--threads", str(c.threads),
+               "--batch-threads", str(c.batch_threads)]
         return cmd + (["--embeddings"] if c.embeddings else [])
 
     def start(self, timeout_s: float = 120.0) -> ServerProcess:
