@@ -107,7 +107,7 @@ def score_units(
         return []
     # names are scored on their own (`names`); BM25 scores what the question asks, so a product name of five
     # tokens ("Nano 33 BLE Sense Rev2") does not outweigh the words of the need ("always-on keyword spotting")
-    asked = [fold(t) for t in q.attributes | {fold(p) for p in q.parts}]
+    asked = [*q.attributes, *(fold(p) for p in q.parts)]  # attributes are folded already
     query = asked if q.attributes else [fold(t) for t in q.terms]
     lexical = _norm(bm25(query, [term_list(u.scoped()) for u in units]))
     dims = asked_dimensions(q.attributes)

@@ -110,7 +110,7 @@ def analyse(question: str) -> QuestionTerms:
     phrases: list[list[str]] = []
     for i, tok in enumerate(tokens):
         if _is_name(tok, first=i == 0) or (tok.isdigit() and i > 0 and names and names[-1] == tokens[i - 1]):
-            if names and i > 0 and names[-1] == tokens[i - 1] and phrases:
+            if i > 0 and names and names[-1] == tokens[i - 1]:
                 phrases[-1].append(tok)  # "Nano 33 BLE Sense Rev2", "Nicla Voice": one name of several words
             else:
                 phrases.append([tok])

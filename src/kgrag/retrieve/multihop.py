@@ -95,7 +95,9 @@ class SentenceScores:
         """Cosines of `rows` (an index array; computed once per row)."""
         rows = np.asarray(rows, dtype=np.int64)
         todo = rows[np.isnan(self._values[rows])]
-        if len(todo):
+        if 2 * len(todo) > len(self._values):  # most rows (sentence_pool = 0): one contiguous product is faster
+            self._values = self._vectors @ self._q
+        elif len(todo):
             self._values[todo] = self._vectors[todo] @ self._q
         return self._values[rows]
 
@@ -233,8 +235,7 @@ def second_hop(
     the bridge entity, which shares few words with the question, so neither dense nor BM25 ranks it high."""
     if not seeds or not len(dense):
         return []
-    ents = np.unique(np.concatenate([graph.pass_ent.indices[graph.pass_ent.indptr[s]:graph.pass_ent.indptr[s + 1]]
-                                     for s in seeds]))
+    ents = np.unique(graph.pass_ent[seeds].indices)
     ents = ents[(graph.df[ents] <= max_df) & ~np.isin(ents, exclude)]
     if not len(ents):
         return []
@@ -245,7 +246,8 @@ def second_hop(
     return cand[np.lexsort((cand, -key))][:limit].tolist()
 
 
-def best_sentences(graph: TriGraph, row: int, sent_sims: np.ndarray, keep: int, lead: bool = False) -> list[int] | None:
+def best_sentences(graph: TriGraph, row: int, sent_sims: SentenceScores | np.ndarray, keep: int,
+                   lead: bool = False) -> list[int] | None:
     """Positions (in text order) of the `keep` sentences of passage `row` nearest the question (with `lead`,
     the first sentence, which names the passage's subject, plus the `keep - 1` nearest others), or None when
     the passage has no more than `keep` sentences (then it is used whole)."""

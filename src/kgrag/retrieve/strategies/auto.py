@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from kgrag.retrieve.base import Retriever, make_retriever, register
 from kgrag.retrieve.ket_index import cached
+from kgrag.retrieve.trigraph_index import trigraph_arrays
 from kgrag.types import Context
 
 if TYPE_CHECKING:
@@ -26,7 +27,7 @@ PRODUCT_SHARE = 0.2  # share of chunks with a product from which the index is pr
 
 
 def choose_strategy(index: Workspace) -> tuple[str, str]:
-    """(strategy name, reason) for this index; recomputed only when its graph, edges or chunks change."""
+    """(strategy name, reason) for this index; recomputed only when its chunks, edges or sentence vectors change."""
     return cached(index.store, "auto:strategy", ("edges", "vectors:sentence", "vectors:chunk"), lambda: _choose(index))
 
 
@@ -37,8 +38,6 @@ def _choose(index: Workspace) -> tuple[str, str]:
         products += bool(chunk.product)
     if chunks and products >= PRODUCT_SHARE * chunks:
         return "kg-facts", f"product documentation ({products} of {chunks} chunks belong to a named product)"
-    from kgrag.retrieve.trigraph_index import trigraph_arrays
-
     graph = trigraph_arrays(index)
     if graph.passages.ids and graph.sent_vectors.size:
         return "fused", f"text without product structure ({products} of {chunks} chunks belong to a named product)"

@@ -22,6 +22,7 @@ from kgrag.retrieve.multihop import (
     SECOND_HOP_SPECIFICITY,
     MultiHopParams,
     QueryScores,
+    SentenceScores,
     best_sentences,
     query_scores,
     question_entities,
@@ -110,7 +111,7 @@ def second_hop_ranking(graph: TriGraph, question: str, scores: QueryScores, firs
     return [graph.passages.ids[r] for r in seeds + rows]
 
 
-def cut_passage(graph: TriGraph, text: PassageText, sent_sims: np.ndarray, keep: int,
+def cut_passage(graph: TriGraph, text: PassageText, sent_sims: SentenceScores | np.ndarray, keep: int,
                 lead: bool = LEAD_SENTENCE) -> tuple[str, int, list[int] | None]:
     """A passage cut to `keep` sentences (`best_sentences`, text order): (text, tokens, positions);
     positions None when the passage is used whole."""
