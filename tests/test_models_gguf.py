@@ -146,3 +146,4 @@ def test_prompt_threads_default_to_the_cpus_this_process_may_use(monkeypatch: py
     assert LocalLLM(batch_threads=0).batch_threads == 4 and LocalLLM(batch_threads=2).batch_threads == 2
     cmd = ServerProcess(ServeConfig(batch_threads=2)).command()
     assert cmd[cmd.index("--batch-threads") + 1] == "2"
+    assert "--flash-attn" in cmd and "--no-flash-attn" in ServerProcess(ServeConfig(flash_attn=False)).command()

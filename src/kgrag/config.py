@@ -51,6 +51,7 @@ class LLMSettings:
     n_ctx: int = 4096
     threads: int = 1  # generation threads (token by token: 1 is fastest on small shared CPUs)
     batch_threads: int = 0  # threads reading the prompt; 0 = the CPUs this process may use, at most 4
+    flash_attn: bool = True  # llama.cpp flash attention: the prompt is read ~15% faster on CPU, generation unchanged
     temperature: float = 0.0
     timeout_s: float = 120.0
     max_retries: int = 3

@@ -22,6 +22,8 @@ def register(app: typer.Typer) -> None:
         threads: int = typer.Option(1, "--threads", help="llama.cpp generation threads (1 is fastest on small shared CPUs)."),
         batch_threads: int = typer.Option(0, "--batch-threads",
                                           help="Prompt-processing threads; 0 = the CPUs available (at most 4)."),
+        flash_attn: bool = typer.Option(True, "--flash-attn/--no-flash-attn",
+                                        help="llama.cpp flash attention (reads the prompt ~15% faster on CPU)."),
         embeddings: bool = typer.Option(False, "--embeddings", help="Also serve /v1/embeddings from this model."),
         log_level: str = typer.Option("warning", help="uvicorn log level (debug, info, warning, error)."),
     ) -> None:
@@ -32,5 +34,5 @@ def register(app: typer.Typer) -> None:
         if host not in ("127.0.0.1", "localhost", "::1"):
             err_console.print(f"[yellow]warning[/]: serving the model on {host}: anyone on the network can use it")
         config = ServeConfig(model=model, quant=quant, host=host, port=port, n_ctx=n_ctx, threads=threads,
-                             batch_threads=batch_threads, embeddings=embeddings)
+                             batch_threads=batch_threads, flash_attn=flash_attn, embeddings=embeddings)
         run_server(config, log_level=log_level, announce=lambda line: typer.echo(line, err=True))

@@ -47,7 +47,7 @@ def make_base_llm(settings: LLMSettings) -> LLM:
     provider = settings.provider.strip().lower()
     if provider == "local":
         return LocalLLM(settings.model, n_ctx=settings.n_ctx, threads=settings.threads, quant=settings.quant,
-                        batch_threads=settings.batch_threads)
+                        batch_threads=settings.batch_threads, flash_attn=settings.flash_attn)
     if provider == "openai":
         if not settings.model:
             raise ConfigError("[llm] model is required with provider = \"openai\"")

@@ -96,6 +96,7 @@ class ServeConfig:
     n_ctx: int = 4096
     threads: int = 1  # generation threads: 1 is fastest on small shared CPUs
     batch_threads: int = 0  # prompt-processing threads; 0 = the CPUs available, at most 4 (local_llm.prompt_threads)
+    flash_attn: bool = True  # llama.cpp flash attention (prompt ~15% faster on CPU)
     # also serve /v1/embeddings (mean-pooled) from the same model; slows prompt processing, as llama.cpp
     # then computes outputs for every prompt token
     embeddings: bool = False
@@ -122,7 +123,8 @@ def create_server_app(config: ServeConfig) -> tuple[Any, str]:
     name, path = resolve_model(config.model, quant=config.quant)
     model_settings = ModelSettings(
         model=str(path), model_alias=name, n_ctx=config.n_ctx, n_threads=config.threads,
-        n_threads_batch=prompt_threads(config.batch_threads), embedding=config.embeddings, verbose=False,
+        n_threads_batch=prompt_threads(config.batch_threads), flash_attn=config.flash_attn,
+        embedding=config.embeddings, verbose=False,
         kv_overrides=[f"{_architecture(path)}.pooling_type=int:1"] if config.embeddings else None,
     )
     # interrupt_requests=False: a request from another client must not cut a running stream short
@@ -185,7 +187,7 @@ class ServerProcess:
         c = self.config
         cmd = [sys.executable, "-m", "kgrag", "llm", "serve", "--model", c.model, "--host", c.host,
                "--port", str(c.port), "--n-ctx", str(c.n_ctx), "--threads", str(c.threads),
-               "--batch-threads", str(c.batch_threads)]
+               "--batch-threads", str(c.batch_threads), "--flash-attn" if c.flash_attn else "--no-flash-attn"]
         return cmd + (["--embeddings"] if c.embeddings else [])
 
     def start(self, timeout_s: float = 120.0) -> ServerProcess:

@@ -34,7 +34,7 @@ class _Loaded:
     no_ids: list[int] = field(default_factory=list)
 
 
-_LOADED: dict[tuple[str, int, int], _Loaded] = {}
+_LOADED: dict[tuple[str, int, int, int, bool], _Loaded] = {}
 _LOAD_LOCK = threading.Lock()
 _GRAMMARS: dict[str, Any] = {}
 
@@ -57,16 +57,18 @@ def prompt_threads(requested: int = 0) -> int:
     return max(1, min(MAX_BATCH_THREADS, available))
 
 
-def load_llama(path: Path, n_ctx: int, threads: int, batch_threads: int = 1) -> _Loaded:
-    """The process-wide llama.cpp instance for (path, n_ctx, threads, batch_threads), created on first use."""
-    key = (str(path.resolve()), n_ctx, threads, batch_threads)
+def load_llama(path: Path, n_ctx: int, threads: int, batch_threads: int = 1, flash_attn: bool = True) -> _Loaded:
+    """The process-wide llama.cpp instance for these settings, created on first use.
+
+    Flash attention reads a 550-token prompt in 2.75 instead of 3.2 s on two vCPUs here (same generation speed)."""
+    key = (str(path.resolve()), n_ctx, threads, batch_threads, flash_attn)
     with _LOAD_LOCK:
         loaded = _LOADED.get(key)
         if loaded is None:
             llama_cpp = import_llama()
             try:
                 llama = llama_cpp.Llama(model_path=str(path), n_ctx=n_ctx, n_threads=threads,
-                                        n_threads_batch=batch_threads, verbose=False)
+                                        n_threads_batch=batch_threads, flash_attn=flash_attn, verbose=False)
             except (ValueError, RuntimeError, OSError) as exc:
                 raise ModelError(f"{path}: llama.cpp cannot load this model: {exc}") from exc
             loaded = _LOADED[key] = _Loaded(llama)
@@ -124,7 +126,7 @@ class LocalLLM:
 
     def __init__(self, model: str = "qwen2.5-coder-0.5b", *, n_ctx: int = 4096, threads: int = 1,
                  model_dir: Path | None = None, seed: int = 0, lazy_grammar: bool = True,
-                 quant: str = DEFAULT_QUANT, batch_threads: int = 0) -> None:
+                 quant: str = DEFAULT_QUANT, batch_threads: int = 0, flash_attn: bool = True) -> None:
         self.model = model
         self.quant = quant  # weight format of a registry model (models/gguf.py QUANTS); a .gguf path is used as is
         self.model_name = Path(model).stem
@@ -134,6 +136,7 @@ class LocalLLM:
         self.n_ctx = n_ctx
         self.threads = max(1, threads)  # generation: 1 is fastest on small shared CPUs (2 measured 10x slower)
         self.batch_threads = prompt_threads(batch_threads)
+        self.flash_attn = flash_attn
         self.model_dir = model_dir
         self.seed = seed
         self.lazy_grammar = lazy_grammar  # False: llama-cpp-python's response_format path (masks every step)
@@ -143,7 +146,7 @@ class LocalLLM:
         """Assemble/locate the GGUF and load it (once per process)."""
         if self._loaded is None:
             _, path = resolve_model(self.model, self.model_dir, self.quant)
-            self._loaded = load_llama(path, self.n_ctx, self.threads, self.batch_threads)
+            self._loaded = load_llama(path, self.n_ctx, self.threads, self.batch_threads, self.flash_attn)
         return self._loaded
 
     def _kwargs(self, messages: Sequence[Message], schema: dict[str, Any] | None, max_tokens: int,
