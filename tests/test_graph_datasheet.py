@@ -91,3 +91,19 @@ def test_rotated_drawing_dimensions_are_not_parts() -> None:
     names = set(types(x))
     assert "QX210" in names
     assert not any(n.lower().startswith("mm") for n in names), names
+
+
+def test_algorithms_and_standards_are_not_parts() -> None:
+    # Crypto features and norms are written like part numbers; the chip that implements them is the part.
+    x = extract(chunk("Security\nQX608B: Crypto IC\nAES-128: encrypt/decrypt, galois field multiply\n"
+                      "SHA-256: & HMAC Hash\nSCP03: encrypted credential injection\nCRC-32: checksum of the flash\n"
+                      "EN 62311: RF exposure\n"
+                      "IEC 61131-2: PLC inputs"))
+    names = set(types(x))
+    assert "QX608B" in names
+    assert not names & {"AES-128", "SHA-256", "SCP03", "CRC-32", "EN 62311", "IEC 61131-2"}, names
+
+
+def test_status_header_row_is_not_a_fact() -> None:
+    x = extract(chunk("Declaration of Conformity\nCertification | Status\nCE/RED (Europe) | Yes\nFCC (USA) | Yes"))
+    assert "Status" not in types(x)

@@ -52,7 +52,8 @@ def strip_section_number(heading: str) -> str:
 def is_header_row(cells: list[str]) -> bool:
     """A table header: most cells are header words (Min, Max, Unit, Description …) or empty."""
     words = [c.lower().strip(" .:") for c in cells if c.strip()]
-    return bool(words) and sum(w in HEADER_WORDS or w in {"ref", "ref.", "pin", "name", "symbol"} for w in words) * 2 >= len(words)
+    return bool(words) and sum(w in HEADER_WORDS or w in {"ref", "ref.", "pin", "name", "symbol", "status"}
+                               for w in words) * 2 >= len(words)
 
 
 def part_names(text: str) -> list[tuple[int, int, str]]:
@@ -77,13 +78,17 @@ def part_names(text: str) -> list[tuple[int, int, str]]:
                     continue
             elif not is_part_number(name):
                 continue
-            if QUANTITY.fullmatch(name) or _is_unit_number(name):
+            if QUANTITY.fullmatch(name) or _is_unit_number(name) or STANDARD_NAME.match(name):
                 continue
             taken.append(span)
             found.append((span[0], span[1], name))
     return sorted(found)
 
 
+# Algorithms, protocols and standards written like part numbers ("AES-128", "SHA-256", "SCP03", "EN 62311"):
+# features and norms, not components on a board.
+STANDARD_NAME = re.compile(r"(?:AES|SHA|RSA|ECC|ECDSA|ECDH|HMAC|CRC|3?DES|SCP|TLS|SSL|UTF|IPv|MD|EN|IEC|ISO|IEEE|UL|ETSI|RFC)"
+                           r"[- ]?\d+(?:[-:.]\d+)*$")
 _UNIT_FIRST = re.compile(r"(?:mm|cm|µm|um|mA|µA|uA|mV|mW|Hz|kHz|MHz|GHz|dB|dBm)\d+(?:\.\d+)?")
 
 
