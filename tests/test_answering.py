@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from kgrag.answer import NO_ANSWER, answer_options, build_blocks, generate_answer, stream_answer
+from kgrag.answer import NO_ANSWER, answer_options, build_blocks, generate_answer, missing_names, stream_answer
 from kgrag.answering.cite import repair_citations
 from kgrag.answering.select import focus_units
 from kgrag.answering.terms import analyse, is_refusal
@@ -330,6 +330,19 @@ def test_auto_mode_shows_the_closest_passages_when_the_model_refuses() -> None:
     plain = generate_answer(FakeLLM(replies=[refusal]), question, _context(question), mode="generative",
                             focus_tokens=100)
     assert plain.text == NO_ANSWER
+
+
+def test_a_multi_word_name_counts_whole() -> None:
+    """A compared product whose every word appears somewhere ("Zephyr", "Board", and "ME" as an acronym, not the
+    stop word) is still missing when the context never names it whole; a name holding a part number the context
+    has ("Acme QX-700") and the products the context names are not reported."""
+    question = "Which has the better temperature accuracy, the Zephyr Board or the Zephyr Board ME?"
+    answer = generate_answer(_no_llm(), question, _context(question), mode="auto", focus_tokens=100)
+    assert answer.context.info["missing_names"] == ["Zephyr Board ME"]
+    assert answer.text.startswith("The documents found do not mention Zephyr Board ME; the closest passages:")
+    q = analyse("Is the Acme QX-700 on the Zephyr Board or the Orbit Carrier?")
+    names_text = "\n".join(i.text + " " + i.source["title"] for i in _context("").items).lower()
+    assert missing_names(q.text, q, names_text) == []  # the vendor's word names the part the context has
 
 
 def test_a_name_the_context_never_mentions_is_reported_not_answered() -> None:

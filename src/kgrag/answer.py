@@ -236,12 +236,29 @@ def evidence_plan(blocks: list[Block], context: Context, evidence: str, lead: st
 
 
 def missing_names(question: str, q: QuestionTerms, names_text: str) -> list[str]:
-    """Names the question is about (capitalised words, not part numbers, not inside quotes) that the context
-    (`names_text`: its headers and texts, lower-cased) never mentions: a small model would answer about something
-    else. Part numbers are checked apart (any one found is enough: order codes extend them)."""
+    """Names the question is about (capitalised words and multi-word names, not part numbers, not inside quotes)
+    that the context (`names_text`: its headers and texts, lower-cased) never mentions: a small model would answer
+    about something else. Part numbers are checked apart (any one found is enough: order codes extend them), and a
+    multi-word name holding a part number found in the context counts as found ("Microchip ATECC608A")."""
     quoted = {t.lower() for t in quoted_words(question)}
     names = [n for n in q.names if n not in q.parts and not n.isdigit() and n.lower() not in quoted]
-    return [n for n in names if not name_found(n, names_text)]
+    missing = [n for n in names if not name_found(n, names_text)]
+    squashed = squash(names_text)
+    for phrase in q.phrases:  # a name of several words counts whole: "Nicla Sense ME" is not "Nicla Sense Env"
+        if any(w in q.parts and name_found(w, names_text) for w in phrase):
+            missing = [n for n in missing if n not in phrase]  # "Microchip ATECC608A": the part is what is named
+            continue
+        if len(phrase) < 2 or any(w.lower() in quoted for w in phrase):
+            continue
+        whole = " ".join(phrase)
+        if squash(whole) not in squashed:
+            missing = [n for n in missing if n not in phrase] + [whole]
+    return missing
+
+
+def squash(text: str) -> str:
+    """Lower-case letters and digits only, so "Arduino® Nano 33 BLE" and "arduino nano 33 ble" compare equal."""
+    return re.sub(r"[\W_]+", "", text.lower())
 
 
 def focused_blocks(blocks: list[Block], focus: Focus) -> list[Block]:

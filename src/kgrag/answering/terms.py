@@ -85,6 +85,8 @@ def _is_name(token: str, first: bool) -> bool:
         return True
     if first or not token[:1].isupper():
         return False
+    if len(token) > 1 and token.isupper():
+        return True  # an acronym, even one spelled like a stop word: "Nicla Sense ME", "IT"
     return token.lower() not in QUESTION_WORDS and token.lower() not in _STOP
 
 
