@@ -343,6 +343,8 @@ def test_a_multi_word_name_counts_whole() -> None:
     q = analyse("Is the Acme QX-700 on the Zephyr Board or the Orbit Carrier?")
     names_text = "\n".join(i.text + " " + i.source["title"] for i in _context("").items).lower()
     assert missing_names(q.text, q, names_text) == []  # the vendor's word names the part the context has
+    q = analyse("Which Sensor does the Zephyr Board Kit use for temperature?")
+    assert missing_names(q.text, q, names_text) == []  # capitalised class nouns around a product's name
 
 
 def test_a_name_the_context_never_mentions_is_reported_not_answered() -> None:

@@ -23,6 +23,7 @@ from kgrag.answering.terms import (
     quoted_words,
 )
 from kgrag.errors import ConfigError
+from kgrag.graph.keys import GENERIC_WORDS
 from kgrag.models.base import LLM, Embedder, Message
 from kgrag.types import Answer, Citation, Context, ContextItem
 
@@ -241,19 +242,31 @@ def missing_names(question: str, q: QuestionTerms, names_text: str) -> list[str]
     about something else. Part numbers are checked apart (any one found is enough: order codes extend them), and a
     multi-word name holding a part number found in the context counts as found ("Microchip ATECC608A")."""
     quoted = {t.lower() for t in quoted_words(question)}
-    names = [n for n in q.names if n not in q.parts and not n.isdigit() and n.lower() not in quoted]
+    names = [n for n in q.names if n not in q.parts and not n.isdigit() and n.lower() not in quoted
+             and trim_class_words([n])]
     missing = [n for n in names if not name_found(n, names_text)]
     squashed = squash(names_text)
     for phrase in q.phrases:  # a name of several words counts whole: "Nicla Sense ME" is not "Nicla Sense Env"
         if any(w in q.parts and name_found(w, names_text) for w in phrase):
             missing = [n for n in missing if n not in phrase]  # "Microchip ATECC608A": the part is what is named
             continue
+        phrase = trim_class_words(phrase)  # "the Nicla Voice Board": the datasheet says "Nicla Voice"
         if len(phrase) < 2 or any(w.lower() in quoted for w in phrase):
             continue
         whole = " ".join(phrase)
         if squash(whole) not in squashed:
             missing = [n for n in missing if n not in phrase] + [whole]
     return missing
+
+
+def trim_class_words(phrase: list[str]) -> list[str]:
+    """The phrase without class nouns at its ends ("Board", "Kit", "Sensor"), which a question may capitalise."""
+    start, end = 0, len(phrase)
+    while start < end and phrase[start].lower().rstrip("s") in GENERIC_WORDS:
+        start += 1
+    while end > start and phrase[end - 1].lower().rstrip("s") in GENERIC_WORDS:
+        end -= 1
+    return phrase[start:end]
 
 
 def squash(text: str) -> str:
