@@ -343,6 +343,11 @@ def test_a_multi_word_name_counts_whole() -> None:
     q = analyse("Is the Acme QX-700 on the Zephyr Board or the Orbit Carrier?")
     names_text = "\n".join(i.text + " " + i.source["title"] for i in _context("").items).lower()
     assert missing_names(q.text, q, names_text) == []  # the vendor's word names the part the context has
+    q = analyse("What is the temperature accuracy of the Zephyr Board Rev2?")
+    assert missing_names(q.text, q, names_text + " orbit carrier rev2") == ["Zephyr Board Rev2"]  # a revision is no part
+    q = analyse("What is the pressure range of the Acme Orbit Carrier?")
+    assert missing_names(q.text, q, names_text + " made by acme") == []  # a leading word found elsewhere: a vendor
+    assert missing_names(q.text, q, names_text) == ["Acme Orbit Carrier"]
     q = analyse("Which Sensor does the Zephyr Board Kit use for temperature?")
     assert missing_names(q.text, q, names_text) == []  # capitalised class nouns around a product's name
 

@@ -47,6 +47,7 @@ FOCUS_SLACK = 0.1  # the focused context may cover a little less of the question
 MIN_QUOTE_WORDS = 5
 QUOTES = 2  # units quoted by the extractive mode when no single unit states the asked value
 MIN_QUESTION_COVERAGE = 0.45
+REVISION = re.compile(r"(?i:rev)\.?\d+[a-z]?")  # "Rev2" tells two products apart; it names no part
 
 
 @dataclass
@@ -247,16 +248,26 @@ def missing_names(question: str, q: QuestionTerms, names_text: str) -> list[str]
     missing = [n for n in names if not name_found(n, names_text)]
     squashed = squash(names_text)
     for phrase in q.phrases:  # a name of several words counts whole: "Nicla Sense ME" is not "Nicla Sense Env"
-        if any(w in q.parts and name_found(w, names_text) for w in phrase):
+        if any(w in q.parts and not REVISION.fullmatch(w) and name_found(w, names_text) for w in phrase):
             missing = [n for n in missing if n not in phrase]  # "Microchip ATECC608A": the part is what is named
             continue
         phrase = trim_class_words(phrase)  # "the Nicla Voice Board": the datasheet says "Nicla Voice"
         if len(phrase) < 2 or any(w.lower() in quoted for w in phrase):
             continue
-        whole = " ".join(phrase)
-        if squash(whole) not in squashed:
-            missing = [n for n in missing if n not in phrase] + [whole]
+        if not named_whole(phrase, names_text, squashed):
+            missing = [n for n in missing if n not in phrase] + [" ".join(phrase)]
     return missing
+
+
+def named_whole(phrase: list[str], names_text: str, squashed: str) -> bool:
+    """The context writes the name whole, or without leading words it has elsewhere (a vendor: "Arduino UNO R4
+    WiFi" where the datasheet says "UNO R4 WiFi"); at least two words must match together."""
+    for start in range(len(phrase) - 1):
+        if start and not name_found(phrase[start - 1], names_text):
+            return False
+        if squash(" ".join(phrase[start:])) in squashed:
+            return True
+    return False
 
 
 def trim_class_words(phrase: list[str]) -> list[str]:
