@@ -147,3 +147,5 @@ def test_prompt_threads_default_to_the_cpus_this_process_may_use(monkeypatch: py
     cmd = ServerProcess(ServeConfig(batch_threads=2)).command()
     assert cmd[cmd.index("--batch-threads") + 1] == "2"
     assert "--flash-attn" in cmd and "--no-flash-attn" in ServerProcess(ServeConfig(flash_attn=False)).command()
+    cmd = ServerProcess(ServeConfig(quant="q8_0")).command()
+    assert cmd[cmd.index("--quant") + 1] == "q8_0"  # the spawned server loads the weights asked for

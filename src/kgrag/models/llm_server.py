@@ -185,7 +185,7 @@ class ServerProcess:
 
     def command(self) -> list[str]:
         c = self.config
-        cmd = [sys.executable, "-m", "kgrag", "llm", "serve", "--model", c.model, "--host", c.host,
+        cmd = [sys.executable, "-m", "kgrag", "llm", "serve", "--model", c.model, "--quant", c.quant, "--host", c.host,
                "--port", str(c.port), "--n-ctx", str(c.n_ctx), "--threads", str(c.threads),
                "--batch-threads", str(c.batch_threads), "--flash-attn" if c.flash_attn else "--no-flash-attn"]
         return cmd + (["--embeddings"] if c.embeddings else [])
