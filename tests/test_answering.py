@@ -233,6 +233,8 @@ def test_off_topic_question_is_refused_and_llm_refusals_are_normalised() -> None
     llm = FakeLLM(replies=["I'm sorry, the sources do not contain this information."])
     answer = generate_answer(llm, question, _context(question), mode="generative", focus_tokens=100)
     assert answer.text == NO_ANSWER and not answer.grounded and answer.citations == []
+    assert is_refusal("The sources do not mention the Vega board.") and is_refusal("The datasheet does not say.")
+    assert is_refusal("The documents found do not mention Vega; the closest passages: ... [1].")  # our own lead
 
 
 # --- answer metrics ---------------------------------------------------------------------------
