@@ -244,7 +244,7 @@ def missing_names(question: str, q: QuestionTerms, names_text: str) -> list[str]
     multi-word name holding a part number found in the context counts as found ("Microchip ATECC608A")."""
     quoted = {t.lower() for t in quoted_words(question)}
     names = [n for n in q.names if n not in q.parts and not n.isdigit() and n.lower() not in quoted
-             and trim_class_words([n])]
+             and not is_class_word(n)]
     missing = [n for n in names if not name_found(n, names_text)]
     squashed = squash(names_text)
     for phrase in q.phrases:  # a name of several words counts whole: "Nicla Sense ME" is not "Nicla Sense Env"
@@ -270,12 +270,17 @@ def named_whole(phrase: list[str], names_text: str, squashed: str) -> bool:
     return False
 
 
+def is_class_word(word: str) -> bool:
+    """A class noun ("Board", "Kits", "Sensor"), which a question may capitalise but which names nothing."""
+    return word.lower().rstrip("s") in GENERIC_WORDS
+
+
 def trim_class_words(phrase: list[str]) -> list[str]:
-    """The phrase without class nouns at its ends ("Board", "Kit", "Sensor"), which a question may capitalise."""
+    """The phrase without class nouns at its ends."""
     start, end = 0, len(phrase)
-    while start < end and phrase[start].lower().rstrip("s") in GENERIC_WORDS:
+    while start < end and is_class_word(phrase[start]):
         start += 1
-    while end > start and phrase[end - 1].lower().rstrip("s") in GENERIC_WORDS:
+    while end > start and is_class_word(phrase[end - 1]):
         end -= 1
     return phrase[start:end]
 
