@@ -6,15 +6,16 @@ from pathlib import Path
 
 import pytest
 
-from kgrag.answer import NO_ANSWER, answer_options, build_blocks, generate_answer, missing_names, stream_answer
+from kgrag.answer import NO_ANSWER, answer_options, build_blocks, generate_answer, stream_answer
 from kgrag.answering.cite import repair_citations
+from kgrag.answering.names import missing_names
 from kgrag.answering.select import focus_units
 from kgrag.answering.terms import analyse, is_refusal
 from kgrag.answering.units import block_units
 from kgrag.answering.values import asked_dimensions, has_value, part_numbers
 from kgrag.config import Settings
 from kgrag.errors import ConfigError
-from kgrag.evaluate.answer_metrics import Corpus, answer_scores, summarize
+from kgrag.evaluate.answer_metrics import Corpus, answer_scores, cited_support, summarize
 from kgrag.index import Index
 from kgrag.models.fake import FakeLLM
 from kgrag.types import Context, ContextItem
@@ -205,6 +206,18 @@ def test_repair_adds_markers_to_uncited_sentences_and_drops_invalid_ones() -> No
     assert repair_citations("Range 0 to 100 %RH [1, 9].", texts) == "Range 0 to 100 %RH [1]."
 
 
+def test_repair_keeps_only_the_supporting_blocks_of_a_sentence_citing_many() -> None:
+    """Small models pile every source number onto one sentence; only the blocks that state it stay."""
+    texts = {1: "Mega Proto Shield Rev3 (A000080)",
+             2: "Keep a minimum distance of 20 cm between the antenna and the user's body.",
+             3: "Changes or modifications not approved could void the user's authority.",
+             4: "RF exposure: install with at least 20 cm distance from the body."}
+    fixed = repair_citations("The minimum distance to the body is 20 cm [2] [3] [1] [4].", texts)
+    assert fixed == "The minimum distance to the body is 20 cm [2] [4]."
+    assert repair_citations("Fine [3, 1].", texts) == "Fine [3]."  # nothing shared: the first number stays
+    assert repair_citations("It needs 20 cm [4].", texts) == "It needs 20 cm [4]."  # one number: the model's choice
+
+
 def test_repair_falls_back_to_the_previous_sentence_source() -> None:
     texts = ["The ZR-90 measures 260 to 1260 hPa."]
     assert repair_citations("The ZR-90 measures 260 hPa [1]. Nice.", texts) == "The ZR-90 measures 260 hPa [1]. Nice [1]."
@@ -253,6 +266,13 @@ def test_answer_scores_flag_wrong_products_and_refusals() -> None:
     assert summary["wrong_product"] == 0.5 and summary["refused_unanswerable"] == 1.0
     assert summary["refused_answerable"] == 0.0 and summary["fact_recall_answerable"] == 0.5
     assert summary["p50_s"] == 2.0 and summary["p95_s"] == 4.0 and summary["TP"] == 1 and summary["FN"] == 1
+
+
+def test_cited_support_checks_that_the_cited_source_states_the_answered_fact() -> None:
+    gold = "The ZR-90 measures 260 to 1260 hPa."
+    assert cited_support(gold, "The ZR-90: 260 to 1260 hPa [1].", [CARRIER_SHEET]) == 1.0
+    assert cited_support(gold, "The ZR-90: 260 to 1260 hPa [1].", ["Full-speed 12 Mbps USB"]) == 0.0
+    assert cited_support(gold, NO_ANSWER, []) is None and cited_support(gold, "It is blue [1].", [CARRIER_SHEET]) is None
 
 
 def test_eval_answers_reports_answer_metrics_and_times(sample_index: Index, tmp_path: Path) -> None:

@@ -7,11 +7,15 @@ from pathlib import Path
 import pytest
 from tests.conftest import fast_settings
 
+from kgrag.answer import plan_answer
+from kgrag.answering.extract import try_list
+from kgrag.answering.terms import analyse
 from kgrag.graph.adjacency import get_adjacency
 from kgrag.graph.build import build_graph
 from kgrag.graph.resolve import resolve_entities
 from kgrag.index import Index
 from kgrag.retrieve.base import make_retriever
+from kgrag.retrieve.fact_table import collect_facts, fact_lines, states
 from kgrag.retrieve.scoping import link_question
 
 MINI = """# Zephyr Mini
@@ -109,6 +113,33 @@ def test_multi_hop_component_to_the_products_that_have_it(sibling_index: Index) 
     facts = "\n".join(i.text for i in context.items if i.kind == "relation")
     assert "Zephyr Mini" in facts and "Zephyr Pro" in facts
     assert "Zephyr Mini Rev2" not in facts
+
+
+def test_a_list_question_is_answered_from_the_fact_table(sibling_index: Index) -> None:
+    """"Which boards use the X?" lists every product the graph links to X, each cited, without the LLM."""
+    question = "Which boards use the QRF52832?"
+    context = make_retriever("kg-facts", sibling_index).retrieve(question, 400)
+    plan = plan_answer(question, context, mode="auto", focus_tokens=300)
+    assert plan.action == "quote" and context.info["answer_path"] == "graph list"
+    assert "Zephyr Mini [" in plan.text and "Zephyr Pro [" in plan.text and "Rev2" not in plan.text
+    q = analyse("Which sensor of the Zephyr Mini measures pressure?")  # asks more than the list: passages decide
+    assert try_list(q, {1: "Zephyr Mini (Product)\nhas sensor | QX100 [2]"}) is None
+    q = analyse("Which sensors does the Zephyr Mini have?")
+    assert try_list(q, {1: "Zephyr Mini (Product)\nhas sensor | QX100 [2]\nhas microcontroller | QRF52832"}) == \
+        "Zephyr Mini – has sensor: QX100 [2]."
+
+
+def test_a_fact_line_cites_only_a_block_that_shows_its_value(sibling_index: Index) -> None:
+    """A compacted chunk may no longer show the row a fact came from; its number must then not be cited."""
+    adj = get_adjacency(sibling_index.store)
+    facts = collect_facts(adj, [adj.names.index("QX210")], "What is the pressure range of the QX210?")
+    fact = next(f for f in facts if f.value == "260 to 1260 hPa")
+    fact.chunks = ["shows", "lost"]
+    shown = {"shows": "Pressure range | 260-1260 hPa", "lost": "The board is powered over USB-C at 5 V."}
+    lines = "\n".join(text for _, text, _ in fact_lines(adj, [fact], {"lost": 2, "shows": 5}, shown))
+    assert "260 to 1260 hPa [5]" in lines
+    assert "[5]" not in "\n".join(text for _, text, _ in fact_lines(adj, [fact], {"lost": 2}, shown))
+    assert states("0-100%", "0 – 100 % relative humidity") and not states("2A", "12 A")
 
 
 def test_without_a_graph_kg_facts_is_hybrid_ordering(tmp_path: Path) -> None:

@@ -2,28 +2,25 @@
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from kgrag.answering.cite import repair_citations
-from kgrag.answering.extract import try_extract
+from kgrag.answering.cite import marker_numbers, repair_citations
+from kgrag.answering.extract import try_extract, try_list
+from kgrag.answering.names import missing_names
 from kgrag.answering.select import Focus, Scored, focus_units
 from kgrag.answering.terms import (
     CITE,
     NO_ANSWER,
-    QuestionTerms,
     analyse,
     content_terms,
     is_refusal,
     name_found,
     question_coverage,
-    quoted_words,
 )
 from kgrag.errors import ConfigError
-from kgrag.graph.keys import GENERIC_WORDS
 from kgrag.models.base import LLM, Embedder, Message
 from kgrag.types import Answer, Citation, Context, ContextItem
 
@@ -47,7 +44,6 @@ FOCUS_SLACK = 0.1  # the focused context may cover a little less of the question
 MIN_QUOTE_WORDS = 5
 QUOTES = 2  # units quoted by the extractive mode when no single unit states the asked value
 MIN_QUESTION_COVERAGE = 0.45
-REVISION = re.compile(r"(?i:rev)\.?\d+[a-z]?")  # "Rev2" tells two products apart; it names no part
 
 
 @dataclass
@@ -115,8 +111,7 @@ def best_sentence(block_text: str, answer: str) -> str:
 def cited_numbers(text: str, n_blocks: int) -> list[int]:
     found: list[int] = []
     for group in CITE.findall(text):
-        for part in re.split(r"[,;]", group):
-            n = int(part)
+        for n in marker_numbers(group):
             if 1 <= n <= n_blocks and n not in found:
                 found.append(n)
     return found
@@ -213,6 +208,11 @@ def plan_answer(
         context.info["missing_names"] = missing
         return evidence_plan(blocks, context, quote_answer(focus.ranked),
                              f"The documents found do not mention {' or '.join(missing)}; the closest passages:")
+    if mode in ("extractive", "auto"):  # "which boards use the X": the graph's fact table lists them
+        listed = try_list(q, {b.n: b.text for b in blocks if b.items and b.items[0].kind == "relation"})
+        if listed is not None:
+            context.info["answer_path"] = "graph list"
+            return Plan(blocks, "quote", listed)
     evidence = quote_answer(focus.ranked) if mode == "auto" else NO_ANSWER
     if coverage < min_coverage - FOCUS_SLACK:  # the context covers the question, its best units do not: a small
         return evidence_plan(blocks, context, evidence)  # model would answer off-topic
@@ -235,59 +235,6 @@ def evidence_plan(blocks: list[Block], context: Context, evidence: str, lead: st
         return Plan(blocks, "refuse", NO_ANSWER)
     context.info["answer_path"] = "evidence"
     return Plan(blocks, "evidence", evidence=evidence, lead=lead)
-
-
-def missing_names(question: str, q: QuestionTerms, names_text: str) -> list[str]:
-    """Names the question is about (capitalised words and multi-word names, not part numbers, not inside quotes)
-    that the context (`names_text`: its headers and texts, lower-cased) never mentions: a small model would answer
-    about something else. Part numbers are checked apart (any one found is enough: order codes extend them), and a
-    multi-word name holding a part number found in the context counts as found ("Microchip ATECC608A")."""
-    quoted = {t.lower() for t in quoted_words(question)}
-    names = [n for n in q.names if n not in q.parts and not n.isdigit() and n.lower() not in quoted
-             and not is_class_word(n)]
-    missing = [n for n in names if not name_found(n, names_text)]
-    squashed = squash(names_text)
-    for phrase in q.phrases:  # a name of several words counts whole: "Nicla Sense ME" is not "Nicla Sense Env"
-        if any(w in q.parts and not REVISION.fullmatch(w) and name_found(w, names_text) for w in phrase):
-            missing = [n for n in missing if n not in phrase]  # "Microchip ATECC608A": the part is what is named
-            continue
-        phrase = trim_class_words(phrase)  # "the Nicla Voice Board": the datasheet says "Nicla Voice"
-        if len(phrase) < 2 or any(w.lower() in quoted for w in phrase):
-            continue
-        if not named_whole(phrase, names_text, squashed):
-            missing = [n for n in missing if n not in phrase] + [" ".join(phrase)]
-    return missing
-
-
-def named_whole(phrase: list[str], names_text: str, squashed: str) -> bool:
-    """The context writes the name whole, or without leading words it has elsewhere (a vendor: "Arduino UNO R4
-    WiFi" where the datasheet says "UNO R4 WiFi"); at least two words must match together."""
-    for start in range(len(phrase) - 1):
-        if start and not name_found(phrase[start - 1], names_text):
-            return False
-        if squash(" ".join(phrase[start:])) in squashed:
-            return True
-    return False
-
-
-def is_class_word(word: str) -> bool:
-    """A class noun ("Board", "Kits", "Sensor"), which a question may capitalise but which names nothing."""
-    return word.lower().rstrip("s") in GENERIC_WORDS
-
-
-def trim_class_words(phrase: list[str]) -> list[str]:
-    """The phrase without class nouns at its ends."""
-    start, end = 0, len(phrase)
-    while start < end and is_class_word(phrase[start]):
-        start += 1
-    while end > start and is_class_word(phrase[end - 1]):
-        end -= 1
-    return phrase[start:end]
-
-
-def squash(text: str) -> str:
-    """Lower-case letters and digits only, so "Arduino® Nano 33 BLE" and "arduino nano 33 ble" compare equal."""
-    return re.sub(r"[\W_]+", "", text.lower())
 
 
 def focused_blocks(blocks: list[Block], focus: Focus) -> list[Block]:

@@ -1,8 +1,9 @@
 """Inline citations: every sentence of an answer ends with the [n] of the block that supports it.
 
-Small models often drop the markers or cite a number that does not exist; the repair keeps valid markers,
-removes invalid ones and gives each uncited sentence the block it overlaps most (numbers weigh double),
-falling back to the citation of the sentence before it.
+Small models often drop the markers, cite a number that does not exist, or pile every source number onto a
+sentence; the repair keeps valid markers, removes invalid ones, keeps of several numbers on one sentence only
+the blocks that support it about as well as the best of them, and gives each uncited sentence the block it
+overlaps most (numbers weigh double), falling back to the citation of the sentence before it.
 """
 
 from __future__ import annotations
@@ -14,10 +15,15 @@ from kgrag.answering.terms import CITE, markers_only, term_list
 from kgrag.ingest.sentences import split_sentences
 
 _END = re.compile(r"([.!?:;]*)\s*$")
+KEEP_SHARE = 0.5  # of several numbers on one sentence, keep those supporting it at least this share of the best
 
 
 def _weight(term: str) -> float:
     return 2.0 if any(c.isdigit() for c in term) else 1.0
+
+
+def _overlap(wanted: set[str], text: str) -> float:
+    return sum(_weight(t) for t in wanted & set(term_list(text)))
 
 
 def support(sentence: str, texts: Mapping[int, str]) -> int | None:
@@ -25,15 +31,38 @@ def support(sentence: str, texts: Mapping[int, str]) -> int | None:
     wanted = set(term_list(CITE.sub("", sentence)))
     best, best_score = None, 0.0
     for i, text in texts.items():
-        score = sum(_weight(t) for t in wanted & set(term_list(text)))
+        score = _overlap(wanted, text)
         if score > best_score:
             best, best_score = i, score
     return best
 
 
+def marker_numbers(group: str) -> list[int]:
+    """The numbers of one marker's inside ("3", "1, 4")."""
+    return [int(x) for x in re.split(r"\s*[,;]\s*", group) if x.strip()]
+
+
+def prune_markers(sentence: str, texts: Mapping[int, str]) -> str:
+    """A sentence citing several (valid) blocks keeps those that support it at least KEEP_SHARE as well as the
+    best one; when none shares a term with it, the first cited block stays. Marker positions are kept."""
+    cited = list(dict.fromkeys(n for g in CITE.findall(sentence) for n in marker_numbers(g) if n in texts))
+    if len(cited) < 2:
+        return sentence
+    wanted = set(term_list(CITE.sub("", sentence)))
+    scores = {n: _overlap(wanted, texts[n]) for n in cited}
+    top = max(scores.values())
+    keep = {n for n in cited if top > 0 and scores[n] >= KEEP_SHARE * top} or {cited[0]}
+
+    def rewrite(match: re.Match[str]) -> str:
+        kept = [str(n) for n in marker_numbers(match.group(1)) if n in keep]
+        keep.difference_update(int(k) for k in kept)  # each number once
+        return f" [{', '.join(kept)}]" if kept else ""
+
+    return CITE.sub(rewrite, sentence).strip()
+
+
 def _valid(match: re.Match[str], numbers: Mapping[int, str]) -> str:
-    nums = [int(x) for x in re.split(r"\s*[,;]\s*", match.group(1)) if x.strip()]
-    keep = [str(n) for n in dict.fromkeys(nums) if n in numbers]
+    keep = [str(n) for n in dict.fromkeys(marker_numbers(match.group(1))) if n in numbers]
     return f" [{', '.join(keep)}]" if keep else ""
 
 
@@ -62,12 +91,12 @@ def repair_citations(answer: str, texts: Mapping[int, str] | Sequence[str]) -> s
                 pieces.append(piece)
         sentences = []
         for sentence in pieces:
-            sentence = CITE.sub(lambda m: _valid(m, texts), sentence).strip()
+            sentence = prune_markers(CITE.sub(lambda m: _valid(m, texts), sentence).strip(), texts)
             if not sentence:
                 continue
             found = CITE.findall(sentence)
             if found:
-                last = int(re.split(r"\s*[,;]\s*", found[-1])[-1])
+                last = marker_numbers(found[-1])[-1]
             else:
                 best = support(sentence, texts)
                 n = best if best is not None else last

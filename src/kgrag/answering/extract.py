@@ -9,18 +9,28 @@ unit measures the quantity asked, when the question names one.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from kgrag.answering.select import Scored
-from kgrag.answering.terms import QuestionTerms, name_found
+from kgrag.answering.terms import QuestionTerms, fold, name_found
 from kgrag.answering.units import Unit
 from kgrag.answering.values import asked_dimensions, has_value, part_numbers, value_dimensions
+from kgrag.graph.datasheet.vocab import TYPE_WORDS
 
 MIN_ATTRIBUTES = 0.4  # share of the question's attribute words the unit must carry (a value in the asked unit
 # counts for the words that ask for it)
 MIN_NAMES = 0.35  # share of the question's names found near the unit (block title/section counts half)
 CANDIDATES = 4  # units considered for a quote, best-scored first
 MIN_WORDS = 3  # a quote shorter than this is a label, not an answer
+_FACT_SUBJECT = re.compile(r"^(?P<name>.+?) \((?P<type>[A-Za-z]+)\)$")  # "nRF52832 (Microcontroller)"
+_FACT_LINE = re.compile(r"^(?P<attr>[^|]+?) \| (?P<value>.+?)(?: \[(?P<n>\d+)\])?$")  # "in product | Nicla Voice [4]"
+_CONTAINS = re.compile(r"^(has\b|in \w+$|based on|powered by|integrates|embeds|uses|includes)")  # part-of relations
+# Words that say "contains" in a list question ("which boards use / have / integrate the X"): not attributes.
+_LIST_VERB_TEXT = ("has have use uses used using integrate integrates feature features include includes contain contains "
+                   "carry carries embed embeds based built come comes equipped")
+_LIST_VERBS = frozenset(fold(w) for w in _LIST_VERB_TEXT.split())
 
 
 @dataclass
@@ -83,3 +93,51 @@ def try_extract(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) 
         return None
     best = max(fits, key=lambda s: (round(s.attributes, 2), s.names, s.score))  # the asked attribute decides
     return Extraction(best.unit, answer_text(q, best.unit, titles.get(best.unit.block, "")), best.score)
+
+
+def _fact_groups(text: str) -> list[tuple[str, str, list[tuple[str, str, int | None]]]]:
+    """(subject, type, [(attribute, value, cited block)]) of a fact-table block ("Subject (Type)" then lines)."""
+    groups: list[tuple[str, str, list[tuple[str, str, int | None]]]] = []
+    for line in text.splitlines():
+        head, fact = _FACT_SUBJECT.match(line.strip()), _FACT_LINE.match(line.strip())
+        if fact and groups:
+            groups[-1][2].append((fact["attr"], fact["value"], int(fact["n"]) if fact["n"] else None))
+        elif head:
+            groups.append((head["name"], head["type"], []))
+    return groups
+
+
+def try_list(q: QuestionTerms, fact_blocks: Mapping[int, str]) -> str | None:
+    """"Which boards use the X?" / "Which sensors does the Y have?" answered from the graph's fact table: every
+    entity of the asked type that contains the named one (or that it contains), each with its source number.
+
+    Only when the question asks for nothing but the list: a class word (boards, sensors), a containment verb and
+    the names; any other attribute ("which sensor measures pressure") needs the passages.
+    """
+    if not q.wants_name or q.yes_no or not q.names:
+        return None
+    asked = {t for t, words in TYPE_WORDS.items() if any(fold(w) in q.attributes for w in words)}
+    class_words = {fold(w) for t in asked for w in TYPE_WORDS[t]}
+    if not asked or q.attributes - class_words - _LIST_VERBS:
+        return None
+    question = q.text.lower()
+    found: dict[str, int] = {}
+    subject_named = label = ""
+    for n, text in fact_blocks.items():
+        for subject, stype, facts in _fact_groups(text):
+            named = name_found(subject, question)
+            for attr, value, cited in facts:
+                if not _CONTAINS.match(attr):
+                    continue
+                inward = attr.startswith("in ")  # "X (Sensor): in product | Board": Board contains X
+                typed = attr[3:] in {t.lower() for t in asked} if inward else fold(attr.split()[-1]) in class_words
+                if named and typed:  # the named entity's own list: its boards, or its sensors ("has sensor")
+                    found.setdefault(value, cited or n)
+                    subject_named, label = subject_named or subject, label or attr
+                elif not named and not inward and stype in asked and name_found(value, question):
+                    found.setdefault(subject, cited or n)  # "Board (Product): powered by | X": Board contains X
+                    subject_named, label = subject_named or value, label or f"in {stype.lower()}"
+    if not found:
+        return None
+    items = "; ".join(f"{name} [{n}]" for name, n in found.items())
+    return f"{subject_named} – {label}: {items}."

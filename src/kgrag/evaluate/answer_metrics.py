@@ -65,6 +65,18 @@ def wrong_product(question: str, answer: str, cited_texts: Sequence[str], corpus
     return not any(name_found(n, cited) for n in names) if cited_texts else True
 
 
+def cited_support(gold: str, answer: str, cited_texts: Sequence[str]) -> float | None:
+    """Share of the gold fact terms an answer states that its cited sources state too: does [n] point where the
+    fact is? None for a refusal or an answer stating no gold term."""
+    if is_refusal(answer):
+        return None
+    said = [t for t in metrics.gold_fact_terms(gold) if metrics.gold_fact_recall(re.sub(r"\[\d+\]", "", answer), t, [t])]
+    if not said:
+        return None
+    cited = "\n".join(cited_texts)
+    return sum(metrics.gold_fact_recall(cited, t, [t]) for t in said) / len(said)
+
+
 def answer_scores(
     question: str, gold: str, answer: str, cited_texts: Sequence[str], corpus: Corpus, answer_s: float = 0.0
 ) -> dict[str, Any]:
@@ -79,6 +91,7 @@ def answer_scores(
         "refusal": refusal,
         "answerable": corpus.answerable(gold),
         "wrong_product": wrong_product(question, answer, cited_texts, corpus),
+        "cited_support": cited_support(gold, answer, cited_texts),
         "answer_s": answer_s,
     }
 
@@ -110,6 +123,7 @@ def summarize(scores: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "exact_match": _mean(s["exact_match"] for s in scores),
         "f1": _mean(s["f1"] for s in scores),
         "wrong_product": _mean(float(x) for x in checked),
+        "cited_support": _mean(s["cited_support"] for s in scores if s.get("cited_support") is not None),
         "refused_unanswerable": _mean(float(s["refusal"]) for s in unanswerable),
         "refused_answerable": _mean(float(s["refusal"]) for s in answerable),
         "p50_s": statistics.median(times) if times else 0.0,

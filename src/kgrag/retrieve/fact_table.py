@@ -3,12 +3,14 @@
 Facts are collected around the linked entities: their own relations (a component's specs, a product's
 components and interfaces), then one hop on (component -> the products that have it -> those products'
 components and specs; product -> its components' specs), ranked by hop and by how many question words the
-fact shares. Serialized per subject as `attribute | value [n]` lines, `[n]` being the context block of the
-chunk the fact comes from.
+fact shares. Serialized per subject as `attribute | value [n]` lines, `[n]` being the context block of a
+chunk the fact comes from whose shown text states the value (a compacted chunk may no longer show it; then the
+line carries no number and the fact table itself is the source).
 """
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -22,6 +24,7 @@ from kgrag.retrieve.query import question_terms
 MAX_FACTS = 80
 MAX_EXPAND = 40  # nodes expanded per hop (a family has tens of products, a product tens of parts)
 HOP_WEIGHT = (1.0, 0.55, 0.3)
+_SYMBOL_SPACE = re.compile(r"\s+([^\w\s])")
 CLASS_WEIGHT = 0.3  # a question word matching only the other end's class ("boards" ~ a Product end) counts this much  # facts of a linked entity, one hop on, two hops on
 
 
@@ -77,12 +80,16 @@ def _node_facts(adj: GraphAdjacency, node: int) -> list[tuple[int, int, int, str
 
 def collect_facts(adj: GraphAdjacency, seeds: Sequence[int], question: str, max_facts: int = MAX_FACTS,
                   class_weight: float = CLASS_WEIGHT) -> list[Fact]:
-    """Facts within two hops of the seeds that share a word with the question besides the seeds' names, best first.
+    """Facts within two hops of the seeds that share a word with the question besides the seeds' names (cut out of
+    the question where it writes them, so "sensors" still counts beside "Nano 33 BLE Sense"), best first.
 
     Never walks through value, family or interface nodes (hubs that would connect everything).
     """
-    named = set().union(*(_prefixes(adj.names[n]) for n in seeds)) if seeds else set()
-    wanted = _prefixes(question) - named
+    rest = question
+    for n in seeds:  # the words the question asks besides the seeds' names ("sensors" of "… Sense Rev2 have")
+        rest = re.sub(re.escape(adj.names[n]), " ", rest, flags=re.IGNORECASE)
+    named = set().union(*(_prefixes(adj.names[n]) for n in seeds if adj.names[n].lower() not in question.lower()))
+    wanted = _prefixes(rest) - named
     hop: dict[int, int] = {n: 0 for n in seeds}
     frontier = list(seeds)
     for depth in (1, 2):
@@ -109,8 +116,25 @@ def collect_facts(adj: GraphAdjacency, seeds: Sequence[int], question: str, max_
     return sorted(best.values(), key=lambda f: (-f.score, f.rel))[:max_facts]
 
 
-def fact_lines(adj: GraphAdjacency, facts: Iterable[Fact], block_of: dict[str, int]) -> list[tuple[int, str, list[int]]]:
-    """Per subject (in order of its best fact): a header line and `attribute | value [n]` lines."""
+def _joined_tokens(text: str) -> str:
+    """Normalised tokens joined by spaces, symbols glued to their number ("100 %" = "100%"), padded."""
+    return " " + _SYMBOL_SPACE.sub(r"\1", " ".join(name_tokens(text))) + " "
+
+
+def states(value: str, text: str) -> bool:
+    """The text states the value (normalised tokens in sequence: "0-100%" is "0 to 100 %" in both)."""
+    wanted = _joined_tokens(value)
+    return wanted.strip() != "" and wanted in _joined_tokens(text)
+
+
+def fact_lines(adj: GraphAdjacency, facts: Iterable[Fact], block_of: dict[str, int],
+               shown: dict[str, str] | None = None) -> list[tuple[int, str, list[int]]]:
+    """Per subject (in order of its best fact): a header line and `attribute | value [n]` lines.
+
+    `shown` maps chunk ids to the text the context shows: a block is cited only when it states the value, so a
+    reader (or an answer quoting the line) finds the fact where the number points.
+    """
+    shown = shown or {}
     groups: dict[int, list[Fact]] = defaultdict(list)
     for f in facts:
         groups[f.subject].append(f)
@@ -120,7 +144,8 @@ def fact_lines(adj: GraphAdjacency, facts: Iterable[Fact], block_of: dict[str, i
         lines = [f"{adj.names[subject]} ({etype})" if etype else adj.names[subject]]
         rels = []
         for f in items:
-            refs = sorted({block_of[c] for c in f.chunks if c in block_of})
+            refs = sorted({block_of[c] for c in f.chunks
+                           if c in block_of and (c not in shown or states(f.value, shown[c]))})
             cite = f" [{refs[0]}]" if refs else ""
             lines.append(f"{f.attribute} | {f.value}{cite}")
             rels.append(f.rel)

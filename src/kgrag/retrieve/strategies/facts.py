@@ -125,8 +125,9 @@ class FactsRetriever(Retriever):
         chunks, used_chunks = pack(candidates, budget - reserve)
         block_of = {c.chunk_id: n + 2 for n, c in enumerate(chunks) if c.chunk_id}
         by_chunk = {c.chunk_id: c for c in chunks if c.chunk_id}
+        shown = {cid: c.text for cid, c in by_chunk.items()}
         items = [self._fact_item(adj, subject, text, rels, facts, by_chunk)
-                 for subject, text, rels in fact_lines(adj, facts, block_of)]
+                 for subject, text, rels in fact_lines(adj, facts, block_of, shown)]
         packed_facts, used_facts = pack(items, max(0, budget - used_chunks), truncate_last=False)
         packed_ids = {r for item in packed_facts for r in item.source["relations"]}
         shown = [f.rel for f in facts if adj.rel_ids[f.rel] in packed_ids]
