@@ -354,6 +354,19 @@ def test_auto_mode_shows_the_closest_passages_when_the_model_refuses() -> None:
     assert plain.text == NO_ANSWER
 
 
+def test_a_reply_that_only_restates_the_question_shows_the_closest_passages() -> None:
+    """"Why should I install the board package first? -> You should install the board package first [3]" says
+    nothing the question did not: auto mode quotes the passages instead. A yes/no question restated is its yes."""
+    question = "Why should I install the board package first?"
+    echo = "You should install the board package first [3] [1]."
+    answer = generate_answer(FakeLLM(replies=[echo]), question, _context(question), mode="auto", focus_tokens=100)
+    assert answer.context.info["answer_path"] == "evidence" and "boards manager" in answer.text
+    yes_no = "Does the QX-700 measure humidity?"
+    said = generate_answer(FakeLLM(replies=["The QX-700 measures humidity [2]."]), yes_no, _context(yes_no),
+                           mode="auto", focus_tokens=100)
+    assert said.grounded and said.text == "The QX-700 measures humidity [2]."
+
+
 def test_a_multi_word_name_counts_whole() -> None:
     """A compared product whose every word appears somewhere ("Zephyr", "Board", and "ME" as an acronym, not the
     stop word) is still missing when the context never names it whole; a name holding a part number the context

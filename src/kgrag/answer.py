@@ -267,12 +267,19 @@ def finish_plan(question: str, context: Context, plan: Plan, reply: str = "", us
     if plan.action == "quote":
         return finish_answer(question, context, plan.blocks, plan.text, usage, plan.support)
     if plan.action == "generate":
-        if not is_refusal(reply) or is_refusal(plan.evidence):  # an answer, or no evidence to show instead
+        said = not is_refusal(reply) and not echoes(question, reply)
+        if said or is_refusal(plan.evidence):  # an answer, or no evidence to show instead
             return finish_answer(question, context, plan.blocks, reply, usage)
         context.info["answer_path"] = "evidence"
     text = f"{plan.lead} {plan.evidence}"
     return Answer(question, text, make_citations(text, plan.sources or plan.blocks), context, grounded=False,
                   usage=usage)
+
+
+def echoes(question: str, reply: str) -> bool:
+    """A reply that only restates an open question ("The products that embed another product are [2] [3]"):
+    not one content word the question lacks. A yes/no question restated is its "yes", so it never echoes."""
+    return not analyse(question).yes_no and not content_terms(CITE.sub("", reply)) - content_terms(question)
 
 
 def _messages(question: str, plan: Plan, focused: bool) -> list[Message]:
