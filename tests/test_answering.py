@@ -112,6 +112,7 @@ def test_focused_context_is_small_and_keeps_neighbour_sentences() -> None:
 def test_names_of_several_words_are_one_phrase_each() -> None:
     q = analyse("Which board is better suited for always-on keyword spotting: the Zephyr Mini Rev2 or the Orbit Voice?")
     assert q.phrases == [["Zephyr", "Mini", "Rev2"], ["Orbit", "Voice"]]
+    assert q.parts == []  # a revision tells two products apart; it is no part number to look up
     assert q.attributes >= {"always-on", "keyword", "spotting"}
 
 

@@ -8,8 +8,6 @@ import re
 from kgrag.answering.terms import QuestionTerms, name_found, quoted_words
 from kgrag.graph.keys import GENERIC_WORDS
 
-REVISION = re.compile(r"(?i:rev)\.?\d+[a-z]?")  # "Rev2" tells two products apart; it names no part
-
 
 def missing_names(question: str, q: QuestionTerms, names_text: str) -> list[str]:
     """Names the question is about (capitalised words and multi-word names, not part numbers, not inside quotes)
@@ -22,7 +20,7 @@ def missing_names(question: str, q: QuestionTerms, names_text: str) -> list[str]
     missing = [n for n in names if not name_found(n, names_text)]
     squashed = squash(names_text)
     for phrase in q.phrases:  # a name of several words counts whole: "Nicla Sense ME" is not "Nicla Sense Env"
-        if any(w in q.parts and not REVISION.fullmatch(w) and name_found(w, names_text) for w in phrase):
+        if any(w in q.parts and name_found(w, names_text) for w in phrase):
             missing = [n for n in missing if n not in phrase]  # "Microchip ATECC608A": the part is what is named
             continue
         phrase = trim_class_words(phrase)  # "the Nicla Voice Board": the datasheet says "Nicla Voice"

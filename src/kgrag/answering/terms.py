@@ -25,6 +25,7 @@ _PROSE = re.compile(
     r"suitable|recommend\w*|should|advantages?|disadvantages?|pros|cons|steps?|how (do|does|can|should|to))\b",
     re.IGNORECASE,
 )
+REVISION = re.compile(r"(?i:rev)\.?\d+[a-z]?")  # "Rev2" tells two products apart; it names no part
 _YES_NO = re.compile(r"^\s*(is|are|does|do|did|can|could|has|have|will|was|were|should)\b", re.IGNORECASE)
 _WHICH = re.compile(r"^\s*(which|who)\b", re.IGNORECASE)
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-_/+]*")
@@ -98,7 +99,7 @@ class QuestionTerms:
     terms: set[str] = field(default_factory=set)
     names: list[str] = field(default_factory=list)  # original spelling, e.g. ["HS3003", "Nano", "33"]
     phrases: list[list[str]] = field(default_factory=list)  # names adjacent in the question: one thing each
-    parts: list[str] = field(default_factory=list)  # letter-digit mixes, the most specific names
+    parts: list[str] = field(default_factory=list)  # letter-digit mixes, the most specific names (not "Rev2")
     attributes: set[str] = field(default_factory=set)  # folded content terms that are not names
     wants_value: bool = False  # a factual "what is the X of Y" question
     wants_name: bool = False  # "which/who ...": the answer names a part or product, not a number
@@ -117,7 +118,7 @@ def analyse(question: str) -> QuestionTerms:
             else:
                 phrases.append([tok])
             names.append(tok)
-    parts = [n for n in names if PART.fullmatch(n)]
+    parts = [n for n in names if PART.fullmatch(n) and not REVISION.fullmatch(n)]
     terms = content_terms(question)
     name_terms = {fold(n) for n in names}
     yes_no = bool(_YES_NO.match(question))
