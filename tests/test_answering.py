@@ -292,6 +292,7 @@ def test_eval_answers_reports_answer_metrics_and_times(sample_index: Index, tmp_
     first, second = (r["scores"] for r in records)
     assert "3.3 V" in records[0]["answer"] and first["answer_fact_recall"] == 1.0
     assert first["wrong_product"] is not True and first["answerable"] and first["correctness"] == "TP"
+    assert first["cited_support"] == 1.0 and second["cited_support"] is None  # the quote is where [n] points
     assert records[1]["answer"] == NO_ANSWER and second["refusal"] and not second["answerable"]
     summary = group_summaries(records)["overall"]["hybrid"]
     assert summary["refused_unanswerable"] == 1.0 and summary.get("wrong_product", 0.0) == 0.0

@@ -32,6 +32,7 @@ MEAN_METRICS = (
     "answer_fact_recall",
     "exact_match",
     "f1",
+    "cited_support",
     "relevance",
     "completeness",
     "faithfulness",
@@ -102,6 +103,9 @@ def evaluate_one(index: Index, q: Question, strategy: str, config: EvalConfig, j
         scores["refusal"] = not answer.grounded
         scores["answerable"] = corpus.answerable(q.gold)
         scores["wrong_product"] = answer_metrics.wrong_product(q.question, answer.text, cited, corpus)
+        shown = {i.chunk_id: i.text for i in answer.context.items if i.chunk_id}
+        sources = [f"{quote} {shown.get(c.chunk_id or '', '')}" for quote, c in zip(cited, answer.citations, strict=True)]
+        scores["cited_support"] = answer_metrics.cited_support(q.gold, answer.text, sources)
         if judge is not None:
             scores.update(judge.score(q.question, q.gold, answer.text, text))
         else:
