@@ -7,6 +7,7 @@ from kgrag.answer import (
     build_blocks,
     build_messages,
     cited_numbers,
+    cited_segment,
     generate_answer,
     make_citations,
     question_coverage,
@@ -44,6 +45,14 @@ def test_citations_quote_the_supporting_sentence() -> None:
     c = citations[0]
     assert (c.document, c.page, c.section, c.chunk_id) == ("bmp390.pdf", 1, "Specs", "c2")
     assert c.quote == "The BMP390 measures pressure from 300 to 1250 hPa."
+
+
+def test_each_citation_quotes_what_its_marker_stands_behind() -> None:
+    """In "…: BPX-210 [2]; HTS-30 [3]" source 3's quote is chosen for "HTS-30", not for the whole answer."""
+    assert cited_segment("Zephyr Nano – has sensor: BPX-210 [2]; HTS-30 [3].", 3) == "HTS-30"
+    assert cited_segment("It is 5 V [1]. It has USB-C [2].", 2) == "It has USB-C"
+    assert cited_segment("Fine. [1] [2]", 2) == "Fine. [1] [2]"  # nothing stands behind [2]: the whole answer
+    assert cited_segment("No marker here.", 4) == "No marker here."
 
 
 def test_cited_numbers_parse_groups_and_ignore_out_of_range() -> None:

@@ -127,6 +127,8 @@ def test_a_list_question_is_answered_from_the_fact_table(sibling_index: Index) -
     q = analyse("Which sensors does the Zephyr Mini have?")
     assert try_list(q, {1: "Zephyr Mini (Product)\nhas sensor | QX100 [2]\nhas microcontroller | QRF52832"}) == \
         "Zephyr Mini – has sensor: QX100 [2]."
+    q = analyse("Which boards use the QX-100?")  # the graph writes the part without its hyphen
+    assert try_list(q, {1: "QX100 (Sensor)\nin product | Zephyr Mini [3]"}) == "QX100 – in product: Zephyr Mini [3]."
 
 
 def test_a_fact_line_cites_only_a_block_that_shows_its_value(sibling_index: Index) -> None:
@@ -140,6 +142,12 @@ def test_a_fact_line_cites_only_a_block_that_shows_its_value(sibling_index: Inde
     assert "260 to 1260 hPa [5]" in lines
     assert "[5]" not in "\n".join(text for _, text, _ in fact_lines(adj, [fact], {"lost": 2}, shown))
     assert states("0-100%", "0 – 100 % relative humidity") and not states("2A", "12 A")
+    member = next(f for f in collect_facts(adj, [adj.names.index("QRF52832")], "Which boards use the QRF52832?")
+                  if f.attribute == "in product" and f.value == "Zephyr Pro")
+    member.chunks = ["names both", "product only"]
+    shown = {"names both": "The Zephyr Pro has the QRF-52832.", "product only": "Zephyr Pro power: 5 V over USB."}
+    lines = "\n".join(text for _, text, _ in fact_lines(adj, [member], {"product only": 2, "names both": 3}, shown))
+    assert "in product | Zephyr Pro [3]" in lines  # a relation between two things is shown where both are named
 
 
 def test_without_a_graph_kg_facts_is_hybrid_ordering(tmp_path: Path) -> None:

@@ -117,9 +117,23 @@ def cited_numbers(text: str, n_blocks: int) -> list[int]:
     return found
 
 
+def cited_segment(answer_text: str, n: int) -> str:
+    """The words a marker [n] stands behind: from the previous marker (or the text's start) up to the first marker
+    citing n ("…: BPX-210 [2]; HTS-30 [3]" -> " HTS-30" for 3); the whole answer when n is not cited or nothing
+    stands there."""
+    start = 0
+    for m in CITE.finditer(answer_text):
+        if n in marker_numbers(m.group(1)):
+            segment = answer_text[start:m.start()].strip(" ;,.")
+            return segment if content_terms(segment) else answer_text
+        start = m.end()
+    return answer_text
+
+
 def make_citations(answer_text: str, blocks: list[Block], support: str = "") -> list[Citation]:
     """Citations for the [n] markers; without markers, the block that best supports the answer. Each quotes the
-    block's sentence closest to `support` (the quoted unit of an extractive answer) or else to the answer."""
+    block's sentence closest to `support` (the quoted unit of an extractive answer) or else to the words the
+    marker stands behind."""
     by_n = {b.n: b for b in blocks}
     numbers = [n for n in cited_numbers(answer_text, max(by_n, default=0)) if n in by_n]
     if not numbers and blocks and not is_refusal(answer_text):
@@ -136,7 +150,7 @@ def make_citations(answer_text: str, blocks: list[Block], support: str = "") -> 
                 title=str(src.get("title") or ""),
                 page=src.get("page_start"),
                 section=str(src.get("section") or ""),
-                quote=best_sentence(block.text, support or answer_text),
+                quote=best_sentence(block.text, support or cited_segment(answer_text, n)),
                 version=str(src.get("version") or ""),
             )
         )

@@ -13,6 +13,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from kgrag.answering.names import squash
 from kgrag.answering.select import Scored
 from kgrag.answering.terms import QuestionTerms, fold, name_found
 from kgrag.answering.units import Unit
@@ -116,25 +117,30 @@ def try_list(q: QuestionTerms, fact_blocks: Mapping[int, str]) -> str | None:
     """
     if not q.wants_name or q.yes_no or not q.names:
         return None
-    asked = {t for t, words in TYPE_WORDS.items() if any(fold(w) in q.attributes for w in words)}
-    class_words = {fold(w) for t in asked for w in TYPE_WORDS[t]}
-    if not asked or q.attributes - class_words - _LIST_VERBS:
+    asked_types = {t for t, words in TYPE_WORDS.items() if any(fold(w) in q.attributes for w in words)}
+    class_words = {fold(w) for t in asked_types for w in TYPE_WORDS[t]}
+    if not asked_types or q.attributes - class_words - _LIST_VERBS:
         return None
     question = q.text.lower()
+    squashed = squash(question)
+
+    def asked(name: str) -> bool:  # "BPX210" in the graph is the question's "BPX-210"
+        return name_found(name, question) or (any(c.isdigit() for c in name) and squash(name) in squashed)
+
     found: dict[str, int] = {}
     subject_named = label = ""
     for n, text in fact_blocks.items():
         for subject, stype, facts in _fact_groups(text):
-            named = name_found(subject, question)
+            named = asked(subject)
             for attr, value, cited in facts:
                 if not _CONTAINS.match(attr):
                     continue
                 inward = attr.startswith("in ")  # "X (Sensor): in product | Board": Board contains X
-                typed = attr[3:] in {t.lower() for t in asked} if inward else fold(attr.split()[-1]) in class_words
+                typed = attr[3:] in {t.lower() for t in asked_types} if inward else fold(attr.split()[-1]) in class_words
                 if named and typed:  # the named entity's own list: its boards, or its sensors ("has sensor")
                     found.setdefault(value, cited or n)
                     subject_named, label = subject_named or subject, label or attr
-                elif not named and not inward and stype in asked and name_found(value, question):
+                elif not named and not inward and stype in asked_types and asked(value):
                     found.setdefault(subject, cited or n)  # "Board (Product): powered by | X": Board contains X
                     subject_named, label = subject_named or value, label or f"in {stype.lower()}"
     if not found:

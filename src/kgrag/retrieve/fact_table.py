@@ -38,6 +38,7 @@ class Fact:
     value: str
     score: float
     chunks: list[str] = field(default_factory=list)
+    between_entities: bool = False  # "in product | Nano", "has sensor | HS3003": both ends are named things
 
 
 def _orient(adj: GraphAdjacency, r: int, node: int) -> tuple[int, str, str]:
@@ -112,7 +113,7 @@ def collect_facts(adj: GraphAdjacency, seeds: Sequence[int], question: str, max_
                 continue  # a fact that answers nothing the question asks costs budget
             score = HOP_WEIGHT[depth] * (1.0 + 2.0 * hits / len(wanted)) + 0.01 * min(float(adj.rel_weight[r]), 5.0)
             if r not in best or score > best[r].score:
-                best[r] = Fact(r, subject, attribute, value, score)
+                best[r] = Fact(r, subject, attribute, value, score, between_entities=adj.types[other] != VALUE_TYPE)
     return sorted(best.values(), key=lambda f: (-f.score, f.rel))[:max_facts]
 
 
@@ -127,12 +128,17 @@ def states(value: str, text: str) -> bool:
     return wanted.strip() != "" and wanted in _joined_tokens(text)
 
 
+def shows(adj: GraphAdjacency, fact: Fact, text: str) -> bool:
+    """The text states the fact: its value, and for a relation between two named things both names."""
+    return states(fact.value, text) and (not fact.between_entities or states(adj.names[fact.subject], text))
+
+
 def fact_lines(adj: GraphAdjacency, facts: Iterable[Fact], block_of: dict[str, int],
                shown: dict[str, str] | None = None) -> list[tuple[int, str, list[int]]]:
     """Per subject (in order of its best fact): a header line and `attribute | value [n]` lines.
 
-    `shown` maps chunk ids to the text the context shows: a block is cited only when it states the value, so a
-    reader (or an answer quoting the line) finds the fact where the number points.
+    `shown` maps chunk ids to the text the context shows: a block is cited only when it states the fact (`shows`),
+    so a reader (or an answer quoting the line) finds the fact where the number points.
     """
     shown = shown or {}
     groups: dict[int, list[Fact]] = defaultdict(list)
@@ -144,8 +150,7 @@ def fact_lines(adj: GraphAdjacency, facts: Iterable[Fact], block_of: dict[str, i
         lines = [f"{adj.names[subject]} ({etype})" if etype else adj.names[subject]]
         rels = []
         for f in items:
-            refs = sorted({block_of[c] for c in f.chunks
-                           if c in block_of and (c not in shown or states(f.value, shown[c]))})
+            refs = sorted({block_of[c] for c in f.chunks if c in block_of and (c not in shown or shows(adj, f, shown[c]))})
             cite = f" [{refs[0]}]" if refs else ""
             lines.append(f"{f.attribute} | {f.value}{cite}")
             rels.append(f.rel)
