@@ -107,3 +107,13 @@ def test_algorithms_and_standards_are_not_parts() -> None:
 def test_status_header_row_is_not_a_fact() -> None:
     x = extract(chunk("Declaration of Conformity\nCertification | Status\nCE/RED (Europe) | Yes\nFCC (USA) | Yes"))
     assert "Status" not in types(x)
+
+
+def test_a_board_position_table_names_a_part_after_its_makers_name() -> None:
+    """"U4 | Bosch QX688 Environmental Sensor IC": in a Ref./Description table a maker's name may lead the part
+    (a function word such as "The" is no maker)."""
+    x = extract(chunk("Ref. | Description | Ref. | Description\n"
+                      "U4 | Bosch QX688 Environmental Sensor IC | L0-L4 | Rohm QL34RGB RGB LED IC"))
+    assert ("Zephyr Mini Rev2", "has sensor", "QX688") in triples(x)
+    assert ("Zephyr Mini Rev2", "has actuator", "QL34RGB") in triples(x) or "QL34RGB" in types(x)
+    assert "QX689" not in types(extract(chunk("Ref. | Description\nU5 | The QX689 is shared")))  # no maker: "The"

@@ -170,9 +170,11 @@ class DatasheetExtractor(Extractor):
             state.skip_table = True  # regulatory, revision and contact tables carry no product facts
         if state.skip_table or not any(cells):
             return
+        ref_table = bool(state.header) and state.header[0].startswith("ref")
         for i, cell in enumerate(cells):  # "U2 | BMI270 Sensor IMU": a part with its class words
             parts = L.part_names(cell)
-            if parts and parts[0][0] == 0 and len(cell.split()) <= 8:
+            at_start = parts and (parts[0][0] == 0 or ref_table and L.is_vendor(cell[:parts[0][0]]))
+            if at_start and len(cell.split()) <= 8:  # in a board-position table "U4 | Bosch BME688 …" too
                 after = cell[parts[0][1]:parts[1][0] if len(parts) > 1 else None]
                 if len(parts) == 1 and i + 1 < len(cells) and not L.part_names(cells[i + 1]):
                     after += " " + cells[i + 1]

@@ -22,6 +22,7 @@ from kgrag.graph.datasheet.vocab import (
     is_part_number,
     type_from_words,
 )
+from kgrag.graph.keywords import STOP_WORDS
 
 _MARKS = re.compile(r"[®™©]")
 _KEY_VALUE = re.compile(r"^([A-Za-z][\w ./()&+-]{1,48}?)\s*[:=]\s+(\S.{0,100})$")
@@ -124,6 +125,16 @@ def key_value(line: str) -> tuple[str, str] | None:
     if len(label.split()) > 5 or len(value.split()) > 14:
         return None
     return label, value
+
+
+_VENDOR = re.compile(r"[A-Z][A-Za-z]{2,}\s+")  # one maker's name before a part number: "Bosch BME688 …"
+
+
+def is_vendor(prefix: str) -> bool:
+    """One capitalised word that is neither an English function word ("The") nor a class or layout word."""
+    word = prefix.strip().lower()
+    return bool(_VENDOR.fullmatch(prefix)) and word not in STOP_WORDS and word not in NOT_VENDOR \
+        and not type_from_words(word)
 
 
 def component_header(line: str) -> tuple[str, str] | None:
