@@ -115,5 +115,6 @@ def test_a_board_position_table_names_a_part_after_its_makers_name() -> None:
     x = extract(chunk("Ref. | Description | Ref. | Description\n"
                       "U4 | Bosch QX688 Environmental Sensor IC | L0-L4 | Rohm QL34RGB RGB LED IC"))
     assert ("Zephyr Mini Rev2", "has sensor", "QX688") in triples(x)
+    assert "L0-L4" not in types(x)  # a range of board positions in a Ref. column is no part
     assert ("Zephyr Mini Rev2", "has actuator", "QL34RGB") in triples(x) or "QL34RGB" in types(x)
     assert "QX689" not in types(extract(chunk("Ref. | Description\nU5 | The QX689 is shared")))  # no maker: "The"

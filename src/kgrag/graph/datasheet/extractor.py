@@ -172,6 +172,8 @@ class DatasheetExtractor(Extractor):
             return
         ref_table = bool(state.header) and state.header[0].startswith("ref")
         for i, cell in enumerate(cells):  # "U2 | BMI270 Sensor IMU": a part with its class words
+            if ref_table and i < len(state.header) and state.header[i].startswith("ref"):
+                continue  # "U16-U19", "L0-L4": board positions, not parts
             parts = L.part_names(cell)
             at_start = parts and (parts[0][0] == 0 or ref_table and L.is_vendor(cell[:parts[0][0]]))
             if at_start and len(cell.split()) <= 8:  # in a board-position table "U4 | Bosch BME688 …" too
