@@ -23,9 +23,9 @@ from kgrag.retrieve.query import question_terms
 
 MAX_FACTS = 80
 MAX_EXPAND = 40  # nodes expanded per hop (a family has tens of products, a product tens of parts)
-HOP_WEIGHT = (1.0, 0.55, 0.3)
+HOP_WEIGHT = (1.0, 0.55, 0.3)  # facts of a linked entity, one hop on, two hops on
+CLASS_WEIGHT = 0.3  # a question word matching only the other end's class ("boards" ~ a Product end) counts this much
 _SYMBOL_SPACE = re.compile(r"\s+([^\w\s])")
-CLASS_WEIGHT = 0.3  # a question word matching only the other end's class ("boards" ~ a Product end) counts this much  # facts of a linked entity, one hop on, two hops on
 
 
 @dataclass
@@ -117,6 +117,7 @@ def collect_facts(adj: GraphAdjacency, seeds: Sequence[int], question: str, max_
     return sorted(best.values(), key=lambda f: (-f.score, f.rel))[:max_facts]
 
 
+@lru_cache(maxsize=4096)
 def _joined_tokens(text: str) -> str:
     """Normalised tokens joined by spaces, symbols glued to their number ("100 %" = "100%"), padded."""
     return " " + _SYMBOL_SPACE.sub(r"\1", " ".join(name_tokens(text))) + " "
