@@ -119,7 +119,7 @@ def cited_numbers(text: str, n_blocks: int) -> list[int]:
 
 def cited_segment(answer_text: str, n: int) -> str:
     """The words a marker [n] stands behind: from the previous marker (or the text's start) up to the first marker
-    citing n ("…: BPX-210 [2]; HTS-30 [3]" -> " HTS-30" for 3); the whole answer when n is not cited or nothing
+    citing n ("…: BPX-210 [2]; HTS-30 [3]" -> "HTS-30" for 3); the whole answer when n is not cited or nothing
     stands there."""
     start = 0
     for m in CITE.finditer(answer_text):
