@@ -132,17 +132,22 @@ def test_the_model_name_carries_the_weight_format() -> None:
     assert gguf.derived_name(REGISTRY["qwen2.5-coder-1.5b"], "q8_0") == "qwen2.5-coder-1.5b-instruct-q8_0.gguf"
 
 
-def test_prompt_threads_default_to_the_cpus_this_process_may_use(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_prompt_and_embedding_threads_default_to_the_cpus_this_process_may_use(monkeypatch: pytest.MonkeyPatch) -> None:
     import os
 
+    from kgrag.config import EmbedderSettings
+    from kgrag.models.base import usable_threads
+    from kgrag.models.factory import make_embedder
     from kgrag.models.llm_server import ServeConfig, ServerProcess
-    from kgrag.models.local_llm import LocalLLM, prompt_threads
+    from kgrag.models.local_llm import LocalLLM
 
-    assert prompt_threads(3) == 3  # an explicit setting wins
+    assert usable_threads(3) == 3  # an explicit setting wins
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0}, raising=False)
-    assert prompt_threads(0) == 1  # pinned to one core: one thread, as before
+    assert usable_threads(0) == 1  # pinned to one core: one thread, as before
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(16)), raising=False)
-    assert prompt_threads(0) == 4  # capped
+    assert usable_threads(0) == 4  # capped
+    embedder = make_embedder(EmbedderSettings(cache_rows=0))
+    assert getattr(embedder, "threads", None) == 4 and make_embedder(EmbedderSettings(threads=1, cache_rows=0)).threads == 1
     assert LocalLLM(batch_threads=0).batch_threads == 4 and LocalLLM(batch_threads=2).batch_threads == 2
     cmd = ServerProcess(ServeConfig(batch_threads=2)).command()
     assert cmd[cmd.index("--batch-threads") + 1] == "2"

@@ -37,7 +37,7 @@ class EmbedderSettings:
     base_url: str = ""
     api_key: str = ""
     batch_size: int = 32
-    threads: int = 1
+    threads: int = 0  # 0 = the CPUs this process may use, at most 4 (an embedding batch splits across cores)
     cache_rows: int = 20_000  # embedding cache (embed_cache.sqlite) bound; 0 = no cache
 
 

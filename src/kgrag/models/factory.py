@@ -7,7 +7,7 @@ from pathlib import Path
 
 from kgrag.config import EmbedderSettings, LLMSettings
 from kgrag.errors import ConfigError
-from kgrag.models.base import LLM, Embedder
+from kgrag.models.base import LLM, Embedder, usable_threads
 from kgrag.models.embedders import CachedEmbedder, HashEmbedder, MiniLMEmbedder
 from kgrag.models.fake import FakeLLM
 from kgrag.models.layers import AccountingLLM, CachedLLM, RateLimitedLLM, RetryingLLM
@@ -27,7 +27,7 @@ def make_embedder(settings: EmbedderSettings, cache_path: Path | None = None) ->
     if provider == "hash":
         return HashEmbedder()  # cheaper to recompute than to look up
     if provider == "minilm":
-        embedder = MiniLMEmbedder(batch_size=settings.batch_size, threads=settings.threads)
+        embedder = MiniLMEmbedder(batch_size=settings.batch_size, threads=usable_threads(settings.threads))
     elif provider == "openai":
         embedder = OpenAIEmbedder(
             settings.model or DEFAULT_OPENAI_EMBEDDING_MODEL,

@@ -23,8 +23,8 @@ from typing import Any
 import httpx
 
 from kgrag.errors import ModelError
+from kgrag.models.base import usable_threads
 from kgrag.models.gguf import DEFAULT_QUANT, resolve_model
-from kgrag.models.local_llm import prompt_threads
 
 DEFAULT_PORT = 8080
 # llama-cpp-python's server defaults repeat_penalty to 1.1; kgrag's in-process calls use 1.0 (JSON repeats keys).
@@ -95,7 +95,7 @@ class ServeConfig:
     port: int = DEFAULT_PORT
     n_ctx: int = 4096
     threads: int = 1  # generation threads: 1 is fastest on small shared CPUs
-    batch_threads: int = 0  # prompt-processing threads; 0 = the CPUs available, at most 4 (local_llm.prompt_threads)
+    batch_threads: int = 0  # prompt-processing threads; 0 = the CPUs available, at most 4 (base.usable_threads)
     flash_attn: bool = True  # llama.cpp flash attention (prompt ~15% faster on CPU)
     # also serve /v1/embeddings (mean-pooled) from the same model; slows prompt processing, as llama.cpp
     # then computes outputs for every prompt token
@@ -123,7 +123,7 @@ def create_server_app(config: ServeConfig) -> tuple[Any, str]:
     name, path = resolve_model(config.model, quant=config.quant)
     model_settings = ModelSettings(
         model=str(path), model_alias=name, n_ctx=config.n_ctx, n_threads=config.threads,
-        n_threads_batch=prompt_threads(config.batch_threads), flash_attn=config.flash_attn,
+        n_threads_batch=usable_threads(config.batch_threads), flash_attn=config.flash_attn,
         embedding=config.embeddings, verbose=False,
         kv_overrides=[f"{_architecture(path)}.pooling_type=int:1"] if config.embeddings else None,
     )

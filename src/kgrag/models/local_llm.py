@@ -5,7 +5,6 @@ from __future__ import annotations
 import ctypes
 import json
 import math
-import os
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -16,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from kgrag.errors import ModelError
-from kgrag.models.base import Completion, Message, Usage
+from kgrag.models.base import Completion, Message, Usage, usable_threads
 from kgrag.models.gguf import DEFAULT_QUANT, REGISTRY, effective_quant, import_llama, resolve_model
 
 YES_WORDS = ("yes", "Yes", " yes", " Yes", "YES")
@@ -39,22 +38,6 @@ _LOAD_LOCK = threading.Lock()
 _GRAMMARS: dict[str, Any] = {}
 
 
-MAX_BATCH_THREADS = 4
-
-
-def prompt_threads(requested: int = 0) -> int:
-    """Threads for prompt processing: `requested`, or (0) the CPUs this process may use, at most 4.
-
-    Reading the prompt is one large batch that splits well across cores (a 600-token prompt: 7.5 s on one
-    thread, 4.4 s on two idle vCPUs here), unlike token-by-token generation, which stays on `threads`. With the
-    other core busy, two threads measured 1.2x slower, so pin `[llm] batch_threads = 1` on loaded machines."""
-    if requested > 0:
-        return requested
-    try:
-        available = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        available = os.cpu_count() or 1
-    return max(1, min(MAX_BATCH_THREADS, available))
 
 
 def load_llama(path: Path, n_ctx: int, threads: int, batch_threads: int = 1, flash_attn: bool = True) -> _Loaded:
@@ -135,7 +118,7 @@ class LocalLLM:
             self.model_name = model if weights == "packaged" else f"{model}-{weights}"
         self.n_ctx = n_ctx
         self.threads = max(1, threads)  # generation: 1 is fastest on small shared CPUs (2 measured 10x slower)
-        self.batch_threads = prompt_threads(batch_threads)
+        self.batch_threads = usable_threads(batch_threads)  # the prompt read splits across cores
         self.flash_attn = flash_attn
         self.model_dir = model_dir
         self.seed = seed
