@@ -116,5 +116,7 @@ def test_a_board_position_table_names_a_part_after_its_makers_name() -> None:
                       "U4 | Bosch QX688 Environmental Sensor IC | L0-L4 | Rohm QL34RGB RGB LED IC"))
     assert ("Zephyr Mini Rev2", "has sensor", "QX688") in triples(x)
     assert "L0-L4" not in types(x)  # a range of board positions in a Ref. column is no part
+    ranges = extract(chunk("The A0-A3 pins are connected to the QRF52840 and U16-U19 drive the relays."))
+    assert not {"A0-A3", "U16-U19"} & set(types(ranges))  # position and pin ranges anywhere are no parts
     assert ("Zephyr Mini Rev2", "has actuator", "QL34RGB") in triples(x) or "QL34RGB" in types(x)
     assert "QX689" not in types(extract(chunk("Ref. | Description\nU5 | The QX689 is shared")))  # no maker: "The"

@@ -70,7 +70,8 @@ SKIP_TABLE_WORDS = frozenset({"date", "revision", "changes", "substance", "link"
 
 SKU = re.compile(r"\b(?i:SKU|P/N|Part (?:No\.?|Number)|Order(?:ing)? (?:code|number)|Product (?:code|reference))"
                  r"\s*[:#]?\s*((?=[A-Z0-9_\-/]*\d)[A-Z0-9][A-Z0-9_\-/]{3,})")
-REF_DES = re.compile(r"^(?:[A-Z]{1,2}\d{1,2}|[A-Z]\d{3})[A-Z]?(?:-\d{1,3})?$")  # U9, J6, SJ1, PB1, D13, A0: board positions and pins
+# U9, J6, SJ1, PB1, D13, A0 and ranges such as U16-U19 or L0-L4: board positions and pins
+REF_DES = re.compile(r"^(?:[A-Z]{1,2}\d{1,2}|[A-Z]\d{3})[A-Z]?(?:-(?:[A-Z]{1,2})?\d{1,3})?$")
 HYPHEN_NAME = re.compile(r"(?<![\w-])[A-Z][a-z]+-[A-Z]\d+[A-Z+]*(?![\w-])")  # Cortex-M4F style core names
 PREFIXED_PART = re.compile(r"(?<![\w-])([A-Z]{2,6})[ -]([A-Z]?\d{2,}[A-Z0-9]*)(?![\w-]|\.\d)")  # "NINA B306", "ANNA-B112"
 # "Kestrel K32", "Syntiant NDP120": a vendor/series word before a short code (never "Table 12", "Header J5").
