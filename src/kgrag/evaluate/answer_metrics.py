@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from kgrag.answering.terms import analyse, is_refusal, name_found
+from kgrag.answering.terms import CITE, analyse, is_refusal, name_found
 from kgrag.evaluate import metrics
 
 ANSWERABLE = 0.6  # share of gold fact terms one document must contain for a question to count as answerable
@@ -70,7 +70,7 @@ def cited_support(gold: str, answer: str, cited_texts: Sequence[str]) -> float |
     fact is? None for a refusal or an answer stating no gold term."""
     if is_refusal(answer):
         return None
-    said = [t for t in metrics.gold_fact_terms(gold) if metrics.gold_fact_recall(re.sub(r"\[\d+\]", "", answer), t, [t])]
+    said = [t for t in metrics.gold_fact_terms(gold) if metrics.gold_fact_recall(CITE.sub("", answer), t, [t])]
     if not said:
         return None
     cited = "\n".join(cited_texts)

@@ -103,9 +103,9 @@ def evaluate_one(index: Index, q: Question, strategy: str, config: EvalConfig, j
         scores["refusal"] = not answer.grounded
         scores["answerable"] = corpus.answerable(q.gold)
         scores["wrong_product"] = answer_metrics.wrong_product(q.question, answer.text, cited, corpus)
-        shown = {i.chunk_id: i.text for i in answer.context.items if i.chunk_id}
-        sources = [f"{quote} {shown.get(c.chunk_id or '', '')}" for quote, c in zip(cited, answer.citations, strict=True)]
-        scores["cited_support"] = answer_metrics.cited_support(q.gold, answer.text, sources)
+        shown = answer_metrics.cited_texts([vars(c) for c in answer.citations],
+                                           [{"chunk_id": i.chunk_id, "text": i.text} for i in answer.context.items])
+        scores["cited_support"] = answer_metrics.cited_support(q.gold, answer.text, shown)
         if judge is not None:
             scores.update(judge.score(q.question, q.gold, answer.text, text))
         else:
