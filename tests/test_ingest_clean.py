@@ -24,6 +24,11 @@ def test_normalize_whitespace_collapses_spaces_and_drops_invisible_characters() 
     assert normalize_whitespace(text) == "Supply voltage 3.3 V\n\nnext line"
 
 
+def test_trademark_signs_are_dropped_so_names_read_as_written_in_questions() -> None:
+    assert normalize_whitespace("Arm® Cortex®-M4 with Syntiant™ NDP120 and © 2024") == \
+        "Arm Cortex-M4 with Syntiant NDP120 and © 2024"
+
+
 def test_join_lines_undoes_hyphenation_and_keeps_real_hyphens() -> None:
     assert join_lines(["the micro-", "controller runs"]) == "the microcontroller runs"
     assert join_lines(["connect to Wi-", "Fi networks"]) == "connect to Wi-Fi networks"

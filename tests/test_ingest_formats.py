@@ -90,6 +90,7 @@ def test_jsonl_records_become_chunks_and_bad_lines_are_counted() -> None:
     # product/category from the "[Product: X] [Category: Y]" prefix when the fields are missing
     assert (second.product, second.category, second.section, second.page_start) == (
         "Nano 33 BLE Sense Rev2", "Nano Family", "Features", 2)
+    assert "a Bosch BMI270 IMU" in second.text  # trademark signs dropped as for every other format
     assert third.chunk_id == f"{doc.doc_id}-00002" and third.product == ""
     assert doc.category == "" and doc.product == ""  # records disagree / are missing
     again = parse_file(FIXTURES / "records.jsonl", root=FIXTURES, settings=SETTINGS)

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 _SPACES = re.compile(r"[ \t\f\v\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]+")
 _INVISIBLE = re.compile(r"[\u00ad\u200b-\u200d\u2060\ufeff]")
 _CID = re.compile(r"\(cid:\d+\)")
+_TRADEMARK = re.compile(r"[ \t]*[®™℠]")
 _MANY_NEWLINES = re.compile(r"\n{3,}")
 _DIGITS = re.compile(r"\d+")
 _URL = re.compile(r"(?:https?://|ftp://|www\.)\S+|\b[\w.-]+\.(?:com|org|net|io|dev|html?)(?:/\S*)?\b", re.I)
@@ -20,9 +21,16 @@ _NON_LETTERS = re.compile(r"[\W\d_]+")
 _ENDS_WITH_HYPHEN = re.compile(r"[^\W\d_]-$")
 
 
+def drop_trademarks(text: str) -> str:
+    """Remove ®, ™ and ℠: datasheets put them inside names ("Arm® Cortex®-M4"), where they split the name for
+    phrase search, question linking and the graph's name matching."""
+    return _TRADEMARK.sub("", text)
+
+
 def normalize_whitespace(text: str) -> str:
-    """Collapse runs of spaces, strip each line, drop invisible characters and PDF `(cid:N)` glyph codes."""
-    text = _INVISIBLE.sub("", _CID.sub("", text))
+    """Collapse runs of spaces, strip each line, drop invisible characters, trademark signs and PDF `(cid:N)`
+    glyph codes."""
+    text = drop_trademarks(_INVISIBLE.sub("", _CID.sub("", text)))
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     lines = [_SPACES.sub(" ", line).strip() for line in text.split("\n")]
     return _MANY_NEWLINES.sub("\n\n", "\n".join(lines)).strip()

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from kgrag.errors import IngestError
+from kgrag.ingest.clean import drop_trademarks
 from kgrag.ingest.textio import iter_lines
 
 _PREFIX = re.compile(r"^\s*\[Product:\s*([^\]]*)\]\s*\[Category:\s*([^\]]*)\]")
@@ -68,14 +69,15 @@ def _record(n: int, line: str) -> Record:
     text = data.get("text")
     if not isinstance(text, str) or not text.strip():
         raise ValueError("missing or empty 'text'")
+    text = drop_trademarks(text)  # like every other loader's text (ingest/clean.py)
     prefix = _PREFIX.match(text)
     product = _str(data.get("product")) or (prefix.group(1).strip() if prefix else "")
     category = _str(data.get("category")) or (prefix.group(2).strip() if prefix else "")
     page_start = _int(data.get("page_start", data.get("page")))
     page_end = _int(data.get("page_end")) or page_start
     meta = {k: v for k, v in data.items() if k not in KNOWN_FIELDS}
-    return Record(n, text.strip(), _str(data.get("chunk_id")), product, category,
-                  _str(data.get("section")), page_start, page_end, meta)
+    return Record(n, text.strip(), _str(data.get("chunk_id")), drop_trademarks(product), drop_trademarks(category),
+                  drop_trademarks(_str(data.get("section"))), page_start, page_end, meta)
 
 
 def _str(value: Any) -> str:
