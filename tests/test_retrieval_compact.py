@@ -29,3 +29,15 @@ def test_near_copies_are_skipped_and_leave_one_note_for_one_other_product() -> N
     assert kept[0].text.endswith("(also in Mini, 2.3 Barometer)")
     boiler = novel_items([item(BODY, "A"), item(BODY, "B"), item(BODY, "C")], 0.6, 1000)
     assert boiler[0].text == BODY  # shared by three products: boilerplate, no note
+
+
+def test_mmr_moves_a_near_duplicate_behind_a_different_chunk() -> None:
+    import numpy as np
+
+    from kgrag.retrieve.diversity import mmr_order
+
+    ranked = [("a", 1.0), ("a-copy", 0.95), ("b", 0.9), ("c", 0.1)]
+    vectors = np.array([[1, 0, 0], [0.999, 0.045, 0], [0, 1, 0], [0, 0, 1]], dtype=np.float32)
+    assert [c for c, _ in mmr_order(ranked, vectors, 0.6)] == ["a", "b", "a-copy", "c"]
+    assert mmr_order(ranked, vectors, 1.0) == ranked  # weight 1: relevance only, order kept
+    assert dict(mmr_order(ranked, vectors, 0.6)) == dict(ranked)  # scores are kept, only the order changes

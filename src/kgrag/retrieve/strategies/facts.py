@@ -21,6 +21,7 @@ from kgrag.graph.algorithms import subgraph_from
 from kgrag.retrieve.base import Retriever, register
 from kgrag.retrieve.chunks import allowed_chunks, chunk_items, sparse_search
 from kgrag.retrieve.compact import MAX_OVERLAP, compact_items, novel_items
+from kgrag.retrieve.diversity import mmr_order
 from kgrag.retrieve.fact_table import CLASS_WEIGHT, collect_facts, fact_lines
 from kgrag.retrieve.fusion import alpha_fuse, minmax
 from kgrag.retrieve.packing import pack
@@ -111,7 +112,10 @@ class FactsRetriever(Retriever):
         draft = [ContextItem(kind="relation", text=text) for _, text, _ in fact_lines(adj, facts, {})]
         _, fact_tokens = pack(draft, int(budget * share), truncate_last=False)
         reserve = fact_tokens + 4 * len(facts) if facts else 0  # room for the "[n]" source numbers
-        raw: Iterable[ContextItem] = _lazy_items(index, ranked[:MAX_CANDIDATES])
+        top = ranked[:MAX_CANDIDATES]
+        if float(options.get("mmr", 1.0)) < 1:
+            top = mmr_order(top, index.store.get_vectors("chunk", [c for c, _ in top]), float(options["mmr"]))
+        raw: Iterable[ContextItem] = _lazy_items(index, top)
         if options.get("compact", True):
             raw = compact_items(raw, question)
         whole_share = float(options.get("whole_share", WHOLE_SHARE))
