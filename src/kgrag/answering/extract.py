@@ -15,9 +15,16 @@ from dataclasses import dataclass
 
 from kgrag.answering.names import squash
 from kgrag.answering.select import Scored
-from kgrag.answering.terms import QuestionTerms, fold, name_found
+from kgrag.answering.terms import QuestionTerms, content_terms, fold, name_found
 from kgrag.answering.units import Unit
-from kgrag.answering.values import asked_dimensions, has_value, part_numbers, value_dimensions
+from kgrag.answering.values import (
+    NUMBER_UNIT,
+    asked_dimensions,
+    dimension_of_unit,
+    has_value,
+    part_numbers,
+    value_dimensions,
+)
 from kgrag.graph.datasheet.vocab import TYPE_WORDS
 
 MIN_ATTRIBUTES = 0.4  # share of the question's attribute words the unit must carry (a value in the asked unit
@@ -25,6 +32,8 @@ MIN_ATTRIBUTES = 0.4  # share of the question's attribute words the unit must ca
 MIN_NAMES = 0.35  # share of the question's names found near the unit (block title/section counts half)
 CANDIDATES = 4  # units considered for a quote, best-scored first
 MIN_WORDS = 3  # a quote shorter than this is a label, not an answer
+_NUMBER_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|sixteen|twenty|thirty-two|\\d+"
+_COUNT = re.compile(rf"(?<![\w.])(?:{_NUMBER_WORDS})\s?[×x]?\s+((?:[\w-]+\s+){{0,3}}[\w-]+)", re.IGNORECASE)
 _FACT_SUBJECT = re.compile(r"^(?P<name>.+?) \((?P<type>[A-Za-z]+)\)$")  # "nRF52832 (Microcontroller)"
 _FACT_LINE = re.compile(r"^(?P<attr>[^|]+?) \| (?P<value>.+?)(?: \[(?P<n>\d+)\])?$")  # "in product | Nicla Voice [4]"
 _CONTAINS = re.compile(r"^(has\b|in \w+$|based on|powered by|integrates|embeds|uses|includes)")  # part-of relations
@@ -32,6 +41,8 @@ _CONTAINS = re.compile(r"^(has\b|in \w+$|based on|powered by|integrates|embeds|u
 _LIST_VERB_TEXT = ("has have use uses used using integrate integrates feature features include includes contain contains "
                    "carry carries embed embeds based built come comes equipped")
 _LIST_VERBS = frozenset(fold(w) for w in _LIST_VERB_TEXT.split())
+# The words that name a whole type ("sensors", "modules", "boards"): a list question asks for all of its kind.
+_GENERIC = frozenset({fold(t) for t in TYPE_WORDS} | {fold(w) for w in TYPE_WORDS["Product"]})
 
 
 @dataclass
@@ -43,9 +54,20 @@ class Extraction:
     score: float
 
 
+def states_count(thing: str, text: str) -> bool:
+    """`text` counts `thing`: "4 relays", "eight RGB LEDs", "8× LC8822-2020 RGB LEDs", a row "relays | 4"."""
+    for m in _COUNT.finditer(text):
+        if any(fold(w) == thing for w in m.group(1).split()[:4]):
+            return True
+    cells = [c.strip() for c in text.split("|")]
+    return len(cells) == 2 and any(fold(w) == thing for w in cells[0].split()) and bool(re.fullmatch(r"\d+", cells[1]))
+
+
 def states_value(q: QuestionTerms, unit: Unit) -> bool:
     """The unit states a value: number+unit, range, tolerance, or a part number not named in the question
-    ("which/who" questions need the part number: their answer is a name)."""
+    ("which/who" questions need the part number: their answer is a name; "how many" ones a count)."""
+    if q.count_of:
+        return states_count(q.count_of, unit.text)
     asked = {p.lower() for p in q.parts}
     if any(p.lower() not in asked for p in part_numbers(unit.text)):
         return True
@@ -57,6 +79,24 @@ def unit_fits(q: QuestionTerms, unit: Unit) -> bool:
     dims = asked_dimensions(q.attributes)
     found = value_dimensions(unit.value_text())
     return not dims or not found or bool(dims & found)
+
+
+def off_dimension_values(q: QuestionTerms, unit: Unit) -> int:
+    """Values in units that measure nothing the question asks ("-40 °C" beside "0-100 % RH" for a humidity
+    range): a row mixing quantities answers less precisely than one that states only the asked one."""
+    dims = asked_dimensions(q.attributes)
+    if not dims:
+        return 0
+    return sum(1 for m in NUMBER_UNIT.finditer(unit.value_text()) if not dimension_of_unit(m.group(2)) & dims)
+
+
+def label_precision(q: QuestionTerms, unit: Unit) -> float:
+    """Share of a row's label words (its cells without a digit) that the question asks for; 0.5 for a sentence
+    or a row whose cells all hold values."""
+    if unit.kind != "row":
+        return 0.5
+    label = content_terms(" ".join(c for c in unit.text.split("|") if not any(ch.isdigit() for ch in c)))
+    return len(label & q.attributes) / len(label) if label else 0.5
 
 
 def answer_text(q: QuestionTerms, unit: Unit, title: str) -> str:
@@ -92,7 +132,10 @@ def try_extract(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) 
         fits.append(s)
     if not fits:
         return None
-    best = max(fits, key=lambda s: (round(s.attributes, 2), s.names, s.score))  # the asked attribute decides
+    # the asked attribute decides, then the row whose label asks for no more than that ("flash | 2 MB" before
+    # "secured flash user memory | 50 kB" for "the flash memory size")
+    best = max(fits, key=lambda s: (round(s.attributes, 2), s.names, -off_dimension_values(q, s.unit),
+                                    label_precision(q, s.unit), s.score))
     return Extraction(best.unit, answer_text(q, best.unit, titles.get(best.unit.block, "")), best.score)
 
 
@@ -119,8 +162,8 @@ def try_list(q: QuestionTerms, fact_blocks: Mapping[int, str]) -> str | None:
         return None
     asked_types = {t for t, words in TYPE_WORDS.items() if any(fold(w) in q.attributes for w in words)}
     class_words = {fold(w) for t in asked_types for w in TYPE_WORDS[t]}
-    if not asked_types or q.attributes - class_words - _LIST_VERBS:
-        return None
+    if not asked_types or q.attributes - class_words - _LIST_VERBS or (q.attributes & class_words) - _GENERIC:
+        return None  # something else asked too, or a narrower kind ("which FPGA", "camera sensor") than a type
     question = q.text.lower()
     squashed = squash(question)
 

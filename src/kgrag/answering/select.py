@@ -75,15 +75,35 @@ def distinguishing_names(q: QuestionTerms, block_texts: list[str]) -> list[list[
 
 
 def variant_of(q: QuestionTerms, text: str) -> bool:
-    """True when a question name is followed by a part-like token the question lacks ("Nano" in "Nano Rev2"):
-    the text is about a variant of the asked product."""
+    """True when the text is about a variant or sibling of the asked product: a question name followed by a
+    part-like token the question lacks ("Nano" in "Nano Rev2"), or a several-word name whose first words are
+    followed by another capitalised word ("Modulino Thermo" for "Modulino Distance") and never written whole."""
     asked = {t.lower() for t in q.names}
     for name in q.names:
         for m in re.finditer(rf"(?<![A-Za-z0-9]){re.escape(name)}[\s®™]+([A-Za-z0-9][\w-]*)", text):
             nxt = m.group(1)
             if PART.fullmatch(nxt) and nxt.lower() not in asked:
                 return True
+    return any(_sibling(phrase, q.phrases, text) for phrase in q.phrases if len(phrase) > 1)
+
+
+def _sibling(phrase: list[str], phrases: list[list[str]], text: str) -> bool:
+    """`text` names a product that shares the first words of `phrase` and then differs, and names neither
+    `phrase` nor any other of the question's names whole."""
+    low = text.lower()
+    if any(_whole(p, low) for p in phrases):
+        return False
+    for k in range(1, len(phrase)):
+        lead = r"[\s®™]+".join(re.escape(w) for w in phrase[:k])
+        for m in re.finditer(rf"(?<![A-Za-z0-9]){lead}[\s®™]+([A-Z0-9][\w-]*)", text):
+            if m.group(1).lower() != phrase[k].lower():
+                return True
     return False
+
+
+def _whole(phrase: list[str], text_lower: str) -> bool:
+    pattern = r"[\s®™]+".join(re.escape(w.lower()) for w in phrase)
+    return re.search(rf"(?<![a-z0-9]){pattern}(?![a-z0-9])", text_lower) is not None
 
 
 def name_score(wanted: list[list[str]], near: str, far: str) -> float:

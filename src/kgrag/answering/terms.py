@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass, field
 
 from kgrag.answering.values import PART
+from kgrag.graph.datasheet.vocab import TYPE_WORDS
 
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9.\-_/]*")
 _STOP_TEXT = "the a an of to in on for and or is are was were be by with as at from that this it its what which"
@@ -17,7 +18,7 @@ _STOP = frozenset(_STOP_TEXT.split())
 # Words that say what is asked, not what about: ignored when checking that the context covers a question.
 _QUESTION_TEXT = """what which who whom whose when where why how is are was were be been does do did can could should would will
     there than then into about between more most less least any all each other such only same so very also use used
-    using uses have has had your you i we our they them he she his her my me these those their"""
+    using uses have has had your you i we our they them he she his her my me these those their much many"""
 QUESTION_WORDS = frozenset(_QUESTION_TEXT.split())
 # Question shapes that need reasoning or prose, not one stated value.
 _PROSE = re.compile(
@@ -28,6 +29,10 @@ _PROSE = re.compile(
 REVISION = re.compile(r"(?i:rev)\.?\d+[a-z]?")  # "Rev2" tells two products apart; it names no part
 _YES_NO = re.compile(r"^\s*(is|are|does|do|did|can|could|has|have|will|was|were|should)\b", re.IGNORECASE)
 _WHICH = re.compile(r"^\s*(which|who)\b", re.IGNORECASE)
+# "What camera sensor does …", "How much SRAM does …": the words between the question word and its verb name
+# what is asked (an attribute or a class of part), never the product the question is about.
+_ASKED_HEAD = re.compile(r"^\s*(?:what|which|how\s+(?:much|many))\s+((?:[\w\-/+]+\s+){1,3}?)"
+                         r"(?:is|are|was|were|does|do|did|can|could|has|have|will|would|should)\b", re.IGNORECASE)
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-_/+]*")
 NO_ANSWER = "The documents do not contain the answer."
 CITE = re.compile(r"\s*\[(\d+(?:\s*[,;]\s*\d+)*)\]")  # an inline citation marker: [3], [1, 4]
@@ -46,6 +51,9 @@ def fold(raw: str) -> str:
     if word.endswith("s") and len(word) > 3 and not any(ch.isdigit() for ch in word) and not word.endswith("ss"):
         word = word[:-1]
     return word
+
+
+CLASS_WORDS = frozenset(fold(w) for t, words in TYPE_WORDS.items() if t != "Product" for w in words)  # kinds of part
 
 
 def content_terms(text: str) -> set[str]:
@@ -103,24 +111,46 @@ class QuestionTerms:
     attributes: set[str] = field(default_factory=set)  # folded content terms that are not names
     wants_value: bool = False  # a factual "what is the X of Y" question
     wants_name: bool = False  # "which/who ...": the answer names a part or product, not a number
+    count_of: str = ""  # "how many relays ...": the folded thing counted; the answer is a count of it
     yes_no: bool = False
 
 
+def asked_head(question: str) -> list[str]:
+    """The words naming what a what/which/how-much question asks, before its verb ("camera sensor", "SRAM")."""
+    m = _ASKED_HEAD.match(question)
+    return _TOKEN.findall(m.group(1)) if m else []
+
+
+def names_a_class(question: str) -> bool:
+    """What/which asks for a kind of part ("What camera sensor", "What FPGA"): the answer is a name, not a number."""
+    head = asked_head(question)
+    return bool(head) and not question.lstrip().lower().startswith("how") and any(fold(w) in CLASS_WORDS for w in head)
+
+
 def analyse(question: str) -> QuestionTerms:
-    """Split a question into names (what it is about) and attributes (what it asks), and classify its shape."""
+    """Split a question into names (what it is about) and attributes (what it asks), and classify its shape.
+
+    A word is judged where it stands: "distance" asked of the "Modulino Distance" stays an attribute, and the
+    asked head ("How much SRAM", "Which IMU") is never a name, part letter-digit mixes aside."""
     tokens = _TOKEN.findall(question)
+    head = asked_head(question)
     names: list[str] = []
     phrases: list[list[str]] = []
+    asked: list[str] = []
     for i, tok in enumerate(tokens):
+        if 0 < i <= len(head) + (1 if tokens[0].lower() == "how" else 0) and not PART.fullmatch(tok):
+            asked.append(tok)
+            continue
         if _is_name(tok, first=i == 0) or (tok.isdigit() and i > 0 and names and names[-1] == tokens[i - 1]):
             if i > 0 and names and names[-1] == tokens[i - 1]:
                 phrases[-1].append(tok)  # "Nano 33 BLE Sense Rev2", "Nicla Voice": one name of several words
             else:
                 phrases.append([tok])
             names.append(tok)
+        else:
+            asked.append(tok)
     parts = [n for n in names if PART.fullmatch(n) and not REVISION.fullmatch(n)]
     terms = content_terms(question)
-    name_terms = {fold(n) for n in names}
     yes_no = bool(_YES_NO.match(question))
     return QuestionTerms(
         text=question,
@@ -128,9 +158,10 @@ def analyse(question: str) -> QuestionTerms:
         names=list(dict.fromkeys(names)),
         phrases=phrases,
         parts=list(dict.fromkeys(parts)),
-        attributes=terms - name_terms,
+        attributes=content_terms(" ".join(asked)),
         wants_value=not yes_no and not _PROSE.search(question),
-        wants_name=bool(_WHICH.match(question)),
+        wants_name=bool(_WHICH.match(question)) or names_a_class(question),
+        count_of=fold(head[-1]) if head and re.match(r"\s*how\s+many\b", question, re.IGNORECASE) else "",
         yes_no=yes_no,
     )
 

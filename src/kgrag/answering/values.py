@@ -29,7 +29,7 @@ DIMENSIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "angle": (("angle", "rotation", "tilt"), ("°", "deg", "degrees", "rad")),
     "angular_rate": (("gyroscope", "angular"), ("dps", "°/s", "rad/s")),
     "acceleration": (("acceleration", "accelerometer"), ("g", "m/s²", "m/s2", "mg")),
-    "resolution": (("resolution", "adc", "dac", "bit", "bits"), ("bit", "bits", "LSB")),
+    "resolution": (("resolution", "adc", "dac", "bit", "bits", "pixel", "pixels"), ("bit", "bits", "LSB", "px", "pixels")),
     "level": (("gain", "noise", "snr", "sensitivity", "loudness", "attenuation"), ("dB", "dBA", "dBFS", "dBi", "dBm")),
     "light": (("light", "illuminance", "brightness", "luminous"), ("lux", "lx", "cd", "lm", "nm")),
     "capacity": (("capacity", "battery", "charge"), ("mAh", "Ah", "Wh", "mWh")),
@@ -48,6 +48,8 @@ NUMBER_UNIT = re.compile(rf"(?<![\w.])({NUMBER})\s?(?:x\s?)?({_UNIT_ALT})(?![\w]
 # A range or tolerance: "260 to 1260 hPa", "-40 °C ... +85 °C", "1.7-3.6 V", "±2 %".
 RANGE = re.compile(rf"(?<![\w.]){NUMBER}\s?(?:{_UNIT_ALT})?\s?(?:to|-|–|—|~|\.\.\.?|…|and)\s?{NUMBER}\s?(?:{_UNIT_ALT})(?![\w])")
 TOLERANCE = re.compile(rf"(?:±|\+/-|\+-)\s?\d+(?:[.,]\d+)?\s?(?:{_UNIT_ALT})?")
+# A display or camera grid, "480 x 800", "1920×1080" (sizes in mm carry their unit and are not matched).
+PIXEL_GRID = re.compile(r"(?<![\w.])\d{2,5}\s?[x×]\s?\d{2,5}(?![\w.]|\s?(?:mm|cm|in|inch|mil)\b)")
 # Part numbers and model names: a letter before a digit, at least 3 characters ("nRF52832", "LPS22HB", "2N2222",
 # "Cortex-M4"); a number with its unit ("64MHz", "3μT") is a value, not a part.
 PART = re.compile(r"(?<![\w-])(?=[\w-]*[A-Za-z][\w-]*\d)[A-Za-z0-9][\w-]{2,}(?![\w-])")
@@ -63,8 +65,8 @@ def dimension_of_unit(unit: str) -> set[str]:
 
 
 def value_dimensions(text: str) -> set[str]:
-    """Quantities of every number-with-unit in `text`."""
-    out: set[str] = set()
+    """Quantities of every number-with-unit in `text`; a pixel grid ("480 x 800") is a resolution."""
+    out: set[str] = {"resolution"} if PIXEL_GRID.search(text) else set()
     for m in NUMBER_UNIT.finditer(text):
         out |= dimension_of_unit(m.group(2))
     return out
@@ -81,8 +83,8 @@ def asked_dimensions(terms: set[str]) -> set[str]:
 
 
 def has_value(text: str) -> bool:
-    """True when `text` states a number with a unit, a range or a tolerance."""
-    return bool(NUMBER_UNIT.search(text) or RANGE.search(text) or TOLERANCE.search(text))
+    """True when `text` states a number with a unit, a range, a tolerance or a pixel grid."""
+    return bool(NUMBER_UNIT.search(text) or RANGE.search(text) or TOLERANCE.search(text) or PIXEL_GRID.search(text))
 
 
 def part_numbers(text: str) -> list[str]:

@@ -1,0 +1,113 @@
+"""Question shapes the extractive path must read right: the asked head, counts, sibling products, row labels."""
+
+from __future__ import annotations
+
+from kgrag.answer import generate_answer
+from kgrag.answering.extract import try_extract, try_list
+from kgrag.answering.select import Scored, variant_of
+from kgrag.answering.terms import analyse
+from kgrag.answering.units import Unit
+from kgrag.answering.values import has_value, value_dimensions
+from kgrag.models.fake import FakeLLM
+from kgrag.types import Context, ContextItem
+
+RANGER = """Zephyr Ranger
+The Zephyr Ranger uses a time-of-flight principle to detect objects from 0 to 1200 mm.
+Nominal operating voltage | 3.3 V"""
+CLIMATE = """Zephyr Climate
+SKU | Name | Function | Quantity
+ZX00103 | Zephyr Climate | Measure temperature and humidity | 1"""
+PANEL = """Display
+The panel resolution is 480 x 800 with a pixel size of 0.108 mm.
+Board size | 45 x 18 mm"""
+STRIP = """Features
+The Zephyr Strip carries eight QL2020 RGB LEDs.
+Max current per LED | 20 mA"""
+SENSORS = """Zephyr Eye
+Humidity range | 0-100 % RH, -40 °C to +125 °C
+Relative humidity range | 0-100 %"""
+
+
+def _context(question: str, *blocks: tuple[str, str]) -> Context:
+    items = [ContextItem("chunk", text, 0.5, f"c{n}", f"d{n}", {"path": f"{n}.pdf", "title": title})
+             for n, (title, text) in enumerate(blocks, 1)]
+    return Context(question=question, strategy="test", items=items, tokens=300, budget=2000)
+
+
+def _answer(question: str, *blocks: tuple[str, str], replies: list[str] | None = None) -> str:
+    llm = FakeLLM(replies=replies or [])  # raises if called without replies
+    return generate_answer(llm, question, _context(question, *blocks), mode="auto", focus_tokens=300).text
+
+
+def test_a_word_that_is_both_asked_and_part_of_the_name_stays_an_attribute() -> None:
+    q = analyse("What is the maximum distance the Zephyr Distance can measure?")
+    assert "distance" in q.attributes and q.names == ["Zephyr", "Distance"]
+
+
+def test_the_asked_head_is_never_a_name_and_a_kind_of_part_asks_for_a_name() -> None:
+    sram = analyse("How much SRAM does the Zephyr 2560 Rev3 have?")
+    assert sram.attributes == {"sram"} and "SRAM" not in sram.names and not sram.wants_name
+    camera = analyse("What camera sensor does the Zephyr Eye have?")
+    assert camera.attributes == {"camera", "sensor"} and camera.wants_name
+    count = analyse("How many RGB LEDs does the Zephyr Strip have?")
+    assert count.count_of == "led" and not count.wants_name
+    assert not analyse("What is the clock speed of the Zephyr Core?").wants_name
+
+
+def test_a_sibling_product_is_a_variant_unless_the_asked_name_is_written_whole() -> None:
+    q = analyse("What is the maximum distance the Zephyr Ranger can measure?")
+    assert variant_of(q, "ZX00103 | Zephyr Climate | Measure temperature and humidity")
+    assert not variant_of(q, "The Zephyr Ranger uses a time-of-flight principle")
+    assert not variant_of(q, "Zephyr Climate and Zephyr Ranger share one bus")
+    assert not variant_of(q, "Zephyr boards are small")
+    two = analyse("Do the Zephyr Ranger and Zephyr Climate share a bus?")
+    assert not variant_of(two, "The Zephyr Climate has an I2C bus")  # the other asked product, not a sibling
+
+
+def test_a_sibling_products_row_is_not_quoted_for_the_asked_product() -> None:
+    question = "What is the maximum distance the Zephyr Ranger can measure?"
+    reply = "The Zephyr Ranger detects objects from 0 to 1200 mm [1]."
+    text = _answer(question, ("Zephyr Climate", CLIMATE), ("Zephyr Ranger", RANGER), replies=[reply])
+    assert "Climate" not in text
+
+
+def _best(question: str, rows: list[str]) -> str:
+    """The row try_extract quotes when every row scores the same on the asked words and names, the first row
+    ranked highest."""
+    units = [Unit(block=1, pos=n, text=row, kind="row") for n, row in enumerate(rows)]
+    ranked = [Scored(u, score=1.0 - 0.1 * n, attributes=1.0, names=1.0) for n, u in enumerate(units)]
+    found = try_extract(analyse(question), ranked, {1: "Zephyr Core"})
+    assert found is not None
+    return found.unit.text
+
+
+def test_the_row_whose_label_asks_no_more_than_the_question_is_quoted() -> None:
+    rows = ["Secured flash user memory | 50 kB", "Flash | 2 MB"]
+    assert _best("What is the flash memory size of the Zephyr Core?", rows) == "Flash | 2 MB"
+
+
+def test_a_row_mixing_other_quantities_loses_to_one_stating_only_the_asked_one() -> None:
+    rows = ["Humidity range | 0-100 % RH, -40 °C to +125 °C", "Relative humidity range | 0-100 %"]
+    assert _best("What is the humidity range of the Zephyr Core?", rows) == "Relative humidity range | 0-100 %"
+
+
+def test_a_pixel_grid_is_a_resolution_and_a_size_in_mm_is_not() -> None:
+    assert value_dimensions("480x800") == {"resolution"} and has_value("1920×1080")
+    assert "resolution" not in value_dimensions("45 x 18 mm")
+    text = _answer("What is the resolution of the Zephyr Panel?", ("Zephyr Panel", PANEL))
+    assert "480 x 800" in text
+
+
+def test_a_how_many_question_is_answered_only_by_a_count() -> None:
+    text = _answer("How many RGB LEDs does the Zephyr Strip have?", ("Zephyr Strip", STRIP))
+    assert "eight QL2020 RGB LEDs" in text
+    reply = "The documents do not contain the answer."
+    refused = _answer("How many relays does the Zephyr Strip have?", ("Zephyr Strip", STRIP + "\nMax current per relay | 10 A"),
+                      replies=[reply])
+    assert "10 A" not in refused.split(";")[0]  # "10 A" is no count of relays: not quoted as the answer
+
+
+def test_a_list_question_about_a_narrower_kind_is_not_answered_with_the_whole_type() -> None:
+    facts = {1: "Zephyr Core (Product)\nhas microcontroller | QRF52832 [2]\nhas microcontroller | QX-10CL016 [3]"}
+    assert try_list(analyse("Which microcontrollers does the Zephyr Core have?"), facts) is not None
+    assert try_list(analyse("Which FPGA does the Zephyr Core have?"), facts) is None
