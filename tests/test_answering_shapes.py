@@ -111,3 +111,21 @@ def test_a_list_question_about_a_narrower_kind_is_not_answered_with_the_whole_ty
     facts = {1: "Zephyr Core (Product)\nhas microcontroller | QRF52832 [2]\nhas microcontroller | QX-10CL016 [3]"}
     assert try_list(analyse("Which microcontrollers does the Zephyr Core have?"), facts) is not None
     assert try_list(analyse("Which FPGA does the Zephyr Core have?"), facts) is None
+
+
+def test_each_fact_line_belongs_to_its_own_subject_not_to_the_first_one_of_the_block() -> None:
+    from kgrag.answer import GRAPH_FACTS, build_blocks
+    from kgrag.answering.units import block_units
+
+    facts = [ContextItem("relation", "Zephyr Mini (Product)\nhas module | QB306 [2]", 1.0, None, "d1", {"title": "Zephyr Mini"}),
+             ContextItem("relation", "Zephyr Vidor (Product)\nbluetooth | QW102 module", 1.0, None, "d2", {"title": "Zephyr Vidor"})]
+    chunk = ContextItem("chunk", "The Zephyr Mini carries the QB306 Bluetooth module.", 0.5, "c1", "d1", {"title": "Zephyr Mini"})
+    blocks = build_blocks(Context(question="", strategy="test", items=[*facts, chunk], tokens=50, budget=2000))
+    assert blocks[0].header() == GRAPH_FACTS  # not "Zephyr Mini": the facts come from both documents
+    rows = {u.text: u.heading for u in block_units(1, blocks[0].text) if u.kind == "row"}
+    assert rows == {"has module | QB306": "Zephyr Mini (Product)", "bluetooth | QW102 module": "Zephyr Vidor (Product)"}
+
+
+def test_a_sentence_with_the_asked_quantity_beats_one_with_no_value_of_it() -> None:
+    rows = ["U8 communicates with the host over an I2C bus.", "The QX300 measures relative humidity from 0 to 100 %RH."]
+    assert _best("What is the humidity range of the QX300?", rows).startswith("The QX300 measures")

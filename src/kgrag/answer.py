@@ -39,6 +39,7 @@ FOCUSED_PROMPT = (
     f'units, each sentence ending with its source number like [1]. If they lack the answer, say: "{NO_ANSWER}"'
 )
 MODES = ("auto", "extractive", "generative")
+GRAPH_FACTS = "knowledge graph facts, each line citing its source"
 NO_DIRECT_ANSWER = "The documents do not contain a direct answer; the closest passages:"
 FOCUS_SLACK = 0.1  # the focused context may cover a little less of the question than the whole context
 MIN_QUOTE_WORDS = 5
@@ -63,6 +64,10 @@ class Block:
         return next((i.chunk_id for i in self.items if i.chunk_id), None)
 
     def header(self) -> str:
+        """What the block is: its document, pages and section; graph facts gathered from several documents say
+        so instead of borrowing the first fact's document (which would name one product for all of them)."""
+        if self.items and self.items[0].kind == "relation" and len(self.items) > 1:
+            return GRAPH_FACTS
         src = self.source
         parts = [str(src.get("title") or src.get("path") or "knowledge graph")]
         if src.get("version"):
@@ -82,7 +87,7 @@ def build_blocks(context: Context) -> list[Block]:
         if item.kind in ("chunk", "subchunk") or not blocks or blocks[-1].items[-1].kind != item.kind:
             blocks.append(Block(n=len(blocks) + 1, text=item.text, items=[item]))
         else:
-            blocks[-1].text += "\n" + item.text
+            blocks[-1].text += "\n\n" + item.text  # one paragraph per subject: its name heads its facts
             blocks[-1].items.append(item)
     return blocks
 

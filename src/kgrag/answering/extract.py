@@ -81,13 +81,15 @@ def unit_fits(q: QuestionTerms, unit: Unit) -> bool:
     return not dims or not found or bool(dims & found)
 
 
-def off_dimension_values(q: QuestionTerms, unit: Unit) -> int:
-    """Values in units that measure nothing the question asks ("-40 °C" beside "0-100 % RH" for a humidity
-    range): a row mixing quantities answers less precisely than one that states only the asked one."""
+def value_fit(q: QuestionTerms, unit: Unit) -> tuple[int, int]:
+    """(states a value of the asked quantity, minus the values in units that measure nothing asked): for a
+    humidity range, "0-100 % RH" beats a sentence with no humidity value, and beats "0-100 % RH, -40 °C …"."""
     dims = asked_dimensions(q.attributes)
     if not dims:
-        return 0
-    return sum(1 for m in NUMBER_UNIT.finditer(unit.value_text()) if not dimension_of_unit(m.group(2)) & dims)
+        return 0, 0
+    text = unit.value_text()
+    off = sum(1 for m in NUMBER_UNIT.finditer(text) if not dimension_of_unit(m.group(2)) & dims)
+    return int(bool(value_dimensions(text) & dims)), -off
 
 
 def label_precision(q: QuestionTerms, unit: Unit) -> float:
@@ -134,8 +136,8 @@ def try_extract(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) 
         return None
     # the asked attribute decides, then the row whose label asks for no more than that ("flash | 2 MB" before
     # "secured flash user memory | 50 kB" for "the flash memory size")
-    best = max(fits, key=lambda s: (round(s.attributes, 2), s.names, -off_dimension_values(q, s.unit),
-                                    label_precision(q, s.unit), s.score))
+    best = max(fits, key=lambda s: (round(s.attributes, 2), s.names, *value_fit(q, s.unit), label_precision(q, s.unit),
+                                    s.score))
     return Extraction(best.unit, answer_text(q, best.unit, titles.get(best.unit.block, "")), best.score)
 
 
