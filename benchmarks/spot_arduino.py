@@ -1,0 +1,63 @@
+"""Spot check of answers on the Arduino PDFs: 25 spec questions written by hand from the documents (not from the
+dev set), each with the value strings a right answer contains, or `refuse` when the documents lack the answer.
+
+  .venv/bin/python benchmarks/spot_arduino.py --index benchmarks/.cache/arduino-pdf-kg --label after
+  PYTHONPATH=/path/to/old/src .venv/bin/python benchmarks/spot_arduino.py --index … --label before
+
+A pass needs one of `expect_any` (or every `expect_all`) in the answer text, case-insensitive; for `refuse`, a
+refusal or "no direct answer" evidence. These questions were used to find the failures fixed in round 8
+(docs/benchmarks.md), so they are a regression check, not a held-out set.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from common import CACHE, print_table, write_json  # noqa: E402
+
+from kgrag.answering.terms import is_refusal  # noqa: E402
+from kgrag.index import Index  # noqa: E402
+
+QUESTIONS = Path(__file__).resolve().parent / "spot_arduino.jsonl"
+
+
+def passes(case: dict, text: str) -> bool:
+    """Whether the answer text holds what the case expects."""
+    low = text.lower()
+    if case.get("refuse"):
+        return is_refusal(text)
+    if case.get("expect_all"):
+        return all(s.lower() in low for s in case["expect_all"])
+    return any(s.lower() in low for s in case.get("expect_any", []))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--index", default=str(CACHE / "arduino-pdf-kg"))
+    parser.add_argument("--label", default="run")
+    args = parser.parse_args()
+    cases = [json.loads(line) for line in QUESTIONS.read_text(encoding="utf-8").splitlines() if line.strip()]
+    rows, records = [], []
+    with Index.open(args.index) as index:
+        for case in cases:
+            start = time.perf_counter()
+            answer = index.ask(case["question"], mode="auto")
+            ok = passes(case, answer.text)
+            path = answer.context.info.get("answer_path", "refused")
+            records.append({"question": case["question"], "answer": answer.text, "path": path, "pass": ok,
+                            "seconds": round(time.perf_counter() - start, 2)})
+            rows.append([case["question"][:60], path, "yes" if ok else "no", answer.text[:70].replace("\n", " ")])
+    print_table(["question", "path", "pass", "answer"], rows)
+    passed = sum(r["pass"] for r in records)
+    print(f"\n{args.label}: {passed} / {len(records)} pass")
+    write_json(f"spot_arduino_{args.label}", {"label": args.label, "passed": passed, "records": records})
+
+
+if __name__ == "__main__":
+    main()
