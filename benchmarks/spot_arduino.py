@@ -41,8 +41,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--index", default=str(CACHE / "arduino-pdf-kg"))
     parser.add_argument("--label", default="run")
+    parser.add_argument("--questions", default=str(QUESTIONS), help="JSONL of {question, expect_any | expect_all | refuse}")
     args = parser.parse_args()
-    cases = [json.loads(line) for line in QUESTIONS.read_text(encoding="utf-8").splitlines() if line.strip()]
+    cases = [json.loads(line) for line in Path(args.questions).read_text(encoding="utf-8").splitlines() if line.strip()]
     rows, records = [], []
     with Index.open(args.index) as index:
         for case in cases:

@@ -6,7 +6,7 @@ from kgrag.answer import generate_answer
 from kgrag.answering.extract import try_extract, try_list
 from kgrag.answering.select import Scored, variant_of
 from kgrag.answering.terms import analyse
-from kgrag.answering.units import Unit
+from kgrag.answering.units import Unit, block_units
 from kgrag.answering.values import has_value, value_dimensions
 from kgrag.models.fake import FakeLLM
 from kgrag.types import Context, ContextItem
@@ -115,7 +115,6 @@ def test_a_list_question_about_a_narrower_kind_is_not_answered_with_the_whole_ty
 
 def test_each_fact_line_belongs_to_its_own_subject_not_to_the_first_one_of_the_block() -> None:
     from kgrag.answer import GRAPH_FACTS, build_blocks
-    from kgrag.answering.units import block_units
 
     facts = [ContextItem("relation", "Zephyr Mini (Product)\nhas module | QB306 [2]", 1.0, None, "d1", {"title": "Zephyr Mini"}),
              ContextItem("relation", "Zephyr Vidor (Product)\nbluetooth | QW102 module", 1.0, None, "d2", {"title": "Zephyr Vidor"})]
@@ -129,3 +128,20 @@ def test_each_fact_line_belongs_to_its_own_subject_not_to_the_first_one_of_the_b
 def test_a_sentence_with_the_asked_quantity_beats_one_with_no_value_of_it() -> None:
     rows = ["U8 communicates with the host over an I2C bus.", "The QX300 measures relative humidity from 0 to 100 %RH."]
     assert _best("What is the humidity range of the QX300?", rows).startswith("The QX300 measures")
+
+
+def test_a_fact_of_another_subject_is_never_quoted_and_a_fact_is_led_by_its_subject() -> None:
+    from kgrag.answer import build_blocks
+
+    facts = [ContextItem("relation", "Zephyr Core (Product)\ninput voltage from vin pad | 4 to 20 V\n"
+                         "input voltage from usb connector | 4.75 to 5.25 V", 1.0, None, "d1", {"title": "Zephyr Core"}),
+             ContextItem("relation", "Orbit Mini (Product)\nmaximum input voltage from vin pad | -0.3 to 21 V\n"
+                         "maximum input voltage from usb connector | -0.3 to 21 V", 1.0, None, "d2", {"title": "Orbit Mini"})]
+    rows = [u for u in block_units(1, build_blocks(Context("", "test", facts, 50, 2000))[0].text) if u.kind == "row"]
+    assert all(not u.header for u in rows)  # a fact line is a pair of its own, never the header of the next one
+    question = "What is the maximum input voltage from the VIN pad of the Zephyr Core?"
+    text = _answer(question, ("Zephyr Core", facts[0].text), ("Orbit Mini", facts[1].text))
+    assert "4 to 20 V" in text and "21 V" not in text
+    context = Context(question, "test", facts, 50, 2000)
+    answer = generate_answer(FakeLLM(replies=[]), question, context, mode="auto", focus_tokens=300)
+    assert answer.text.startswith("Zephyr Core: input voltage from vin pad: 4 to 20 V")  # led by the fact's subject

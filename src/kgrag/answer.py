@@ -63,10 +63,20 @@ class Block:
     def chunk_id(self) -> str | None:
         return next((i.chunk_id for i in self.items if i.chunk_id), None)
 
+    @property
+    def gathered(self) -> bool:
+        """Graph facts of several subjects, each from its own document."""
+        return bool(self.items) and self.items[0].kind == "relation" and len(self.items) > 1
+
+    @property
+    def title(self) -> str:
+        """The document title (the product) of the block; none for gathered facts (each line has its subject)."""
+        return "" if self.gathered else str(self.source.get("title") or "")
+
     def header(self) -> str:
         """What the block is: its document, pages and section; graph facts gathered from several documents say
         so instead of borrowing the first fact's document (which would name one product for all of them)."""
-        if self.items and self.items[0].kind == "relation" and len(self.items) > 1:
+        if self.gathered:
             return GRAPH_FACTS
         src = self.source
         parts = [str(src.get("title") or src.get("path") or "knowledge graph")]
@@ -236,7 +246,7 @@ def plan_answer(
     if coverage < min_coverage - FOCUS_SLACK:  # the context covers the question, its best units do not: a small
         return evidence_plan(blocks, context, evidence)  # model would answer off-topic
     if mode in ("extractive", "auto"):
-        found = try_extract(q, focus.ranked, {b.n: str(b.source.get("title") or "") for b in blocks})
+        found = try_extract(q, focus.ranked, {b.n: b.title for b in blocks})
         if found is not None:
             context.info["answer_path"] = "extractive"
             return Plan(blocks, "quote", f"{found.text} [{found.unit.cited()}].", support=found.unit.text)

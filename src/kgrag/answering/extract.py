@@ -14,9 +14,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from kgrag.answering.names import squash
-from kgrag.answering.select import Scored
+from kgrag.answering.select import Scored, whole_name
 from kgrag.answering.terms import QuestionTerms, content_terms, fold, name_found
-from kgrag.answering.units import Unit
+from kgrag.answering.units import FACT_SUBJECT, Unit
 from kgrag.answering.values import (
     NUMBER_UNIT,
     asked_dimensions,
@@ -34,7 +34,6 @@ CANDIDATES = 4  # units considered for a quote, best-scored first
 MIN_WORDS = 3  # a quote shorter than this is a label, not an answer
 _NUMBER_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|sixteen|twenty|thirty-two|\\d+"
 _COUNT = re.compile(rf"(?<![\w.])(?:{_NUMBER_WORDS})\s?[×x]?\s+((?:[\w-]+\s+){{0,3}}[\w-]+)", re.IGNORECASE)
-_FACT_SUBJECT = re.compile(r"^(?P<name>.+?) \((?P<type>[A-Za-z]+)\)$")  # "nRF52832 (Microcontroller)"
 _FACT_LINE = re.compile(r"^(?P<attr>[^|]+?) \| (?P<value>.+?)(?: \[(?P<n>\d+)\])?$")  # "in product | Nicla Voice [4]"
 _CONTAINS = re.compile(r"^(has\b|in \w+$|based on|powered by|integrates|embeds|uses|includes)")  # part-of relations
 # Words that say "contains" in a list question ("which boards use / have / integrate the X"): not attributes.
@@ -92,6 +91,16 @@ def value_fit(q: QuestionTerms, unit: Unit) -> tuple[int, int]:
     return int(bool(value_dimensions(text) & dims)), -off
 
 
+def subject_named(q: QuestionTerms, unit: Unit) -> bool:
+    """A graph fact ("Subject (Type)" heading) answers only when its subject is one the question names; other
+    units always pass (their product is checked by the name score)."""
+    m = FACT_SUBJECT.match(unit.heading)
+    if not m:
+        return True
+    subject = m["name"].lower()
+    return name_found(subject, q.text.lower()) or any(whole_name(p, subject) for p in q.phrases)
+
+
 def label_precision(q: QuestionTerms, unit: Unit) -> float:
     """Share of a row's label words (its cells without a digit) that the question asks for; 0.5 for a sentence
     or a row whose cells all hold values."""
@@ -107,9 +116,10 @@ def answer_text(q: QuestionTerms, unit: Unit, title: str) -> str:
     low = quote.lower()
     lead = [title] if title and title.lower() not in low else []
     named_by_title = bool(lead) and any(name_found(n, title.lower()) for n in q.names)
+    fact = FACT_SUBJECT.match(unit.heading)  # a graph fact: its subject says whose value it is
     if (unit.heading and not named_by_title and unit.heading.lower() not in low
-            and any(name_found(n, unit.heading.lower()) for n in q.names)):
-        lead.append(unit.heading)
+            and (fact or any(name_found(n, unit.heading.lower()) for n in q.names))):
+        lead.append(fact["name"] if fact else unit.heading)
     return f"{' – '.join(lead)}: {quote}" if lead else quote
 
 
@@ -129,7 +139,7 @@ def try_extract(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) 
             continue
         if q.attributes and s.attributes < MIN_ATTRIBUTES:
             continue
-        if q.names and (s.names < MIN_NAMES or s.variant):
+        if q.names and (s.names < MIN_NAMES or s.variant or not subject_named(q, u)):
             continue
         fits.append(s)
     if not fits:
@@ -145,7 +155,7 @@ def _fact_groups(text: str) -> list[tuple[str, str, list[tuple[str, str, int | N
     """(subject, type, [(attribute, value, cited block)]) of a fact-table block ("Subject (Type)" then lines)."""
     groups: list[tuple[str, str, list[tuple[str, str, int | None]]]] = []
     for line in text.splitlines():
-        head, fact = _FACT_SUBJECT.match(line.strip()), _FACT_LINE.match(line.strip())
+        head, fact = FACT_SUBJECT.match(line.strip()), _FACT_LINE.match(line.strip())
         if fact and groups:
             groups[-1][2].append((fact["attr"], fact["value"], int(fact["n"]) if fact["n"] else None))
         elif head:

@@ -89,9 +89,10 @@ def variant_of(q: QuestionTerms, text: str) -> bool:
 
 def _sibling(phrase: list[str], phrases: list[list[str]], text: str) -> bool:
     """`text` names a product that shares the first words of `phrase` and then differs, and names neither
-    `phrase` nor any other of the question's names whole."""
+    `phrase` nor another several-word name of the question whole (a one-word name such as "VIN" may be an
+    attribute the sibling shares)."""
     low = text.lower()
-    if any(_whole(p, low) for p in phrases):
+    if any(whole_name(p, low) for p in phrases if p is phrase or len(p) > 1):  # the asked name, or another product's
         return False
     for k in range(1, len(phrase)):
         lead = r"[\s®™]+".join(re.escape(w) for w in phrase[:k])
@@ -101,7 +102,8 @@ def _sibling(phrase: list[str], phrases: list[list[str]], text: str) -> bool:
     return False
 
 
-def _whole(phrase: list[str], text_lower: str) -> bool:
+def whole_name(phrase: list[str], text_lower: str) -> bool:
+    """All words of a several-word name, in order and adjacent, in the (lower-cased) text."""
     pattern = r"[\s®™]+".join(re.escape(w.lower()) for w in phrase)
     return re.search(rf"(?<![a-z0-9]){pattern}(?![a-z0-9])", text_lower) is not None
 

@@ -18,6 +18,7 @@ _PARAGRAPH = re.compile(r"\n\s*\n")
 _CITE_TAIL = re.compile(r"\s*\[(\d+)\]\s*$")
 MAX_HEADING_WORDS = 10
 _BRACKET_UNIT = re.compile(r"[\[(]\s*([^\])]{1,6}?)\s*[\])]")  # "TEMPERATURE [°C]", "Current (mA)"
+FACT_SUBJECT = re.compile(r"^(?P<name>.+?) \((?P<type>[A-Za-z]+)\)$")  # a fact group's first line, "nRF52832 (Microcontroller)"
 _NUMERIC = re.compile(r"[-+±~<>≤≥]?\s?\d+(?:[.,]\d+)?(?:\s?(?:to|-|–|/|~)\s?[-+]?\d+(?:[.,]\d+)?)?")
 
 
@@ -117,7 +118,8 @@ def block_units(n: int, text: str) -> list[Unit]:
             if is_row(line):
                 nxt = lines[i + 1] if i + 1 < len(lines) and is_row(lines[i + 1]) else None
                 prev_row = i > 0 and is_row(lines[i - 1])
-                fact_line = line in sources  # "attribute | value [n]": a pair of its own, never a table header
+                # "attribute | value [n]" under a "Subject (Type)" line: a pair of its own, never a table header
+                fact_line = line in sources or bool(own and FACT_SUBJECT.match(lines[0]))
                 if not prev_row and not fact_line and _header_like(line, nxt):
                     header = line
                     continue
