@@ -145,3 +145,13 @@ def test_a_fact_of_another_subject_is_never_quoted_and_a_fact_is_led_by_its_subj
     context = Context(question, "test", facts, 50, 2000)
     answer = generate_answer(FakeLLM(replies=[]), question, context, mode="auto", focus_tokens=300)
     assert answer.text.startswith("Zephyr Core: input voltage from vin pad: 4 to 20 V")  # led by the fact's subject
+
+
+def test_which_kind_of_part_is_answered_by_a_part_number_next_to_that_kind() -> None:
+    overview = ("The Zephyr Core is a module containing a QM21 processor, a Wi-Fi module based on QX32, a crypto chip "
+                "which can store keys and a 6 axis IMU.")
+    rows = ["U1 | QM21G18A Controller | U3 | QS6DSOX IMU Sensor"]
+    units = [Unit(block=1, pos=0, text=overview, kind="sentence"), Unit(block=1, pos=1, text=rows[0], kind="row")]
+    ranked = [Scored(units[0], score=0.9, attributes=1.0, names=1.0), Scored(units[1], score=0.5, attributes=1.0, names=1.0)]
+    found = try_extract(analyse("Which IMU is on the Zephyr Core?"), ranked, {1: "Zephyr Core"})
+    assert found is not None and "QS6DSOX" in found.text

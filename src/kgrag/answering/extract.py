@@ -15,10 +15,11 @@ from dataclasses import dataclass
 
 from kgrag.answering.names import squash
 from kgrag.answering.select import Scored, whole_name
-from kgrag.answering.terms import QuestionTerms, content_terms, fold, name_found
+from kgrag.answering.terms import CLASS_WORDS, QuestionTerms, content_terms, fold, name_found
 from kgrag.answering.units import FACT_SUBJECT, Unit
 from kgrag.answering.values import (
     NUMBER_UNIT,
+    PART,
     asked_dimensions,
     dimension_of_unit,
     has_value,
@@ -32,6 +33,8 @@ MIN_ATTRIBUTES = 0.4  # share of the question's attribute words the unit must ca
 MIN_NAMES = 0.35  # share of the question's names found near the unit (block title/section counts half)
 CANDIDATES = 4  # units considered for a quote, best-scored first
 MIN_WORDS = 3  # a quote shorter than this is a label, not an answer
+KIND_WINDOW = 5  # words between the asked kind of part ("IMU") and the part number that names it
+_WORDS = re.compile(r"[A-Za-z0-9][\w\-+/]*")
 _NUMBER_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|sixteen|twenty|thirty-two|\\d+"
 _COUNT = re.compile(rf"(?<![\w.])(?:{_NUMBER_WORDS})\s?[×x]?\s+((?:[\w-]+\s+){{0,3}}[\w-]+)", re.IGNORECASE)
 _FACT_LINE = re.compile(r"^(?P<attr>[^|]+?) \| (?P<value>.+?)(?: \[(?P<n>\d+)\])?$")  # "in product | Nicla Voice [4]"
@@ -69,8 +72,25 @@ def states_value(q: QuestionTerms, unit: Unit) -> bool:
         return states_count(q.count_of, unit.text)
     asked = {p.lower() for p in q.parts}
     if any(p.lower() not in asked for p in part_numbers(unit.text)):
-        return True
+        return names_the_kind(q, unit)
     return has_value(unit.value_text()) and not q.wants_name
+
+
+def names_the_kind(q: QuestionTerms, unit: Unit) -> bool:
+    """For "Which IMU / What camera sensor …": a new part number stands next to the asked kind of part (in one
+    table row, or within a few words of a sentence), so "… a crypto chip and a 6 axis IMU" with the processor's part
+    number twenty words earlier does not answer which IMU. A row or a line under a heading naming the kind may hold
+    it anywhere."""
+    kinds = q.attributes & CLASS_WORDS
+    if not kinds:
+        return True
+    asked = {p.lower() for p in q.parts}
+    if unit.kind == "row" or any(fold(w) in kinds for w in _WORDS.findall(unit.heading)):
+        return any(fold(w) in kinds for w in _WORDS.findall(unit.scoped()))  # a row, or lines under "Microcontroller"
+    words = _WORDS.findall(unit.text)
+    spots = [i for i, w in enumerate(words) if fold(w) in kinds]
+    parts = [i for i, w in enumerate(words) if PART.fullmatch(w) and w.lower() not in asked]
+    return any(abs(i - j) <= KIND_WINDOW for i in spots for j in parts)
 
 
 def unit_fits(q: QuestionTerms, unit: Unit) -> bool:
