@@ -71,8 +71,8 @@ def states_value(q: QuestionTerms, unit: Unit) -> bool:
     if q.count_of:
         return states_count(q.count_of, unit.text)
     asked = {p.lower() for p in q.parts}
-    if any(p.lower() not in asked for p in part_numbers(unit.text)):
-        return names_the_kind(q, unit)
+    if any(p.lower() not in asked for p in part_numbers(unit.text)) and (not q.wants_name or names_the_kind(q, unit)):
+        return True
     return has_value(unit.value_text()) and not q.wants_name
 
 
