@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from kgrag.answer import generate_answer
 from kgrag.answering.extract import try_extract, try_list
 from kgrag.answering.select import Scored, variant_of
@@ -155,3 +157,23 @@ def test_which_kind_of_part_is_answered_by_a_part_number_next_to_that_kind() -> 
     ranked = [Scored(units[0], score=0.9, attributes=1.0, names=1.0), Scored(units[1], score=0.5, attributes=1.0, names=1.0)]
     found = try_extract(analyse("Which IMU is on the Zephyr Core?"), ranked, {1: "Zephyr Core"})
     assert found is not None and "QS6DSOX" in found.text
+
+
+class _Unrelated:
+    """An embedder under which the question and every passage are orthogonal (cosine 0): nothing is about it."""
+
+    model_name, dim = "unrelated", 2
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        return np.array([[1.0, 0.0]] + [[0.0, 1.0]] * (len(texts) - 1), dtype=np.float32)
+
+
+def test_when_no_passage_is_about_the_question_the_closest_passages_are_shown_without_the_llm() -> None:
+    question = "What is the max current per LED of the Zephyr Strip?"
+    answer = generate_answer(FakeLLM(replies=[]), question, _context(question, ("Zephyr Strip", STRIP)), mode="auto",
+                             focus_tokens=300, embedder=_Unrelated(), min_relevance=0.4)
+    assert not answer.grounded and answer.context.info["relevance"] == 0.0
+    assert answer.text.startswith("The documents do not contain a direct answer")
+    kept = generate_answer(FakeLLM(replies=[]), question, _context(question, ("Zephyr Strip", STRIP)), mode="auto",
+                           focus_tokens=300, embedder=_Unrelated(), min_relevance=0.0)  # 0: the gate is off
+    assert kept.grounded and "20 mA" in kept.text

@@ -45,6 +45,8 @@ FOCUS_SLACK = 0.1  # the focused context may cover a little less of the question
 MIN_QUOTE_WORDS = 5
 QUOTES = 2  # units quoted by the extractive mode when no single unit states the asked value
 MIN_QUESTION_COVERAGE = 0.45
+MIN_RELEVANCE = 0.40  # bundled MiniLM: best cosine of any focused unit to the question below which the documents
+# do not address it (Arduino dev: 3 not-in-docs questions at 0.37-0.40, every answerable one >= 0.43; 55 spec questions >= 0.52)
 
 
 @dataclass
@@ -208,6 +210,7 @@ class Plan:
 def plan_answer(
     question: str, context: Context, *, mode: str = "generative", focus_tokens: int = 0,
     min_coverage: float = MIN_QUESTION_COVERAGE, embedder: Embedder | None = None, max_tokens: int = 256,
+    min_relevance: float = 0.0,
 ) -> Plan:
     """Choose the answer path: refusal when the context misses the question, the closest quotes (auto) or a
     refusal when the focused units miss it, a quote when `mode` allows and one unit states the asked value, else
@@ -232,6 +235,10 @@ def plan_answer(
     context.info["focus_coverage"] = round(coverage, 3)
     if not focused:
         return Plan(blocks, "refuse", NO_ANSWER)
+    relevance = max((s.parts.get("dense", 0.0) for s in focus.ranked), default=0.0)
+    if embedder is not None and min_relevance > 0 and relevance < min_relevance:  # no passage is about the question
+        context.info["relevance"] = round(relevance, 3)
+        return evidence_plan(blocks, context, quote_answer(focus.ranked) if mode != "generative" else NO_ANSWER)
     missing = missing_names(question, q, names_text) if mode != "generative" else []
     if missing:  # the question names something the context never mentions: say so, show what was found
         context.info["missing_names"] = missing
@@ -320,13 +327,13 @@ def _messages(question: str, plan: Plan, focused: bool) -> list[Message]:
 
 def generate_answer(
     llm: LLM, question: str, context: Context, *, max_tokens: int = 256, min_coverage: float = MIN_QUESTION_COVERAGE,
-    mode: str = "generative", focus_tokens: int = 0, embedder: Embedder | None = None,
+    mode: str = "generative", focus_tokens: int = 0, embedder: Embedder | None = None, min_relevance: float = 0.0,
 ) -> Answer:
     """Answer from the context only: a refusal (no LLM) when it misses the question, a quote when the facts are
     explicit (`mode` extractive/auto), else the LLM over the focused (`focus_tokens` > 0) or full context."""
     start = time.perf_counter()
     plan = plan_answer(question, context, mode=mode, focus_tokens=focus_tokens, min_coverage=min_coverage,
-                       embedder=embedder, max_tokens=max_tokens)
+                       embedder=embedder, max_tokens=max_tokens, min_relevance=min_relevance)
     if plan.action != "generate":
         answer = finish_plan(question, context, plan)
     else:
@@ -343,11 +350,11 @@ def block_payload(blocks: list[Block]) -> list[dict[str, Any]]:
 
 def stream_answer(
     llm: LLM, question: str, context: Context, *, max_tokens: int = 256, min_coverage: float = MIN_QUESTION_COVERAGE,
-    mode: str = "generative", focus_tokens: int = 0, embedder: Embedder | None = None,
+    mode: str = "generative", focus_tokens: int = 0, embedder: Embedder | None = None, min_relevance: float = 0.0,
 ) -> Iterator[dict[str, Any]]:
     """Events: one `sources` (the numbered blocks the answer cites), `token` pieces, then `done` with the answer."""
     plan = plan_answer(question, context, mode=mode, focus_tokens=focus_tokens, min_coverage=min_coverage,
-                       embedder=embedder, max_tokens=max_tokens)
+                       embedder=embedder, max_tokens=max_tokens, min_relevance=min_relevance)
     yield {"event": "sources", "data": block_payload(plan.blocks)}
     if plan.action != "generate":
         answer = finish_plan(question, context, plan)
@@ -377,4 +384,7 @@ def answer_options(settings: Settings, mode: str | None = None) -> dict[str, Any
         "focus_tokens": a.focus_tokens if focused else 0,
         "max_tokens": min(a.focus_max_tokens, settings.llm.max_answer_tokens) if focused else settings.llm.max_answer_tokens,
         "min_coverage": settings.retrieval.min_question_coverage,
+        # the threshold is on the bundled MiniLM's cosine scale; other embedders score differently: off unless set
+        "min_relevance": a.min_relevance if a.min_relevance >= 0 else (
+            MIN_RELEVANCE if settings.embedder.provider.strip().lower() == "minilm" else 0.0),
     }
