@@ -177,3 +177,11 @@ def test_when_no_passage_is_about_the_question_the_closest_passages_are_shown_wi
     kept = generate_answer(FakeLLM(replies=[]), question, _context(question, ("Zephyr Strip", STRIP)), mode="auto",
                            focus_tokens=300, embedder=_Unrelated(), min_relevance=0.0)  # 0: the gate is off
     assert kept.grounded and "20 mA" in kept.text
+
+
+def test_a_reply_adding_only_the_document_title_to_the_question_is_an_echo() -> None:
+    from kgrag.answer import echoes
+
+    question = "Which temperature sensor is on the DIN Thermo?"
+    assert echoes(question, "The temperature sensor is on the Acme DIN Thermo. [1]", "Acme DIN Thermo")
+    assert not echoes(question, "The DIN Thermo uses the QT236 sensor [1].", "Acme DIN Thermo")

@@ -303,7 +303,7 @@ def finish_plan(question: str, context: Context, plan: Plan, reply: str = "", us
     if plan.action == "quote":
         return finish_answer(question, context, plan.blocks, plan.text, usage, plan.support)
     if plan.action == "generate":
-        said = not is_refusal(reply) and not echoes(question, reply)
+        said = not is_refusal(reply) and not echoes(question, reply, " ".join(b.title for b in plan.sources or plan.blocks))
         if said or is_refusal(plan.evidence):  # an answer, or no evidence to show instead
             return finish_answer(question, context, plan.blocks, reply, usage)
         context.info["answer_path"] = "evidence"
@@ -312,10 +312,12 @@ def finish_plan(question: str, context: Context, plan: Plan, reply: str = "", us
                   usage=usage)
 
 
-def echoes(question: str, reply: str) -> bool:
-    """A reply that only restates an open question ("The products that embed another product are [2] [3]"):
-    not one content word the question lacks. A yes/no question restated is its "yes", so it never echoes."""
-    return not analyse(question).yes_no and not content_terms(CITE.sub("", reply)) - content_terms(question)
+def echoes(question: str, reply: str, titles: str = "") -> bool:
+    """A reply that only restates an open question ("The products that embed another product are [2] [3]", "The
+    temperature sensor is on the Arduino DIN Celsius"): no content word beyond the question's and the sources'
+    document titles. A yes/no question restated is its "yes", so it never echoes."""
+    said = content_terms(CITE.sub("", reply)) - content_terms(question) - content_terms(titles)
+    return not analyse(question).yes_no and not said
 
 
 def _messages(question: str, plan: Plan, focused: bool) -> list[Message]:
