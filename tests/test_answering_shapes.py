@@ -185,3 +185,11 @@ def test_a_reply_adding_only_the_document_title_to_the_question_is_an_echo() -> 
     question = "Which temperature sensor is on the DIN Thermo?"
     assert echoes(question, "The temperature sensor is on the Acme DIN Thermo. [1]", "Acme DIN Thermo")
     assert not echoes(question, "The DIN Thermo uses the QT236 sensor [1].", "Acme DIN Thermo")
+
+
+def test_a_count_is_looked_for_deeper_than_other_values() -> None:
+    rows = [f"Max current per relay {n} | {n + 10} A" for n in range(5)] + ["Number of outputs | 4x relays (NO)"]
+    units = [Unit(block=1, pos=n, text=row, kind="row") for n, row in enumerate(rows)]
+    ranked = [Scored(u, score=1.0 - 0.1 * n, attributes=1.0, names=1.0) for n, u in enumerate(units)]
+    found = try_extract(analyse("How many relays does the Zephyr Core have?"), ranked, {1: "Zephyr Core"})
+    assert found is not None and "4x relays" in found.text

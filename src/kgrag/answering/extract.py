@@ -32,6 +32,7 @@ MIN_ATTRIBUTES = 0.4  # share of the question's attribute words the unit must ca
 # counts for the words that ask for it)
 MIN_NAMES = 0.35  # share of the question's names found near the unit (block title/section counts half)
 CANDIDATES = 4  # units considered for a quote, best-scored first
+COUNT_CANDIDATES = 12  # "how many": deeper, a count of the asked thing is a strict test
 MIN_WORDS = 3  # a quote shorter than this is a label, not an answer
 KIND_WINDOW = 5  # words between the asked kind of part ("IMU") and the part number that names it
 _WORDS = re.compile(r"[A-Za-z0-9][\w\-+/]*")
@@ -151,7 +152,7 @@ def try_extract(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) 
     if not q.wants_value or not ranked:
         return None
     fits: list[Scored] = []
-    for s in ranked[:CANDIDATES]:  # the best few: the top unit may be a heading or a prose sentence
+    for s in ranked[:COUNT_CANDIDATES if q.count_of else CANDIDATES]:  # the best few: the top may be a heading
         u = s.unit
         if u.kind == "heading" or len(u.text.split()) < MIN_WORDS and u.kind != "row":
             continue
