@@ -120,3 +120,12 @@ def test_a_board_position_table_names_a_part_after_its_makers_name() -> None:
     assert not {"A0-A3", "U16-U19"} & set(types(ranges))  # position and pin ranges anywhere are no parts
     assert ("Zephyr Mini Rev2", "has actuator", "QL34RGB") in triples(x) or "QL34RGB" in types(x)
     assert "QX689" not in types(extract(chunk("Ref. | Description\nU5 | The QX689 is shared")))  # no maker: "The"
+
+
+def test_a_row_labelled_peripherals_or_communication_names_the_products_interfaces() -> None:
+    x = extract(chunk("Specification | Details\nDigital Peripherals | GPIO (x22), UART (x2), I2C (x2), SPI (x2)\n"
+                      "Communication | I2C (Qwiic), optional UART\nSupply Voltage | 3.3 V"))
+    interfaces = {o for s, r, o in triples(x) if s == "Zephyr Mini Rev2" and r == "has interface"}
+    assert {"UART", "I2C", "SPI"} <= interfaces
+    pins = extract(chunk("Pin | Function | Type\nSDA | I2C data | Digital"))  # a pin table names no interface
+    assert not any(r == "has interface" for _, r, _ in triples(pins))

@@ -8,6 +8,7 @@ spec lines under a component; "X uses / is based on / integrates Y" sentences as
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -53,6 +54,9 @@ class _State:
     subject: str
     header: list[str] = field(default_factory=list)
     skip_table: bool = False
+
+
+INTERFACE_LABEL = re.compile(r"(?i)\b(interfaces?|peripherals?|communication|connectivity|buses)\b")  # rows listing them
 
 
 def product_of(chunk: Chunk, title: str) -> str:
@@ -184,6 +188,8 @@ class DatasheetExtractor(Extractor):
         first = cells[0]
         if first.replace(".", "").isdigit() or not first:
             return  # pin tables and numbered lists: positions, not attributes
+        if INTERFACE_LABEL.search(first) and state.subject == state.product:  # "Digital Peripherals | UART (x2), I2C …"
+            self._interfaces(b, state, " | ".join(cells[1:]))
         values = [c for c in cells[1:] if c and c.upper() not in {"TBC", "TBD", "N/A", "-", "—"}]
         if not values:
             return
