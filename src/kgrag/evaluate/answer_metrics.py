@@ -9,7 +9,6 @@ part (a name found in few chunks) and none of the sources the answer cites menti
 from __future__ import annotations
 
 import math
-import re
 import statistics
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
@@ -61,7 +60,7 @@ def wrong_product(question: str, answer: str, cited_texts: Sequence[str], corpus
     names = specific_names(question, corpus)
     if is_refusal(answer) or not names:
         return None
-    cited = "\n".join(cited_texts).lower() + "\n" + re.sub(r"\[\d+\]", "", answer).lower()
+    cited = "\n".join(cited_texts).lower() + "\n" + CITE.sub("", answer).lower()
     return not any(name_found(n, cited) for n in names) if cited_texts else True
 
 
