@@ -193,3 +193,15 @@ def test_a_count_is_looked_for_deeper_than_other_values() -> None:
     ranked = [Scored(u, score=1.0 - 0.1 * n, attributes=1.0, names=1.0) for n, u in enumerate(units)]
     found = try_extract(analyse("How many relays does the Zephyr Core have?"), ranked, {1: "Zephyr Core"})
     assert found is not None and "4x relays" in found.text
+
+
+def test_a_quoted_list_keeps_each_items_source_number() -> None:
+    from kgrag.answer import Plan, build_blocks, finish_plan
+
+    items = [ContextItem("relation", "Zephyr Mini (Product)\nhas interface | UART", 1.0, None, "d1", {"title": "Zephyr Mini"}),
+             ContextItem("chunk", "Digital peripherals of the Zephyr Mini: I2C, SPI and PWM on every header pin.", 0.5,
+                         "c2", "d1", {"title": "Zephyr Mini"})]
+    context = Context("Which interfaces does the Zephyr Mini have?", "test", items, 50, 2000)
+    text = "Zephyr Mini – has interface: UART [1]; I2C [2]; SPI [2]; PWM [2]."
+    answer = finish_plan(context.question, context, Plan(build_blocks(context), "quote", text))
+    assert answer.text == text  # the markers are the items' own, not pruned as if one sentence cited them all

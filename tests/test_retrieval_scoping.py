@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from tests.conftest import fast_settings
 
-from kgrag.answer import plan_answer
+from kgrag.answer import finish_plan, plan_answer
 from kgrag.answering.extract import try_list
-from kgrag.answering.terms import analyse
+from kgrag.answering.terms import CITE, analyse
 from kgrag.graph.adjacency import get_adjacency
 from kgrag.graph.build import build_graph
 from kgrag.graph.resolve import resolve_entities
@@ -122,6 +122,8 @@ def test_a_list_question_is_answered_from_the_fact_table(sibling_index: Index) -
     plan = plan_answer(question, context, mode="auto", focus_tokens=300)
     assert plan.action == "quote" and context.info["answer_path"] == "graph list"
     assert "Zephyr Mini [" in plan.text and "Zephyr Pro [" in plan.text and "Rev2" not in plan.text
+    answer = finish_plan(question, context, plan)  # each item keeps its own source number
+    assert answer.text == plan.text and len(CITE.findall(answer.text)) == len(plan.text.split(";"))
     q = analyse("Which sensor of the Zephyr Mini measures pressure?")  # asks more than the list: passages decide
     assert try_list(q, {1: "Zephyr Mini (Product)\nhas sensor | QX100 [2]"}) is None
     q = analyse("Which sensors does the Zephyr Mini have?")

@@ -175,12 +175,14 @@ def make_citations(answer_text: str, blocks: list[Block], support: str = "") -> 
 
 
 def finish_answer(question: str, context: Context, blocks: list[Block], text: str, usage: dict[str, int],
-                  support: str = "") -> Answer:
-    """The model's reply as an Answer: a refusal, or the text with a [n] on every sentence and its citations."""
+                  support: str = "", repair: bool = True) -> Answer:
+    """The model's reply as an Answer: a refusal, or the text with a [n] on every sentence and its citations.
+    Quotes built here (`repair` False) keep their markers: a list cites each item, not the sentence."""
     text = text.strip()
     if is_refusal(text):
         return Answer(question, NO_ANSWER, [], context, grounded=False, usage=usage)
-    text = repair_citations(text, {b.n: b.text for b in blocks})
+    if repair:
+        text = repair_citations(text, {b.n: b.text for b in blocks})
     return Answer(question, text, make_citations(text, blocks, support), context, grounded=True, usage=usage)
 
 
@@ -301,7 +303,7 @@ def finish_plan(question: str, context: Context, plan: Plan, reply: str = "", us
     if plan.action == "refuse":
         return Answer(question, NO_ANSWER, [], context, grounded=False)
     if plan.action == "quote":
-        return finish_answer(question, context, plan.blocks, plan.text, usage, plan.support)
+        return finish_answer(question, context, plan.blocks, plan.text, usage, plan.support, repair=False)
     if plan.action == "generate":
         said = not is_refusal(reply) and not echoes(question, reply, " ".join(b.title for b in plan.sources or plan.blocks))
         if said or is_refusal(plan.evidence):  # an answer, or no evidence to show instead
