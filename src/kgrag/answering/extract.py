@@ -32,7 +32,7 @@ MIN_ATTRIBUTES = 0.4  # share of the question's attribute words the unit must ca
 # counts for the words that ask for it)
 MIN_NAMES = 0.35  # share of the question's names found near the unit (block title/section counts half)
 CANDIDATES = 4  # units considered for a quote, best-scored first
-COUNT_CANDIDATES = 12  # "how many": deeper, a count of the asked thing is a strict test
+COUNT_CANDIDATES = 40  # "how many": deeper, a count of the asked thing is a strict test
 MIN_WORDS = 3  # a quote shorter than this is a label, not an answer
 KIND_WINDOW = 5  # words between the asked kind of part ("IMU") and the part number that names it
 _WORDS = re.compile(r"[A-Za-z0-9][\w\-+/]*")
