@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from kgrag.answering.names import squash
 from kgrag.answering.select import Scored, whole_name
-from kgrag.answering.terms import CLASS_WORDS, QuestionTerms, content_terms, fold, name_found
+from kgrag.answering.terms import CLASS_WORDS, TOKEN, QuestionTerms, content_terms, fold, name_found
 from kgrag.answering.units import FACT_SUBJECT, Unit
 from kgrag.answering.values import (
     NUMBER_UNIT,
@@ -35,7 +35,6 @@ CANDIDATES = 4  # units considered for a quote, best-scored first
 COUNT_CANDIDATES = 40  # "how many": deeper, a count of the asked thing is a strict test
 MIN_WORDS = 3  # a quote shorter than this is a label, not an answer
 KIND_WINDOW = 5  # words between the asked kind of part ("IMU") and the part number that names it
-_WORDS = re.compile(r"[A-Za-z0-9][\w\-+/]*")
 _NUMBER_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|sixteen|twenty|thirty-two|\\d+"
 _COUNT = re.compile(rf"(?<![\w.])(?:{_NUMBER_WORDS})\s?[×x]?\s+((?:[\w-]+\s+){{0,3}}[\w-]+)", re.IGNORECASE)
 _FACT_LINE = re.compile(r"^(?P<attr>[^|]+?) \| (?P<value>.+?)(?: \[(?P<n>\d+)\])?$")  # "in product | Nicla Voice [4]"
@@ -86,9 +85,9 @@ def names_the_kind(q: QuestionTerms, unit: Unit) -> bool:
     if not kinds:
         return True
     asked = {p.lower() for p in q.parts}
-    if unit.kind == "row" or any(fold(w) in kinds for w in _WORDS.findall(unit.heading)):
-        return any(fold(w) in kinds for w in _WORDS.findall(unit.scoped()))  # a row, or lines under "Microcontroller"
-    words = _WORDS.findall(unit.text)
+    if unit.kind == "row" or any(fold(w) in kinds for w in TOKEN.findall(unit.heading)):
+        return any(fold(w) in kinds for w in TOKEN.findall(unit.scoped()))  # a row, or lines under "Microcontroller"
+    words = TOKEN.findall(unit.text)
     spots = [i for i, w in enumerate(words) if fold(w) in kinds]
     parts = [i for i, w in enumerate(words) if PART.fullmatch(w) and w.lower() not in asked]
     return any(abs(i - j) <= KIND_WINDOW for i in spots for j in parts)

@@ -33,7 +33,7 @@ _WHICH = re.compile(r"^\s*(which|who)\b", re.IGNORECASE)
 # what is asked (an attribute or a class of part), never the product the question is about.
 _ASKED_HEAD = re.compile(r"^\s*(?:what|which|how\s+(?:much|many))\s+((?:[\w\-/+]+\s+){1,3}?)"
                          r"(?:is|are|was|were|does|do|did|can|could|has|have|will|would|should)\b", re.IGNORECASE)
-_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-_/+]*")
+TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-_/+]*")  # a question word, part number or name
 NO_ANSWER = "The documents do not contain the answer."
 CITE = re.compile(r"\s*\[(\d+(?:\s*[,;]\s*\d+)*)\]")  # an inline citation marker: [3], [1, 4]
 _REFUSAL = re.compile(
@@ -118,12 +118,12 @@ class QuestionTerms:
 def asked_head(question: str) -> list[str]:
     """The words naming what a what/which/how-much question asks, before its verb ("camera sensor", "SRAM")."""
     m = _ASKED_HEAD.match(question)
-    return _TOKEN.findall(m.group(1)) if m else []
+    return TOKEN.findall(m.group(1)) if m else []
 
 
-def names_a_class(question: str) -> bool:
-    """What/which asks for a kind of part ("What camera sensor", "What FPGA"): the answer is a name, not a number."""
-    head = asked_head(question)
+def names_a_class(question: str, head: list[str]) -> bool:
+    """What/which asks for a kind of part ("What camera sensor", "What FPGA"; `head` from asked_head): the answer
+    is a name, not a number."""
     return bool(head) and not question.lstrip().lower().startswith("how") and any(fold(w) in CLASS_WORDS for w in head)
 
 
@@ -132,7 +132,7 @@ def analyse(question: str) -> QuestionTerms:
 
     A word is judged where it stands: "distance" asked of the "Modulino Distance" stays an attribute, and the
     asked head ("How much SRAM", "Which IMU") is never a name, part letter-digit mixes aside."""
-    tokens = _TOKEN.findall(question)
+    tokens = TOKEN.findall(question)
     head = asked_head(question)
     names: list[str] = []
     phrases: list[list[str]] = []
@@ -160,7 +160,7 @@ def analyse(question: str) -> QuestionTerms:
         parts=list(dict.fromkeys(parts)),
         attributes=content_terms(" ".join(asked)),
         wants_value=not yes_no and not _PROSE.search(question),
-        wants_name=bool(_WHICH.match(question)) or names_a_class(question),
+        wants_name=bool(_WHICH.match(question)) or names_a_class(question, head),
         count_of=fold(head[-1]) if head and re.match(r"\s*how\s+many\b", question, re.IGNORECASE) else "",
         yes_no=yes_no,
     )
@@ -171,7 +171,7 @@ _QUOTED = re.compile(r"(?<![\w'’])['\"‘“]([^'\"‘’“”]+)['\"’”](
 
 def quoted_words(question: str) -> list[str]:
     """Words inside quotation marks (an error message, a label on screen): text, not names of things."""
-    return [w for span in _QUOTED.findall(question) for w in _TOKEN.findall(span)]
+    return [w for span in _QUOTED.findall(question) for w in TOKEN.findall(span)]
 
 
 def name_found(name: str, text_lower: str) -> bool:

@@ -38,8 +38,6 @@ _LOAD_LOCK = threading.Lock()
 _GRAMMARS: dict[str, Any] = {}
 
 
-
-
 def load_llama(path: Path, n_ctx: int, threads: int, batch_threads: int = 1, flash_attn: bool = True) -> _Loaded:
     """The process-wide llama.cpp instance for these settings, created on first use.
 
