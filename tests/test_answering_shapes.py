@@ -205,3 +205,23 @@ def test_a_quoted_list_keeps_each_items_source_number() -> None:
     text = "Zephyr Mini – has interface: UART [1]; I2C [2]; SPI [2]; PWM [2]."
     answer = finish_plan(context.question, context, Plan(build_blocks(context), "quote", text))
     assert answer.text == text  # the markers are the items' own, not pruned as if one sentence cited them all
+
+
+def test_a_stated_quantity_no_source_gives_is_made_up() -> None:
+    from kgrag.answering.grounding import unsupported_values
+
+    sources = ["The Zephyr Core has four 1.12 mm mounting holes.", "Deep sleep | Typ = 86 | Unit = µA", "VIN | 6 to 21 V"]
+    assert unsupported_values("The Zephyr Core weighs about 1.12 kg [1].", sources) == ["1.12"]  # a length, not a mass
+    assert unsupported_values("The Zephyr Core costs $1,000 [1].", sources) == ["1000"]
+    assert unsupported_values("It draws 86 µA in deep sleep and takes 6.0 V to 21 V on VIN [2] [3].", sources) == []
+
+
+def test_an_llm_reply_with_a_made_up_value_gives_way_to_the_closest_passages() -> None:
+    question = "How does the Zephyr Ranger detect objects, and how heavy is it?"
+    llm = FakeLLM(replies=["The Zephyr Ranger uses time-of-flight and weighs about 1.2 kg [1]."])
+    answer = generate_answer(llm, question, _context(question, ("Zephyr Ranger", RANGER)), mode="auto", focus_tokens=300)
+    assert llm.calls == 1 and "1.2 kg" not in answer.text and "closest passages" in answer.text
+    assert answer.context.info["unsupported_values"] == ["1.2"]
+    llm = FakeLLM(replies=["The Zephyr Ranger uses time-of-flight to detect objects from 0 to 1200 mm [1]."])
+    answer = generate_answer(llm, question, _context(question, ("Zephyr Ranger", RANGER)), mode="auto", focus_tokens=300)
+    assert llm.calls == 1 and "1200 mm" in answer.text  # the sources give it

@@ -1,0 +1,57 @@
+"""Is a generated answer's value in its sources? Small models fill a gap with a plausible number ("The UNO Q costs
+$1,000", "weighs about 1.12 kg" from a "1.12 mm mounting hole") when the documents hold none; a stated quantity
+whose number the sources never give, or give only as another kind of quantity, is made up."""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable
+
+from kgrag.answering.terms import CITE
+from kgrag.answering.values import NUMBER_UNIT, dimension_of_unit
+
+_NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*")  # standalone numbers: "3.3", "1,000", "260"; not "ESP32"
+_PRICE = re.compile(r"(?:[$€£¥]\s?(\d[\d.,]*\d|\d))|(?:(\d[\d.,]*\d|\d)\s?(?:USD|EUR|GBP|dollars|euros)\b)")
+BARE = ""  # a number written without a unit after it (a table cell whose unit is in the header, a count)
+
+
+def number_form(raw: str) -> str:
+    """The value a written number means: "1,000" is a thousand, "3,3" three point three, "5.0" is "5"."""
+    raw = raw.strip().lstrip("+-±~ ").rstrip(".,")
+    if re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", raw):  # thousands separators: "1,000", "12,500.5"
+        raw = raw.replace(",", "")
+    raw = raw.replace(",", ".")  # a decimal comma
+    return raw.rstrip("0").rstrip(".") if "." in raw else raw
+
+
+def number_uses(text: str) -> dict[str, set[str]]:
+    """Each number of `text` -> the quantities it is written with (BARE when no unit follows it)."""
+    uses: dict[str, set[str]] = defaultdict(set)
+    with_unit: set[int] = set()
+    for m in NUMBER_UNIT.finditer(text):
+        uses[number_form(m.group(1))] |= dimension_of_unit(m.group(2)) or {BARE}
+        with_unit.add(m.end(1))
+    for m in _NUMBER.finditer(text):
+        if m.end() not in with_unit:
+            uses[number_form(m.group(0))].add(BARE)
+    return uses
+
+
+def stated_values(reply: str) -> list[tuple[str, set[str]]]:
+    """The quantities an answer states, with what they measure: "1.12 kg" (mass), "10 hours" (time), "$1,000"."""
+    text = CITE.sub(" ", reply)
+    found = [(m.group(1), dimension_of_unit(m.group(2))) for m in NUMBER_UNIT.finditer(text)]
+    found += [(m.group(1) or m.group(2), {BARE}) for m in _PRICE.finditer(text)]  # a price: any use of the number
+    return [(number_form(v), dims) for v, dims in found if number_form(v)]
+
+
+def unsupported_values(reply: str, sources: Iterable[str]) -> list[str]:
+    """The stated quantities of `reply` that no source gives: the number is absent, or written only with units
+    of other quantities (the question counts as a source)."""
+    uses: dict[str, set[str]] = defaultdict(set)
+    for text in sources:
+        for value, dims in number_uses(text).items():
+            uses[value] |= dims
+    return [value for value, dims in stated_values(reply)
+            if not (uses.get(value, set()) & (dims | {BARE}))]
