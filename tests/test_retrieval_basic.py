@@ -8,9 +8,9 @@ from kgrag.errors import UnknownStrategyError
 from kgrag.index import Index
 from kgrag.retrieve.base import strategy_names
 from kgrag.retrieve.fusion import alpha_fuse, minmax
-from kgrag.retrieve.packing import pack
+from kgrag.retrieve.packing import chunk_source, pack
 from kgrag.tokens import count_tokens
-from kgrag.types import ContextItem
+from kgrag.types import Chunk, ContextItem, Document
 
 
 def test_minmax_equal_scores_map_to_one() -> None:
@@ -28,6 +28,14 @@ def test_pack_respects_budget_and_truncates_last() -> None:
     packed, used = pack(items, 250)
     assert used <= 250 and used == sum(count_tokens(i.text) for i in packed)
     assert len(packed) == 3 and packed[-1].source.get("truncated")
+
+
+def test_a_chunk_of_a_family_export_is_shown_under_its_own_product() -> None:
+    family = Document("d1", "Zephyr_Family.jsonl", "Zephyr_Family", "h")  # one JSONL file, many products
+    datasheet = Document("d2", "ZX1/ZX1-datasheet.pdf", "Zephyr Core datasheet", "h", product="Zephyr Core")
+    assert chunk_source(Chunk("c1", "d1", "VIN | 6 to 21 V", product="Zephyr Mini"), family)["title"] == "Zephyr Mini"
+    assert chunk_source(Chunk("c2", "d1", "Overview"), family)["title"] == "Zephyr_Family"
+    assert chunk_source(Chunk("c3", "d2", "VIN | 5 V", product="Zephyr Core"), datasheet)["title"] == "Zephyr Core datasheet"
 
 
 def test_basic_strategies_registered() -> None:

@@ -46,11 +46,19 @@ def pack(items: Iterable[ContextItem], budget: int, *, truncate_last: bool = Tru
     return packed, used
 
 
+def source_title(chunk: Chunk, doc: Document | None) -> str:
+    """The title a chunk is shown and cited under: its document's, or the chunk's own product when the document
+    names none (a JSONL export of a whole product family: "Nano ESP32", not the file's "Nano_Family")."""
+    if doc is None or (not doc.product and chunk.product):
+        return chunk.product or ""
+    return doc.title
+
+
 def chunk_source(chunk: Chunk, doc: Document | None) -> dict[str, object]:
     """The provenance fields of a chunk for citations and display."""
     return {
         "path": doc.path if doc else "",
-        "title": doc.title if doc else "",
+        "title": source_title(chunk, doc),
         "version": doc.version if doc else "",
         "page_start": chunk.page_start,
         "page_end": chunk.page_end,
