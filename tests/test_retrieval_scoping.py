@@ -160,3 +160,27 @@ def test_without_a_graph_kg_facts_is_hybrid_ordering(tmp_path: Path) -> None:
     index.add([docs])
     context = make_retriever("kg-facts", index).retrieve("pressure range", 500)
     assert context.items and all(i.kind == "chunk" for i in context.items)
+
+
+def test_a_model_code_inside_a_product_name_links_that_product(tmp_path: Path) -> None:
+    texts = {
+        "Zephyr PLC": "# Zephyr PLC\n\nThe Zephyr PLC is a micro PLC with four relays.\n\n"
+                      "| Parameter | Value |\n|---|---|\n| Max current per relay | 10 A |\n",
+        "Zephyr PLC Expansion Z1608E - Z1608S": "# Zephyr PLC Expansion Z1608E - Z1608S\n\nThe Z1608S variant has "
+                                                "solid state relays.\n\n| Parameter | Value |\n|---|---|\n"
+                                                "| Max current per relay | 3 A |\n",
+        "Zephyr QM21 Connect": "# Zephyr QM21 Connect\n\nThe board is based on the QM21 microcontroller.\n",
+    }
+    for product, text in texts.items():
+        folder = tmp_path / "docs" / "Zephyr Family" / product
+        folder.mkdir(parents=True)
+        (folder / "datasheet.md").write_text(text, encoding="utf-8")
+    index = Index.init(tmp_path / "idx", settings=fast_settings())
+    index.add([tmp_path / "docs"])
+    build_graph(index, "datasheet")
+    resolve_entities(index.store)
+    # "Zephyr PLC" alone is the base PLC; the code names the expansion, so the base is not meant
+    found = linked(index, "How much current can each relay of the Zephyr PLC Ext Z1608S switch?")
+    assert ("Zephyr PLC Expansion Z1608E - Z1608S", "code") in found and ("Zephyr PLC", "exact") not in found
+    assert ("Zephyr PLC", "exact") in linked(index, "How much current can each relay of the Zephyr PLC switch?")
+    assert "Zephyr QM21 Connect" not in [n for n, _ in linked(index, "Which boards use the QM21?")]  # the chip's name

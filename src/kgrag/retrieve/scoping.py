@@ -3,7 +3,7 @@
 A question naming "Nano 33 BLE Sense Rev2" links that product only: a linked name that is a strict part of a
 longer linked name in the same place is dropped, and keys are numeric-safe (graph/keys.py), so a similarly
 named product never stands in for the one asked about. Matching is by name/alias key containment (exact and
-alias), then by token-set overlap (fuzzy, for word order and missing vendor prefixes), then by entity
+alias, or a model code that only one product's name holds), then by token-set overlap (fuzzy, for word order and missing vendor prefixes), then by entity
 embedding when nothing matched by name.
 """
 
@@ -24,6 +24,8 @@ if TYPE_CHECKING:
 
 LINKABLE = COMPONENT_TYPES | {PRODUCT_TYPE, PART_TYPE, FAMILY_TYPE, "Interface"}
 FAMILY_WORDS = {"family", "series", "line", "range", "board", "boards", "kit", "kits"}
+_MODEL_CODE = re.compile(r"(?<![\w-])(?=[\w-]*[A-Za-z])(?=[\w-]*\d)[A-Za-z0-9][\w-]{3,}(?![\w-])")  # "D1608S", "A0602"
+_REVISION = re.compile(r"(?i)^rev\.?\d+[a-z]?$")
 FUZZY_MIN = 0.75  # share of a name's tokens found in the question for a fuzzy link
 EMBED_MIN = 0.72  # cosine of an entity vector with the question for an embedding link (only if nothing else)
 
@@ -35,7 +37,7 @@ class Link:
     node: int
     name: str
     type: str
-    match: str  # exact | alias | fuzzy | embedding
+    match: str  # exact | alias | code | fuzzy | embedding
     score: float
     start: int = -1  # token span in the question (exact/alias)
     end: int = -1
@@ -61,6 +63,37 @@ def _name_index(adj: GraphAdjacency) -> dict[str, list[tuple[int, bool]]]:
     return cached
 
 
+def _product_codes(adj: GraphAdjacency, names: dict[str, list[tuple[int, bool]]]) -> dict[str, int]:
+    """Cached key -> product for the model codes inside product names ("Opta Digital Expansion D1608E - D1608S"
+    is named by "D1608S" alone): codes of one product only, that name no entity of their own (a chip such as the
+    "RP2040" of "Nano RP2040 Connect" stays the chip) and are no revision ("Rev2")."""
+    cached = adj._cache.get("scoping_codes")
+    if cached is None:
+        owners: dict[str, set[int]] = {}
+        for node, (name, etype) in enumerate(zip(adj.names, adj.types, strict=True)):
+            if etype == PRODUCT_TYPE:
+                for code in _MODEL_CODE.findall(name):
+                    key = entity_key(code)
+                    if key and not _REVISION.match(code) and key not in names and key != entity_key(name):
+                        owners.setdefault(key, set()).add(node)
+        cached = {key: next(iter(nodes)) for key, nodes in owners.items() if len(nodes) == 1}
+        adj._cache["scoping_codes"] = cached
+    return cached
+
+
+def _specific_products(links: list[Link]) -> list[Link]:
+    """A product named by its model code drops a linked product whose name begins its own: "Opta Ext D1608S"
+    means the "Opta Digital Expansion D1608E - D1608S", not the "Opta" its first word also names."""
+    coded = [name_tokens(lk.name) for lk in links if lk.match == "code"]
+
+    def generic(lk: Link) -> bool:
+        toks = name_tokens(lk.name)
+        return lk.type == PRODUCT_TYPE and lk.match != "code" and any(
+            len(c) > len(toks) and c[: len(toks)] == toks for c in coded)
+
+    return [lk for lk in links if not generic(lk)]
+
+
 def _acronym_written(name: str, question: str) -> bool:
     """An all-capital name ("CAN", "LED") links only when the question writes it in capitals too: "how can I"
     is not the CAN bus. Other names match case-insensitively."""
@@ -72,6 +105,7 @@ def _acronym_written(name: str, question: str) -> bool:
 def link_question(index: Workspace, question: str, adj: GraphAdjacency, qvec: np.ndarray | None = None) -> list[Link]:
     """Entities named in the question: exact/alias key runs (longest wins), fuzzy token sets, else embeddings."""
     names = _name_index(adj)
+    codes = _product_codes(adj, names)
     tokens = name_tokens(question)
     found: list[Link] = []
     for n in range(min(8, len(tokens)), 0, -1):
@@ -82,7 +116,9 @@ def link_question(index: Workspace, question: str, adj: GraphAdjacency, qvec: np
                     continue
                 found.append(Link(node, adj.names[node], adj.types[node], "exact" if main else "alias",
                                   1.0 if main else 0.9, i, i + n))
-    links = _prefer_families(_longest(found), adj, names, tokens)
+            if key in codes:
+                found.append(Link(codes[key], adj.names[codes[key]], PRODUCT_TYPE, "code", 0.9, i, i + n))
+    links = _specific_products(_prefer_families(_longest(found), adj, names, tokens))
     taken = {lk.node for lk in links}
     covered = {i for lk in links for i in range(lk.start, lk.end)}
     qset = {t for i, t in enumerate(tokens) if i not in covered}  # fuzzy links only use words not linked yet
