@@ -3,8 +3,8 @@
 A question naming "Nano 33 BLE Sense Rev2" links that product only: a linked name that is a strict part of a
 longer linked name in the same place is dropped, and keys are numeric-safe (graph/keys.py), so a similarly
 named product never stands in for the one asked about. Matching is by name/alias key containment (exact and
-alias, or a model code that only one product's name holds), then by token-set overlap (fuzzy, for word order and missing vendor prefixes), then by entity
-embedding when nothing matched by name.
+alias, or a model code that only one product's name holds), then by token-set overlap (fuzzy, for word order
+and missing vendor prefixes), then by entity embedding when nothing matched by name.
 """
 
 from __future__ import annotations
