@@ -225,3 +225,13 @@ def test_an_llm_reply_with_a_made_up_value_gives_way_to_the_closest_passages() -
     llm = FakeLLM(replies=["The Zephyr Ranger uses time-of-flight to detect objects from 0 to 1200 mm [1]."])
     answer = generate_answer(llm, question, _context(question, ("Zephyr Ranger", RANGER)), mode="auto", focus_tokens=300)
     assert llm.calls == 1 and "1200 mm" in answer.text  # the sources give it
+
+
+def test_a_how_many_question_without_an_auxiliary_verb_still_counts_its_thing() -> None:
+    q = analyse("How many Zephyr nodes come in the Starter Kit?")
+    assert q.count_of == "node" and "Zephyr" in q.names  # the name before the counted word stays a name
+    units = [Unit(block=1, pos=0, text="Every Zephyr node talks over I2C to the kit's main board.", kind="sentence"),
+             Unit(block=1, pos=1, text="This kit includes a selection of seven Zephyr nodes.", kind="sentence")]
+    ranked = [Scored(u, score=1.0 - 0.1 * n, attributes=1.0, names=1.0) for n, u in enumerate(units)]
+    found = try_extract(q, ranked, {1: "Starter Kit"})
+    assert found is not None and "seven Zephyr nodes" in found.text  # not the sentence with a part-like "I2C"

@@ -33,6 +33,9 @@ _WHICH = re.compile(r"^\s*(which|who)\b", re.IGNORECASE)
 # what is asked (an attribute or a class of part), never the product the question is about.
 _ASKED_HEAD = re.compile(r"^\s*(?:what|which|how\s+(?:much|many))\s+((?:[\w\-/+]+\s+){1,3}?)"
                          r"(?:is|are|was|were|does|do|did|can|could|has|have|will|would|should)\b", re.IGNORECASE)
+# "How many Modulino nodes come with …" has no auxiliary verb for _ASKED_HEAD: the counted thing is the first plural
+# within three words of "how many" (the words before it may be a name, so they stay out of the asked head).
+_HOW_MANY = re.compile(r"^\s*how\s+many\s+(?:[\w\-/+]+\s+){0,2}?([A-Za-z][\w\-/+]*s)\b", re.IGNORECASE)
 TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-_/+]*")  # a question word, part number or name
 NO_ANSWER = "The documents do not contain the answer."
 CITE = re.compile(r"\s*\[(\d+(?:\s*[,;]\s*\d+)*)\]")  # an inline citation marker: [3], [1, 4]
@@ -127,6 +130,16 @@ def names_a_class(question: str, head: list[str]) -> bool:
     return bool(head) and not question.lstrip().lower().startswith("how") and any(fold(w) in CLASS_WORDS for w in head)
 
 
+def counted_thing(question: str, head: list[str]) -> str:
+    """What a how-many question counts ("relays", "nodes"), folded; '' for other questions."""
+    if not re.match(r"\s*how\s+many\b", question, re.IGNORECASE):
+        return ""
+    if head:
+        return fold(head[-1])
+    m = _HOW_MANY.match(question)
+    return fold(m.group(1)) if m else ""
+
+
 def analyse(question: str) -> QuestionTerms:
     """Split a question into names (what it is about) and attributes (what it asks), and classify its shape.
 
@@ -161,7 +174,7 @@ def analyse(question: str) -> QuestionTerms:
         attributes=content_terms(" ".join(asked)),
         wants_value=not yes_no and not _PROSE.search(question),
         wants_name=bool(_WHICH.match(question)) or names_a_class(question, head),
-        count_of=fold(head[-1]) if head and re.match(r"\s*how\s+many\b", question, re.IGNORECASE) else "",
+        count_of=counted_thing(question, head),
         yes_no=yes_no,
     )
 
