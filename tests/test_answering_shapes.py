@@ -235,3 +235,11 @@ def test_a_how_many_question_without_an_auxiliary_verb_still_counts_its_thing() 
     ranked = [Scored(u, score=1.0 - 0.1 * n, attributes=1.0, names=1.0) for n, u in enumerate(units)]
     found = try_extract(q, ranked, {1: "Starter Kit"})
     assert found is not None and "seven Zephyr nodes" in found.text  # not the sentence with a part-like "I2C"
+
+
+def test_a_converted_table_is_cut_into_rows_whose_values_carry_their_unit() -> None:
+    text = ("Current consumption\nDeep sleep current, Symbol = I DS. Deep sleep current, Typ = 86. "
+            "Deep sleep current, Unit = µA. Normal mode current, Typ = 180. Normal mode current, Unit = mA")
+    rows = [u for u in block_units(1, text) if u.kind == "row"]
+    assert [u.text for u in rows] == ["Deep sleep current | I DS | 86 | µA", "Normal mode current |  | 180 | mA"]
+    assert "86 µA" in rows[0].value_text() and rows[0].display() == "Deep sleep current; Symbol: I DS; Typ: 86; Unit: µA"

@@ -129,3 +129,18 @@ def test_a_row_labelled_peripherals_or_communication_names_the_products_interfac
     assert {"UART", "I2C", "SPI"} <= interfaces
     pins = extract(chunk("Pin | Function | Type\nSDA | I2C data | Digital"))  # a pin table names no interface
     assert not any(r == "has interface" for _, r, _ in triples(pins))
+
+
+CONVERTED_TABLE = ("Deep sleep current, Symbol = I DS. Deep sleep current, Typ = 86. Deep sleep current, Unit = µA. "
+                   "Normal mode current, Symbol = I NM. Normal mode current, Typ = 180. Normal mode current, Unit = mA")
+
+
+def test_a_table_a_converter_wrote_as_text_is_read_back_as_rows() -> None:
+    from kgrag.graph.datasheet.lines import serialized_table
+
+    header, rows = serialized_table(CONVERTED_TABLE) or ([], [])
+    assert header == ["", "Symbol", "Typ", "Unit"]
+    assert rows == [["Deep sleep current", "I DS", "86", "µA"], ["Normal mode current", "I NM", "180", "mA"]]
+    t = triples(extract(chunk(CONVERTED_TABLE, product="Zephyr Core")))
+    assert ("Zephyr Core", "deep sleep current", "typ 86 µA") in t  # the value keeps its unit column
+    assert serialized_table("Lead (Pb), Limit (ppm) = 1000. See the notes below for details.") is None  # not all cells

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 
 from kgrag.answering.values import dimension_of_unit, has_value
+from kgrag.graph.datasheet.lines import serialized_table
 from kgrag.ingest.sentences import split_sentences
 from kgrag.tokens import count_tokens
 
@@ -128,6 +129,11 @@ def block_units(n: int, text: str) -> list[Unit]:
             header = ""
             if own and i == 0:
                 units.append(Unit(n, len(units), line, "heading", "", "", p))
+                continue
+            table = serialized_table(line)  # "Row, Column = value. …" as a converter writes a table: its rows
+            if table is not None:
+                for cells in table[1]:
+                    units.append(Unit(n, len(units), " | ".join(cells), "row", " | ".join(table[0]), heading, p, line=i))
                 continue
             for sentence in split_sentences(line):
                 units.append(Unit(n, len(units), sentence.strip(), "sentence", "", heading, p, line=i))

@@ -158,6 +158,7 @@ def split_row(line: str) -> list[str] | None:
 
 
 _CELL_FACT = re.compile(r"^(?P<row>[^=,]{1,60}?),\s*(?P<col>[^=,]{1,40}?)\s+=\s+(?P<value>.+)$")
+_NEXT_CELL = re.compile(r"\.\s+(?=[^=,]{1,60}?,\s*[^=,]{1,40}?\s+=\s)")  # ". " before the next "Row, Column = "
 
 
 def serialized_rows(line: str) -> list[tuple[str, str, str]]:
@@ -165,11 +166,27 @@ def serialized_rows(line: str) -> list[tuple[str, str, str]]:
     if " = " not in line:
         return []
     out = []
-    for part in re.split(r"(?<=[^\d\s])\.\s+(?=[A-Z0-9])", line.strip().rstrip(".")):
+    for part in _NEXT_CELL.split(line.strip().rstrip(".")):  # a value may end in a digit: "Typ = 86. Unit = µA"
         m = _CELL_FACT.match(part.strip())
         if m:
             out.append((m.group("row").strip(), m.group("col").strip(), m.group("value").strip()))
     return out
+
+
+def serialized_table(line: str) -> tuple[list[str], list[list[str]]] | None:
+    """Such a line read back as a grid: header cells ["", col1, col2 …] and one row of cells per row label
+    ("Deep sleep | I DS | 86 | µA"), so a value travels with its unit. None unless the whole line is cells and
+    each row has each column once (a repeated column is merged cells, not a grid)."""
+    cells = serialized_rows(line)
+    if len(cells) < 2 or len(cells) < line.count(" = "):
+        return None
+    columns = list(dict.fromkeys(col for _, col, _ in cells))
+    rows: dict[str, dict[str, str]] = {}
+    for row, col, value in cells:
+        if col in rows.setdefault(row, {}):
+            return None
+        rows[row][col] = value
+    return ["", *columns], [[row, *(values.get(c, "") for c in columns)] for row, values in rows.items()]
 
 
 def has_part(text: str) -> bool:
