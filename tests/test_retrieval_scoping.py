@@ -184,3 +184,11 @@ def test_a_model_code_inside_a_product_name_links_that_product(tmp_path: Path) -
     assert ("Zephyr PLC Expansion Z1608E - Z1608S", "code") in found and ("Zephyr PLC", "exact") not in found
     assert ("Zephyr PLC", "exact") in linked(index, "How much current can each relay of the Zephyr PLC switch?")
     assert "Zephyr QM21 Connect" not in [n for n, _ in linked(index, "Which boards use the QM21?")]  # the chip's name
+
+
+def test_a_name_that_is_a_product_and_a_component_links_the_product() -> None:
+    from kgrag.retrieve.scoping import Link, _longest
+
+    component = Link(3, "Zephyr C33", "Component", "exact", 1.0, 4, 6)  # a carrier's datasheet lists it as a part
+    product = Link(7, "Zephyr C33", "Product", "exact", 1.0, 4, 6)
+    assert [lk.type for lk in _longest([component, product])] == ["Product"]

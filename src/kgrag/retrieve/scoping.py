@@ -152,10 +152,11 @@ def _fuzzy_names(adj: GraphAdjacency, names: dict[str, list[tuple[int, bool]]]) 
 
 
 def _longest(found: list[Link]) -> list[Link]:
-    """Longest (then exact before alias) names first; a link overlapping a kept one is dropped (the longer name is meant)."""
+    """Longest (then exact before alias, then a product before another entity of the same name: "Portenta C33" is
+    the product, not its mention as a carrier's component) names first; a link overlapping a kept one is dropped."""
     out: list[Link] = []
     seen: set[int] = set()
-    for lk in sorted(found, key=lambda x: (-(x.end - x.start), -x.score, x.start)):
+    for lk in sorted(found, key=lambda x: (-(x.end - x.start), -x.score, x.type != PRODUCT_TYPE, x.start)):
         overlaps = any(lk.start < o.end and o.start < lk.end for o in out)
         if not overlaps and lk.node not in seen:
             out.append(lk)
