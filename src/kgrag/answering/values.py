@@ -11,21 +11,22 @@ import re
 
 # quantity -> (words that ask for it, units that measure it); units compared case-sensitively first.
 DIMENSIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    "voltage": (("voltage", "volt", "vin", "vcc", "vdd"), ("V", "mV", "kV", "µV", "uV", "VDC", "VAC")),
-    "current": (("current", "amp", "ampere"), ("A", "mA", "µA", "uA", "nA")),
-    "power": (("power", "wattage"), ("W", "mW", "kW", "µW", "uW", "dBm")),
-    "frequency": (("frequency", "clock", "speed", "sampling", "odr", "bandwidth", "rate"), ("Hz", "kHz", "MHz", "GHz")),
+    "voltage": (("voltage", "volt", "vin", "vcc", "vdd"), ("V", "mV", "kV", "µV", "uV", "VDC", "VAC", "volt", "volts")),
+    "current": (("current", "amp", "ampere"), ("A", "mA", "µA", "uA", "nA", "amp", "amps", "ampere", "amperes", "milliamps")),
+    "power": (("power", "wattage"), ("W", "mW", "kW", "µW", "uW", "dBm", "watt", "watts")),
+    "frequency": (("frequency", "clock", "speed", "sampling", "odr", "bandwidth", "rate"), ("Hz", "kHz", "MHz", "GHz", "hertz")),
     "data_rate": (("baud", "throughput", "bitrate", "rate", "speed"), ("bps", "kbps", "Mbps", "Gbps", "baud", "kB/s", "MB/s")),
     "memory": (("memory", "flash", "ram", "sram", "eeprom", "storage", "rom", "psram", "cache"),
                ("B", "KB", "kB", "MB", "GB", "Kb", "Mb", "Gb", "KiB", "MiB", "Kbit", "Mbit", "kbit", "byte", "bytes")),
     "length": (("distance", "length", "width", "height", "thickness", "dimension", "size", "diameter", "pitch"),
-               ("m", "mm", "cm", "km", "µm", "um", "nm", "in", "inch", "inches", "mil")),
+               ("m", "mm", "cm", "km", "µm", "um", "nm", "in", "inch", "inches", "mil", "meter", "meters", "metre",
+                "metres", "millimeters", "millimetres", "centimeters", "centimetres")),
     "temperature": (("temperature", "thermal", "heat"), ("°C", "°F", "K", "ºC", "C")),
     "pressure": (("pressure", "barometric", "altitude"), ("Pa", "hPa", "kPa", "MPa", "bar", "mbar", "atm", "psi")),
     "humidity": (("humidity", "moisture"), ("%RH", "RH", "rH", "%rH", "%")),  # relative humidity is a percentage
     "time": (("time", "duration", "delay", "latency", "period", "timeout", "lifetime", "startup", "response"),
              ("s", "ms", "µs", "us", "ns", "min", "h", "sec", "seconds", "minutes", "hours", "days", "years")),
-    "mass": (("weight", "mass"), ("g", "kg", "mg")),
+    "mass": (("weight", "mass", "weigh", "heavy"), ("g", "kg", "mg", "gram", "grams", "kilogram", "kilograms")),
     "angle": (("angle", "rotation", "tilt"), ("°", "deg", "degrees", "rad")),
     "angular_rate": (("gyroscope", "angular"), ("dps", "°/s", "rad/s")),
     "acceleration": (("acceleration", "accelerometer"), ("g", "m/s²", "m/s2", "mg")),
