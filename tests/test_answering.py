@@ -363,10 +363,18 @@ def test_a_reply_that_only_restates_the_question_shows_the_closest_passages() ->
     echo = "You should install the board package first [3] [1]."
     answer = generate_answer(FakeLLM(replies=[echo]), question, _context(question), mode="auto", focus_tokens=100)
     assert answer.context.info["answer_path"] == "evidence" and "boards manager" in answer.text
-    yes_no = "Does the QX-700 measure humidity?"
+    yes_no = "Does the QX-700 measure humidity?"  # asked of a model that gets the whole context (no focus)
     said = generate_answer(FakeLLM(replies=["The QX-700 measures humidity [2]."]), yes_no, _context(yes_no),
-                           mode="auto", focus_tokens=100)
+                           mode="auto", focus_tokens=0)
     assert said.grounded and said.text == "The QX-700 measures humidity [2]."
+
+
+def test_a_small_model_is_not_asked_yes_or_no_the_closest_passages_answer() -> None:
+    """The focused (small local) model affirms what it is asked ("The LPS22HB includes a separate temperature
+    sensor"): in auto mode a yes/no question gets the closest passages, without an LLM call."""
+    question = "Does the QX-700 measure humidity?"
+    answer = generate_answer(FakeLLM(replies=[]), question, _context(question), mode="auto", focus_tokens=100)
+    assert answer.context.info["answer_path"] == "evidence" and not answer.grounded and "[" in answer.text
 
 
 def test_a_multi_word_name_counts_whole() -> None:

@@ -216,8 +216,9 @@ def plan_answer(
     min_relevance: float = 0.0,
 ) -> Plan:
     """Choose the answer path: refusal when the context misses the question, the closest quotes (auto) or a
-    refusal when the focused units miss it, a quote when `mode` allows and one unit states the asked value, else
-    the LLM over the focused blocks (`focus_tokens` > 0) or all of them."""
+    refusal when the focused units miss it, a quote when `mode` allows and one unit states the asked value, the
+    closest quotes for a yes/no question in auto mode with a small (focused) model, else the LLM over the focused
+    blocks (`focus_tokens` > 0) or all of them."""
     if mode not in MODES:
         raise ConfigError(f"answer mode {mode!r}: use one of {', '.join(MODES)}")
     blocks = build_blocks(context)
@@ -263,6 +264,8 @@ def plan_answer(
     if mode == "extractive":
         context.info["answer_path"] = "quotes"
         return Plan(blocks, "quote", quote_answer(focus.ranked))
+    if q.yes_no and mode == "auto" and focus_tokens > 0:  # a small local model affirms what it is asked ("The X
+        return evidence_plan(blocks, context, evidence)  # includes a separate sensor"): show the passages instead
     context.info["answer_path"] = "focused" if focus_tokens > 0 else "full"
     return Plan(focused if focus_tokens > 0 else blocks, "generate", max_tokens=max_tokens, evidence=evidence,
                 sources=blocks)
