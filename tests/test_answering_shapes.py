@@ -180,7 +180,7 @@ def test_when_no_passage_is_about_the_question_the_closest_passages_are_shown_wi
 
 
 def test_a_reply_adding_only_the_document_title_to_the_question_is_an_echo() -> None:
-    from kgrag.answer import echoes
+    from kgrag.answering.grounding import echoes
 
     question = "Which temperature sensor is on the DIN Thermo?"
     assert echoes(question, "The temperature sensor is on the Acme DIN Thermo. [1]", "Acme DIN Thermo")

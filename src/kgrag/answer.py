@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from kgrag.answering.cite import marker_numbers, repair_citations
 from kgrag.answering.extract import try_extract, try_list
-from kgrag.answering.grounding import unsupported_values
+from kgrag.answering.grounding import echoes, unsupported_values
 from kgrag.answering.names import missing_names
 from kgrag.answering.select import Focus, Scored, focus_units
 from kgrag.answering.terms import (
@@ -321,14 +321,6 @@ def finish_plan(question: str, context: Context, plan: Plan, reply: str = "", us
     text = f"{plan.lead} {plan.evidence}"
     return Answer(question, text, make_citations(text, plan.sources or plan.blocks), context, grounded=False,
                   usage=usage)
-
-
-def echoes(question: str, reply: str, titles: str = "") -> bool:
-    """A reply that only restates an open question ("The products that embed another product are [2] [3]", "The
-    temperature sensor is on the Arduino DIN Celsius"): no content word beyond the question's and the sources'
-    document titles. A yes/no question restated is its "yes", so it never echoes."""
-    said = content_terms(CITE.sub("", reply)) - content_terms(question) - content_terms(titles)
-    return not analyse(question).yes_no and not said
 
 
 def _messages(question: str, plan: Plan, focused: bool) -> list[Message]:

@@ -1,6 +1,7 @@
-"""Is a generated answer's value in its sources? Small models fill a gap with a plausible number ("The UNO Q costs
-$1,000", "weighs about 1.12 kg" from a "1.12 mm mounting hole") when the documents hold none; a stated quantity
-whose number the sources never give, or give only as another kind of quantity, is made up."""
+"""Does a generated reply say something its sources hold? Small models fill a gap with a plausible number ("The UNO Q
+costs $1,000", "weighs about 1.12 kg" from a "1.12 mm mounting hole") when the documents hold none — a stated
+quantity whose number the sources never give, or give only as another kind of quantity, is made up — or restate the
+question ("The temperature sensor is on the DIN Celsius"), which answers nothing."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable
 
-from kgrag.answering.terms import CITE
+from kgrag.answering.terms import CITE, analyse, content_terms
 from kgrag.answering.values import NUMBER_UNIT, dimension_of_unit
 
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*")  # standalone numbers: "3.3", "1,000", "260"; not "ESP32"
@@ -55,3 +56,11 @@ def unsupported_values(reply: str, sources: Iterable[str]) -> list[str]:
             uses[value] |= dims
     return [value for value, dims in stated_values(reply)
             if not (uses.get(value, set()) & (dims | {BARE}))]
+
+
+def echoes(question: str, reply: str, titles: str = "") -> bool:
+    """A reply that only restates an open question ("The products that embed another product are [2] [3]", "The
+    temperature sensor is on the Arduino DIN Celsius"): no content word beyond the question's and the sources'
+    document titles. A yes/no question restated is its "yes", so it never echoes."""
+    said = content_terms(CITE.sub("", reply)) - content_terms(question) - content_terms(titles)
+    return not analyse(question).yes_no and not said
