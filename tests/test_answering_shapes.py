@@ -243,3 +243,9 @@ def test_a_converted_table_is_cut_into_rows_whose_values_carry_their_unit() -> N
     rows = [u for u in block_units(1, text) if u.kind == "row"]
     assert [u.text for u in rows] == ["Deep sleep current | I DS | 86 | µA", "Normal mode current |  | 180 | mA"]
     assert "86 µA" in rows[0].value_text() and rows[0].display() == "Deep sleep current; Symbol: I DS; Typ: 86; Unit: µA"
+
+
+def test_a_yes_no_question_that_also_asks_what_is_not_only_yes_or_no() -> None:
+    assert analyse("Can I power the Zephyr Hat from 24 V?").yes_no
+    both = analyse("Can I power the Zephyr Hat from 24 V on its terminal, and what input range does it accept?")
+    assert not both.yes_no and both.wants_value

@@ -29,6 +29,8 @@ _PROSE = re.compile(
 REVISION = re.compile(r"(?i:rev)\.?\d+[a-z]?")  # "Rev2" tells two products apart; it names no part
 _YES_NO = re.compile(r"^\s*(is|are|does|do|did|can|could|has|have|will|was|were|should)\b", re.IGNORECASE)
 _WHICH = re.compile(r"^\s*(which|who)\b", re.IGNORECASE)
+# "Can I power it from 24 V, and what input range does it accept?": a second clause asks for more than yes or no.
+_ALSO_ASKS = re.compile(r"[,;]\s*(?:and\s+|or\s+)?(?:what|which|how|where|when|why)\b", re.IGNORECASE)
 # "What camera sensor does …", "How much SRAM does …": the words between the question word and its verb name
 # what is asked (an attribute or a class of part), never the product the question is about.
 _ASKED_HEAD = re.compile(r"^\s*(?:what|which|how\s+(?:much|many))\s+((?:[\w\-/+]+\s+){1,3}?)"
@@ -164,7 +166,7 @@ def analyse(question: str) -> QuestionTerms:
             asked.append(tok)
     parts = [n for n in names if PART.fullmatch(n) and not REVISION.fullmatch(n)]
     terms = content_terms(question)
-    yes_no = bool(_YES_NO.match(question))
+    yes_no = bool(_YES_NO.match(question)) and not _ALSO_ASKS.search(question)
     return QuestionTerms(
         text=question,
         terms=terms,
