@@ -143,13 +143,13 @@ class DatasheetExtractor(Extractor):
             self._row(b, state, cells, line)
             return
         state.header, state.skip_table = [], False
-        table = L.serialized_table(line)
+        rows = L.serialized_rows(line)
+        table = L.as_grid(rows, line)
         if table is not None and len(table[0]) > 2:  # a grid of several columns: header then rows (Min/Typ/Max/Unit)
             for cells in [table[0], *table[1]]:
                 self._row(b, state, cells, line)
             state.header, state.skip_table = [], False
             return
-        rows = L.serialized_rows(line)
         if rows:
             for row, col, value in rows:
                 cells = [row, value] if col.lower().strip(" .:") in HEADER_WORDS else [f"{row} {col}", value]

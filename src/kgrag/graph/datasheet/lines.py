@@ -175,9 +175,13 @@ def serialized_rows(line: str) -> list[tuple[str, str, str]]:
 
 def serialized_table(line: str) -> tuple[list[str], list[list[str]]] | None:
     """Such a line read back as a grid: header cells ["", col1, col2 …] and one row of cells per row label
-    ("Deep sleep | I DS | 86 | µA"), so a value travels with its unit. None unless the whole line is cells and
-    each row has each column once (a repeated column is merged cells, not a grid)."""
-    cells = serialized_rows(line)
+    ("Deep sleep | I DS | 86 | µA"), so a value travels with its unit."""
+    return as_grid(serialized_rows(line), line)
+
+
+def as_grid(cells: list[tuple[str, str, str]], line: str) -> tuple[list[str], list[list[str]]] | None:
+    """The grid of `line`'s serialized cells (from serialized_rows); None unless the whole line is cells and each
+    row has each column once (a repeated column is merged cells, not a grid)."""
     if len(cells) < 2 or len(cells) < line.count(" = "):
         return None
     columns = list(dict.fromkeys(col for _, col, _ in cells))
