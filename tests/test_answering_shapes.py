@@ -249,3 +249,12 @@ def test_a_yes_no_question_that_also_asks_what_is_not_only_yes_or_no() -> None:
     assert analyse("Can I power the Zephyr Hat from 24 V?").yes_no
     both = analyse("Can I power the Zephyr Hat from 24 V on its terminal, and what input range does it accept?")
     assert not both.yes_no and both.wants_value
+
+
+def test_a_code_in_brackets_after_a_name_is_another_name_of_it_not_a_word_of_it() -> None:
+    q = analyse("What supply voltage can I feed into the Zephyr Core (ZX00042)?")
+    assert q.phrases == [["Zephyr", "Core"]] and q.parts == ["ZX00042"]
+    core = "Power\nThe board takes a 7-15 V unregulated supply voltage on VIN."  # the datasheet never repeats its code
+    text = _answer("What supply voltage can I feed into the Zephyr Core (ZX00042)?",
+                   ("Zephyr Core", core), ("Zephyr Core", "Ordering\nZephyr Core | ZX00042 | kit"))
+    assert "7-15 V" in text

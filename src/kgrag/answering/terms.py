@@ -147,7 +147,8 @@ def analyse(question: str) -> QuestionTerms:
 
     A word is judged where it stands: "distance" asked of the "Modulino Distance" stays an attribute, and the
     asked head ("How much SRAM", "Which IMU") is never a name, part letter-digit mixes aside."""
-    tokens = TOKEN.findall(question)
+    matches = list(TOKEN.finditer(question))
+    tokens = [m.group(0) for m in matches]
     head = asked_head(question)
     names: list[str] = []
     phrases: list[list[str]] = []
@@ -157,6 +158,9 @@ def analyse(question: str) -> QuestionTerms:
             asked.append(tok)
             continue
         if _is_name(tok, first=i == 0) or (tok.isdigit() and i > 0 and names and names[-1] == tokens[i - 1]):
+            if i > 0 and names and names[-1] == tokens[i - 1] and _CODE_AFTER.match(question, matches[i - 1].end()):
+                names.append(tok)  # "the Arduino Nano (A000005)": the code is another name of the same thing,
+                continue  # not a word of its name (a unit naming the product without its code still names it)
             if i > 0 and names and names[-1] == tokens[i - 1]:
                 phrases[-1].append(tok)  # "Nano 33 BLE Sense Rev2", "Nicla Voice": one name of several words
             else:
@@ -179,6 +183,10 @@ def analyse(question: str) -> QuestionTerms:
         count_of=counted_thing(question, head),
         yes_no=yes_no,
     )
+
+
+# "Nano (A000005)": a part code in brackets right after a name, and nothing else inside them.
+_CODE_AFTER = re.compile(rf"\s*\(\s*{PART.pattern}\s*\)")
 
 
 _QUOTED = re.compile(r"(?<![\w'’])['\"‘“]([^'\"‘’“”]+)['\"’”](?!\w)")
