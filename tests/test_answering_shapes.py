@@ -258,3 +258,16 @@ def test_a_code_in_brackets_after_a_name_is_another_name_of_it_not_a_word_of_it(
     text = _answer("What supply voltage can I feed into the Zephyr Core (ZX00042)?",
                    ("Zephyr Core", core), ("Zephyr Core", "Ordering\nZephyr Core | ZX00042 | kit"))
     assert "7-15 V" in text
+
+
+def test_a_reply_giving_no_number_for_a_question_asking_a_quantity_gives_way_to_the_closest_passages() -> None:
+    from kgrag.answering.grounding import lacks_asked_value
+
+    assert lacks_asked_value("How much does the Zephyr Ranger cost?", "The Zephyr Ranger costs approximately [1] USD.")
+    assert lacks_asked_value("How heavy is the Zephyr Ranger?", "The Zephyr Ranger is a lightweight sensor [1].")
+    assert not lacks_asked_value("How many relays does the Zephyr Core have?", "It has two relays [1].")
+    assert not lacks_asked_value("Why does the Zephyr Ranger use time-of-flight?", "It measures distance [1].")
+    question = "How heavy is the Zephyr Ranger?"
+    llm = FakeLLM(replies=["The Zephyr Ranger is a light sensor for robots [1]."])
+    answer = generate_answer(llm, question, _context(question, ("Zephyr Ranger", RANGER)), mode="auto", focus_tokens=300)
+    assert llm.calls == 1 and "closest passages" in answer.text and not answer.grounded

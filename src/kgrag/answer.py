@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from kgrag.answering.cite import marker_numbers, repair_citations
 from kgrag.answering.extract import try_extract, try_list
-from kgrag.answering.grounding import echoes, unsupported_values
+from kgrag.answering.grounding import echoes, lacks_asked_value, unsupported_values
 from kgrag.answering.names import missing_names
 from kgrag.answering.select import Focus, Scored, focus_units
 from kgrag.answering.terms import (
@@ -302,8 +302,8 @@ def finish_plan(question: str, context: Context, plan: Plan, reply: str = "", us
                 ) -> Answer:
     """The Answer of a plan (with the LLM's `reply` for `generate`). Evidence answers ("no direct answer; the
     closest passages: ...") are not grounded: the user sees quotes, not an answer. They also replace a small
-    model's refusal over a context that covers the question, an echo of the question, and a reply stating a
-    quantity no source holds."""
+    model's refusal over a context that covers the question, an echo of the question, a reply stating a
+    quantity no source holds, and one giving no number for a question that asks a quantity."""
     usage = usage or {}
     if plan.action == "refuse":
         return Answer(question, NO_ANSWER, [], context, grounded=False)
@@ -314,7 +314,8 @@ def finish_plan(question: str, context: Context, plan: Plan, reply: str = "", us
         made_up = unsupported_values(reply, [question, *(b.header() + "\n" + b.text for b in sources)])
         if made_up:  # a number the sources never state: the model filled a gap (shown as evidence in auto mode)
             context.info["unsupported_values"] = made_up
-        said = not is_refusal(reply) and not made_up and not echoes(question, reply, " ".join(b.title for b in sources))
+        said = not (is_refusal(reply) or made_up or lacks_asked_value(question, reply)
+                    or echoes(question, reply, " ".join(b.title for b in sources)))
         if said or is_refusal(plan.evidence):  # an answer, or no evidence to show instead
             return finish_answer(question, context, plan.blocks, reply, usage)
         context.info["answer_path"] = "evidence"

@@ -19,6 +19,7 @@ from kgrag.answering.terms import CLASS_WORDS, TOKEN, QuestionTerms, content_ter
 from kgrag.answering.units import FACT_SUBJECT, Unit
 from kgrag.answering.values import (
     NUMBER_UNIT,
+    NUMBER_WORDS,
     PART,
     asked_dimensions,
     dimension_of_unit,
@@ -35,8 +36,7 @@ CANDIDATES = 4  # units considered for a quote, best-scored first
 COUNT_CANDIDATES = 40  # "how many": deeper, a count of the asked thing is a strict test
 MIN_WORDS = 3  # a quote shorter than this is a label, not an answer
 KIND_WINDOW = 5  # words between the asked kind of part ("IMU") and the part number that names it
-_NUMBER_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|sixteen|twenty|thirty-two|\\d+"
-_COUNT = re.compile(rf"(?<![\w.])(?:{_NUMBER_WORDS})\s?[×x]?\s+((?:[\w-]+\s+){{0,3}}[\w-]+)", re.IGNORECASE)
+_COUNT = re.compile(rf"(?<![\w.])(?:{NUMBER_WORDS})\s?[×x]?\s+((?:[\w-]+\s+){{0,3}}[\w-]+)", re.IGNORECASE)
 _FACT_LINE = re.compile(r"^(?P<attr>[^|]+?) \| (?P<value>.+?)(?: \[(?P<n>\d+)\])?$")  # "in product | Nicla Voice [4]"
 _CONTAINS = re.compile(r"^(has\b|in \w+$|based on|powered by|integrates|embeds|uses|includes)")  # part-of relations
 # Words that say "contains" in a list question ("which boards use / have / integrate the X"): not attributes.
@@ -67,9 +67,12 @@ def states_count(thing: str, text: str) -> bool:
 
 def states_value(q: QuestionTerms, unit: Unit) -> bool:
     """The unit states a value: number+unit, range, tolerance, or a part number not named in the question
-    ("which/who" questions need the part number: their answer is a name; "how many" ones a count)."""
+    ("which/who" questions need the part number: their answer is a name; "how many" ones a count; one asking a
+    quantity such as a distance or a voltage a number)."""
     if q.count_of:
         return states_count(q.count_of, unit.text)
+    if asked_dimensions(q.attributes) and not q.wants_name:  # "up to what distance": a part number is no length
+        return has_value(unit.value_text())
     asked = {p.lower() for p in q.parts}
     if any(p.lower() not in asked for p in part_numbers(unit.text)) and (not q.wants_name or names_the_kind(q, unit)):
         return True

@@ -1,7 +1,8 @@
 """Does a generated reply say something its sources hold? Small models fill a gap with a plausible number ("The UNO Q
 costs $1,000", "weighs about 1.12 kg" from a "1.12 mm mounting hole") when the documents hold none — a stated
 quantity whose number the sources never give, or give only as another kind of quantity, is made up — or restate the
-question ("The temperature sensor is on the DIN Celsius"), which answers nothing."""
+question ("The temperature sensor is on the DIN Celsius") or answer a question asking for a quantity without one
+("The Proto Shield costs approximately [1] USD"), which answers nothing."""
 
 from __future__ import annotations
 
@@ -10,10 +11,12 @@ from collections import defaultdict
 from collections.abc import Iterable
 
 from kgrag.answering.terms import CITE, analyse, content_terms
-from kgrag.answering.values import NUMBER_UNIT, dimension_of_unit
+from kgrag.answering.values import NUMBER_UNIT, NUMBER_WORDS, asked_dimensions, dimension_of_unit
 
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*")  # standalone numbers: "3.3", "1,000", "260"; not "ESP32"
 _PRICE = re.compile(r"(?:[$€£¥]\s?(\d[\d.,]*\d|\d))|(?:(\d[\d.,]*\d|\d)\s?(?:USD|EUR|GBP|dollars|euros)\b)")
+_COST = re.compile(r"\b(?:costs?|price[sd]?|pricing)\b", re.IGNORECASE)
+_ANY_NUMBER = re.compile(rf"(?<![\w-])(?:{NUMBER_WORDS})(?![\w-])|\d", re.IGNORECASE)
 BARE = ""  # a number written without a unit after it (a table cell whose unit is in the header, a count)
 
 
@@ -64,3 +67,12 @@ def echoes(question: str, reply: str, titles: str = "") -> bool:
     document titles. A yes/no question restated is its "yes", so it never echoes."""
     said = content_terms(CITE.sub("", reply)) - content_terms(question) - content_terms(titles)
     return not analyse(question).yes_no and not said
+
+
+def lacks_asked_value(question: str, reply: str) -> bool:
+    """A question asking for a quantity (a value of a named kind such as a weight or a voltage, a count, a price)
+    answered without any number: "The Mid Carrier is a lightweight board" does not say how heavy it is."""
+    q = analyse(question)
+    asks = q.wants_value and not q.wants_name and not q.yes_no and (
+        bool(asked_dimensions(q.attributes)) or bool(q.count_of) or bool(_COST.search(question)))
+    return asks and not _ANY_NUMBER.search(CITE.sub(" ", reply))

@@ -44,6 +44,7 @@ DIMENSIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 _UNIT_WORDS = sorted({u for _, units in DIMENSIONS.values() for u in units}, key=len, reverse=True)
 _UNIT_ALT = "|".join(re.escape(u) for u in _UNIT_WORDS)
 NUMBER = r"[-+±~]?\s?\d+(?:[.,]\d+)?"
+NUMBER_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|sixteen|twenty|thirty-two|\\d+"  # a count
 # A number followed by a unit ("3.3 V", "64MHz", "± 0.5 °C", "0-100% RH").
 NUMBER_UNIT = re.compile(rf"(?<![\w.])({NUMBER})\s?(?:x\s?)?({_UNIT_ALT})(?![\w])")
 # A range or tolerance: "260 to 1260 hPa", "-40 °C ... +85 °C", "1.7-3.6 V", "±2 %".

@@ -16,6 +16,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from kgrag.answering.terms import content_terms
+from kgrag.answering.values import asked_dimensions, value_dimensions
 from kgrag.graph.adjacency import GraphAdjacency
 from kgrag.graph.datasheet.vocab import FAMILY_TYPE, PRODUCT_TYPE, TYPE_WORDS, VALUE_TYPE
 from kgrag.graph.keys import name_tokens
@@ -25,6 +27,7 @@ MAX_FACTS = 80
 MAX_EXPAND = 40  # nodes expanded per hop (a family has tens of products, a product tens of parts)
 HOP_WEIGHT = (1.0, 0.55, 0.3)  # facts of a linked entity, one hop on, two hops on
 CLASS_WEIGHT = 0.3  # a question word matching only the other end's class ("boards" ~ a Product end) counts this much
+UNIT_WEIGHT = 1.0  # a value whose unit measures the quantity asked ("up to what distance" ~ "400 cm") counts as a word
 _SYMBOL_SPACE = re.compile(r"\s+([^\w\s])")
 
 
@@ -79,10 +82,17 @@ def _node_facts(adj: GraphAdjacency, node: int) -> list[tuple[int, int, int, str
     return rows
 
 
+@lru_cache(maxsize=65536)
+def _quantities(value: str) -> frozenset[str]:
+    """The quantities a value node's numbers measure ("400 cm" -> length)."""
+    return frozenset(value_dimensions(value))
+
+
 def collect_facts(adj: GraphAdjacency, seeds: Sequence[int], question: str, max_facts: int = MAX_FACTS,
-                  class_weight: float = CLASS_WEIGHT) -> list[Fact]:
+                  class_weight: float = CLASS_WEIGHT, unit_weight: float = UNIT_WEIGHT) -> list[Fact]:
     """Facts within two hops of the seeds that share a word with the question besides the seeds' names (cut out of
-    the question where it writes them, so "sensors" still counts beside "Nano 33 BLE Sense"), best first.
+    the question where it writes them, so "sensors" still counts beside "Nano 33 BLE Sense"), or whose value
+    measures the quantity the question asks ("detection | 400 cm" for "up to what distance"), best first.
 
     Never walks through value, family or interface nodes (hubs that would connect everything).
     """
@@ -91,6 +101,7 @@ def collect_facts(adj: GraphAdjacency, seeds: Sequence[int], question: str, max_
         rest = re.sub(re.escape(adj.names[n]), " ", rest, flags=re.IGNORECASE)
     named = set().union(*(_prefixes(adj.names[n]) for n in seeds if adj.names[n].lower() not in question.lower()))
     wanted = _prefixes(rest) - named
+    quantities = asked_dimensions(content_terms(rest)) if unit_weight > 0 else set()
     hop: dict[int, int] = {n: 0 for n in seeds}
     frontier = list(seeds)
     for depth in (1, 2):
@@ -109,9 +120,11 @@ def collect_facts(adj: GraphAdjacency, seeds: Sequence[int], question: str, max_
             if depth == 2 and adj.types[other] != VALUE_TYPE:
                 continue  # two hops out: only that entity's own specs
             hits = len(own & wanted) + class_weight * len(kind & wanted)  # wanted excludes the seeds' own names
+            if quantities and adj.types[other] == VALUE_TYPE and quantities & _quantities(value):
+                hits += unit_weight
             if not hits:
                 continue  # a fact that answers nothing the question asks costs budget
-            score = HOP_WEIGHT[depth] * (1.0 + 2.0 * hits / len(wanted)) + 0.01 * min(float(adj.rel_weight[r]), 5.0)
+            score = HOP_WEIGHT[depth] * (1.0 + 2.0 * hits / max(len(wanted), 1)) + 0.01 * min(float(adj.rel_weight[r]), 5.0)
             if r not in best or score > best[r].score:
                 best[r] = Fact(r, subject, attribute, value, score, between_entities=adj.types[other] != VALUE_TYPE)
     return sorted(best.values(), key=lambda f: (-f.score, f.rel))[:max_facts]

@@ -22,7 +22,7 @@ from kgrag.retrieve.base import Retriever, register
 from kgrag.retrieve.chunks import allowed_chunks, chunk_items, sparse_search
 from kgrag.retrieve.compact import MAX_OVERLAP, compact_items, novel_items
 from kgrag.retrieve.diversity import mmr_order
-from kgrag.retrieve.fact_table import CLASS_WEIGHT, collect_facts, fact_lines
+from kgrag.retrieve.fact_table import CLASS_WEIGHT, UNIT_WEIGHT, collect_facts, fact_lines
 from kgrag.retrieve.fusion import alpha_fuse, minmax
 from kgrag.retrieve.packing import pack
 from kgrag.retrieve.query_linking import question_vector
@@ -104,7 +104,8 @@ class FactsRetriever(Retriever):
         info["linked"] = [{"name": lk.name, "type": lk.type, "match": lk.match} for lk in links]
         share = float(options.get("fact_share", FACT_SHARE))
         facts = collect_facts(adj, [lk.node for lk in links], question,
-                              class_weight=float(options.get("class_weight", CLASS_WEIGHT))) if links and share > 0 else []
+                              class_weight=float(options.get("class_weight", CLASS_WEIGHT)),
+                              unit_weight=float(options.get("unit_weight", UNIT_WEIGHT))) if links and share > 0 else []
         if facts:
             support = index.store.relation_support([adj.rel_ids[f.rel] for f in facts])
             for f in facts:
