@@ -271,3 +271,16 @@ def test_a_reply_giving_no_number_for_a_question_asking_a_quantity_gives_way_to_
     llm = FakeLLM(replies=["The Zephyr Ranger is a light sensor for robots [1]."])
     answer = generate_answer(llm, question, _context(question, ("Zephyr Ranger", RANGER)), mode="auto", focus_tokens=300)
     assert llm.calls == 1 and "closest passages" in answer.text and not answer.grounded
+
+
+def test_a_question_word_meets_the_same_word_stem_in_the_context() -> None:
+    from kgrag.answering.terms import question_coverage
+
+    context = 'The Zephyr Panel TFT display has a 3.97" diagonal size; measurements in mm.'
+    assert question_coverage("How big is the Zephyr Panel measured diagonally?", context) == 1 - 1 / 5  # all but "big"
+    units = [Unit(block=1, pos=0, text="The panel connects over DSI.", kind="sentence"),
+             Unit(block=1, pos=1, text='The TFT display has a 3.97" diagonal size.', kind="sentence")]
+    from kgrag.answering.select import score_units
+
+    scored = score_units("How big is the Zephyr Panel measured diagonally?", units, {1: "Zephyr Panel"})
+    assert [s.attributes > 0 for s in sorted(scored, key=lambda s: s.unit.pos)] == [False, True]

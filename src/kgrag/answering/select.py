@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from kgrag.answering.terms import QuestionTerms, analyse, fold, foreign_share, name_found, term_list
+from kgrag.answering.terms import QuestionTerms, analyse, fold, foreign_share, name_found, stem, term_list
 from kgrag.answering.units import Unit, block_units, render
 from kgrag.answering.values import PART, asked_dimensions, dimension_words, has_value, part_numbers, value_dimensions
 from kgrag.models.base import Embedder
@@ -145,7 +145,8 @@ def score_units(
         unit_dims = value_dimensions(u.value_text())
         matched = unit_dims & dims
         # a value in the asked unit answers the words that ask for it ("clock speed" -> a value in MHz)
-        hit = q.attributes & (unit_terms | dimension_words(matched))
+        said = unit_terms | dimension_words(matched)
+        hit = {a for a in q.attributes if a in said or stem(a) in {stem(w) for w in said}}
         attrs = len(hit) / len(q.attributes) if q.attributes else 0.0
         names = name_score(wanted, near, scopes.get(u.block, ""))
         variant = bool(q.names) and variant_of(q, near + "\n" + scopes.get(u.block, ""))

@@ -85,11 +85,19 @@ def foreign_share(text: str) -> float:
 
 
 def question_coverage(question: str, context_text: str) -> float:
-    """Share of the question's content terms found in the context; low values mean the documents miss the topic."""
+    """Share of the question's content terms found in the context (or a word of the same stem); low values mean the
+    documents miss the topic."""
     asked = content_terms(question)
     if not asked:
         return 1.0
-    return len(asked & content_terms(context_text)) / len(asked)
+    found = content_terms(context_text)
+    stems = {stem(w) for w in found}
+    return sum(1 for w in asked if w in found or stem(w) in stems) / len(asked)
+
+
+def stem(word: str) -> str:
+    """The first five letters of a longer word: "diagonally" meets "diagonal", "measured" meets "measurement"."""
+    return word[:5] if len(word) > 5 and word.isalpha() else word
 
 
 def _is_name(token: str, first: bool) -> bool:
