@@ -194,11 +194,11 @@ def test_a_name_that_is_a_product_and_a_component_links_the_product() -> None:
     assert [lk.type for lk in _longest([component, product])] == ["Product"]
 
 
-def test_a_fact_whose_value_measures_the_asked_quantity_is_collected_without_a_shared_word(
+def test_a_parts_fact_whose_value_measures_the_asked_quantity_is_collected_without_a_shared_word(
         sibling_index: Index) -> None:
     adj = get_adjacency(sibling_index.store)
-    qx100 = [n for n, name in enumerate(adj.names) if name == "QX100"]
-    question = "What VDD does the QX100 take?"  # "vdd" asks a voltage; the row says "Supply voltage"
-    values = {f.value for f in collect_facts(adj, qx100, question)}
+    mini = [n for n, name in enumerate(adj.names) if name == "Zephyr Mini"]
+    question = "What VDD does the Zephyr Mini take on its barometer?"  # "vdd" asks a voltage; the row says "Supply voltage"
+    values = {f.value for f in collect_facts(adj, mini, question)}
     assert "1.7 to 3.6 V" in values and "300 to 1100 hPa" not in values
-    assert "1.7 to 3.6 V" not in {f.value for f in collect_facts(adj, qx100, question, unit_weight=0)}
+    assert "1.7 to 3.6 V" not in {f.value for f in collect_facts(adj, mini, question, unit_weight=0)}

@@ -27,7 +27,8 @@ MAX_FACTS = 80
 MAX_EXPAND = 40  # nodes expanded per hop (a family has tens of products, a product tens of parts)
 HOP_WEIGHT = (1.0, 0.55, 0.3)  # facts of a linked entity, one hop on, two hops on
 CLASS_WEIGHT = 0.3  # a question word matching only the other end's class ("boards" ~ a Product end) counts this much
-UNIT_WEIGHT = 1.0  # a value whose unit measures the quantity asked ("up to what distance" ~ "400 cm") counts as a word
+UNIT_WEIGHT = 1.0  # a part's value whose unit measures the quantity asked ("up to what distance" ~ "400 cm" of the
+# named board's sensor) counts as a word; not the named thing's own values, which share words when they answer
 _SYMBOL_SPACE = re.compile(r"\s+([^\w\s])")
 
 
@@ -92,7 +93,8 @@ def collect_facts(adj: GraphAdjacency, seeds: Sequence[int], question: str, max_
                   class_weight: float = CLASS_WEIGHT, unit_weight: float = UNIT_WEIGHT) -> list[Fact]:
     """Facts within two hops of the seeds that share a word with the question besides the seeds' names (cut out of
     the question where it writes them, so "sensors" still counts beside "Nano 33 BLE Sense"), or whose value
-    measures the quantity the question asks ("detection | 400 cm" for "up to what distance"), best first.
+    measures the quantity the question asks (a part of the named board: its sensor's "detection | 400 cm" for "up
+    to what distance"), best first.
 
     Never walks through value, family or interface nodes (hubs that would connect everything).
     """
@@ -120,7 +122,7 @@ def collect_facts(adj: GraphAdjacency, seeds: Sequence[int], question: str, max_
             if depth == 2 and adj.types[other] != VALUE_TYPE:
                 continue  # two hops out: only that entity's own specs
             hits = len(own & wanted) + class_weight * len(kind & wanted)  # wanted excludes the seeds' own names
-            if quantities and adj.types[other] == VALUE_TYPE and quantities & _quantities(value):
+            if depth and quantities and adj.types[other] == VALUE_TYPE and quantities & _quantities(value):
                 hits += unit_weight
             if not hits:
                 continue  # a fact that answers nothing the question asks costs budget
