@@ -284,3 +284,20 @@ def test_a_question_word_meets_the_same_word_stem_in_the_context() -> None:
 
     scored = score_units("How big is the Zephyr Panel measured diagonally?", units, {1: "Zephyr Panel"})
     assert [s.attributes > 0 for s in sorted(scored, key=lambda s: s.unit.pos)] == [False, True]
+
+
+def test_a_value_only_another_products_document_gives_is_not_an_answer_for_the_asked_product() -> None:
+    from kgrag.answering.grounding import values_of_other_products
+
+    sources = [("Zephyr Eye", "The Zephyr Eye has a 2 MP camera."), ("Zephyr Scope", "Its camera runs at 60 fps.")]
+    assert values_of_other_products("The Zephyr Eye camera runs at 60 fps [2].",
+                                    "What frame rate does the Zephyr Eye camera reach?", sources) == ["60"]
+    assert values_of_other_products("The Shield runs at 60 fps [2].",  # both asked: either may give it
+                                    "Which is faster, the Zephyr Eye or the Zephyr Scope?", sources) == []
+    assert values_of_other_products("It runs at 60 fps [2].", "What frame rate does the Zephyr Eye Pro reach?",
+                                    sources) == []  # no source is about the asked product: nothing to judge
+    question = "What frame rate does the Zephyr Eye camera reach?"
+    llm = FakeLLM(replies=["The Zephyr Eye camera runs at 60 fps [2]."])
+    context = _context(question, *((t, f"{t}\n{x}") for t, x in sources))
+    answer = generate_answer(llm, question, context, mode="auto", focus_tokens=300)
+    assert "closest passages" in answer.text and answer.context.info["values_of_other_products"] == ["60"]

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from kgrag.answering.cite import marker_numbers, repair_citations
 from kgrag.answering.extract import try_extract, try_list
-from kgrag.answering.grounding import echoes, lacks_asked_value, unsupported_values
+from kgrag.answering.grounding import reply_problems
 from kgrag.answering.names import missing_names
 from kgrag.answering.select import Focus, Scored, focus_units
 from kgrag.answering.terms import (
@@ -311,11 +311,9 @@ def finish_plan(question: str, context: Context, plan: Plan, reply: str = "", us
         return finish_answer(question, context, plan.blocks, plan.text, usage, plan.support, repair=False)
     if plan.action == "generate":
         sources = plan.sources or plan.blocks
-        made_up = unsupported_values(reply, [question, *(b.header() + "\n" + b.text for b in sources)])
-        if made_up:  # a number the sources never state: the model filled a gap (shown as evidence in auto mode)
-            context.info["unsupported_values"] = made_up
-        said = not (is_refusal(reply) or made_up or lacks_asked_value(question, reply)
-                    or echoes(question, reply, " ".join(b.title for b in sources)))
+        problems = reply_problems(question, reply, [(b.title, b.header() + "\n" + b.text) for b in sources])
+        context.info.update(problems)  # shown as evidence in auto mode: what the model said is not an answer
+        said = not is_refusal(reply) and not problems
         if said or is_refusal(plan.evidence):  # an answer, or no evidence to show instead
             return finish_answer(question, context, plan.blocks, reply, usage)
         context.info["answer_path"] = "evidence"

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from kgrag.answering.terms import CITE, analyse, content_terms
 from kgrag.answering.values import NUMBER_UNIT, NUMBER_WORDS, asked_dimensions, dimension_of_unit
@@ -61,6 +62,31 @@ def unsupported_values(reply: str, sources: Iterable[str]) -> list[str]:
             if not (uses.get(value, set()) & (dims | {BARE}))]
 
 
+def values_of_other_products(reply: str, question: str, sources: Iterable[tuple[str, str]]) -> list[str]:
+    """The stated quantities of `reply` that only sources about products the question does not name give ("60 fps"
+    for the Nicla Vision's camera, from the Vision Shield's datasheet). `sources` are (document title, text); a
+    source without a title (facts gathered from several documents) may be about anything, and nothing is judged
+    when no source is about a product the question names. A title is about a named product when it ends with the
+    name ("Arduino Nano 33 BLE" for "Nano 33 BLE", not "Arduino Nano 33 BLE Sense")."""
+    q = analyse(question)
+    sources = list(sources)
+
+    def asked(title: str) -> bool:  # the title ends with a name the question writes: "Arduino Nicla Vision"
+        low = title.lower().rstrip(" ®™")
+        return any(re.search(r"(?<![a-z0-9])" + r"[\s®™]+".join(re.escape(w.lower()) for w in p) + "$", low)
+                   for p in q.phrases)
+
+    if not any(asked(title) for title, _ in sources if title):
+        return []
+    own: dict[str, set[str]] = defaultdict(set)  # values of the asked products' sources (and untitled ones)
+    other: dict[str, set[str]] = defaultdict(set)
+    for title, text in [("", question), *sources]:
+        for value, dims in number_uses(text).items():
+            (own if not title or asked(title) else other)[value] |= dims
+    return [value for value, dims in stated_values(reply)
+            if not own.get(value, set()) & (dims | {BARE}) and other.get(value, set()) & (dims | {BARE})]
+
+
 def echoes(question: str, reply: str, titles: str = "") -> bool:
     """A reply that only restates an open question ("The products that embed another product are [2] [3]", "The
     temperature sensor is on the Arduino DIN Celsius"): no content word beyond the question's and the sources'
@@ -76,3 +102,17 @@ def lacks_asked_value(question: str, reply: str) -> bool:
     asks = q.wants_value and not q.wants_name and not q.yes_no and (
         bool(asked_dimensions(q.attributes)) or bool(q.count_of) or bool(_COST.search(question)))
     return asks and not _ANY_NUMBER.search(CITE.sub(" ", reply))
+
+
+def reply_problems(question: str, reply: str, sources: Sequence[tuple[str, str]]) -> dict[str, Any]:
+    """Why a generated reply is no answer (empty when it is one), by name: values no source gives or only other
+    products' sources give, no value for a question asking one, an echo of the question. `sources` are (title,
+    text) of every block the model could read."""
+    texts = [question, *(text for _, text in sources)]
+    found: dict[str, Any] = {
+        "unsupported_values": unsupported_values(reply, texts),
+        "values_of_other_products": values_of_other_products(reply, question, sources),
+        "answer_without_value": lacks_asked_value(question, reply),
+        "echo": echoes(question, reply, " ".join(title for title, _ in sources)),
+    }
+    return {key: value for key, value in found.items() if value}
