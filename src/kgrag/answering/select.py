@@ -131,7 +131,7 @@ def score_units(
     # tokens ("Nano 33 BLE Sense Rev2") does not outweigh the words of the need ("always-on keyword spotting")
     asked = [*q.attributes, *(fold(p) for p in q.parts)]  # attributes are folded already
     query = asked if q.attributes else [fold(t) for t in q.terms]
-    lexical = _norm(bm25([stem(t) for t in query], [[stem(t) for t in term_list(u.scoped())] for u in units]))
+    lexical = _norm(bm25(query, [term_list(u.scoped()) for u in units]))
     dims = asked_dimensions(q.attributes)
     blocks: dict[int, str] = {}
     for u in units:
