@@ -118,7 +118,7 @@ def link_question(index: Workspace, question: str, adj: GraphAdjacency, qvec: np
                                   1.0 if main else 0.9, i, i + n))
             if key in codes:
                 found.append(Link(codes[key], adj.names[codes[key]], PRODUCT_TYPE, "code", 0.9, i, i + n))
-    links = _specific_products(_prefer_families(_longest(found), adj, names, tokens))
+    links = _specific_products(_prefer_families(_longest(found), adj, names, tokens, question))
     taken = {lk.node for lk in links}
     covered = {i for lk in links for i in range(lk.start, lk.end)}
     qset = {t for i, t in enumerate(tokens) if i not in covered}  # fuzzy links only use words not linked yet
@@ -164,12 +164,25 @@ def _longest(found: list[Link]) -> list[Link]:
     return out
 
 
+_CHOICE = frozenset({"which", "what", "any", "all", "each", "every"})
+
+
 def _prefer_families(links: list[Link], adj: GraphAdjacency, names: dict[str, list[tuple[int, bool]]],
-                     tokens: list[str]) -> list[Link]:
-    """A bare family name ("the Nano and Nicla families") means the family, not a product of the same short name."""
+                     tokens: list[str], question: str) -> list[Link]:
+    """A bare family name means the family when the question speaks of families ("the Nano and Nicla families") or
+    of a choice among its members ("which Nano board", "Nano boards") or names a member the graph does not know
+    ("the Opta Analog Expansion": the name goes on in capitals), else the product of that name ("the Opta's
+    real-time clock" is the Opta, not every Opta product)."""
+    families = bool({"family", "families", "series"} & set(tokens))
     out = []
     for lk in links:
+        before = tokens[lk.start - 1] if lk.start > 0 else ""
+        after = tokens[lk.end] if lk.end < len(tokens) else ""
         key = " ".join(tokens[lk.start : lk.end])
+        longer = re.search(r"(?<![\w-])(?i:" + r"\W+".join(map(re.escape, key.split())) + r")\s+[A-Z]", question)
+        if not (families or longer or before in _CHOICE or after in ("boards", "products", "modules")):
+            out.append(lk)  # "the Opta's clock": the product; "which Nano board", "the Opta Analog Expansion": a member
+            continue
         family = next((n for n, _ in names.get(key, ()) if adj.types[n] == FAMILY_TYPE), None)
         if lk.type == PRODUCT_TYPE and family is not None and family not in {o.node for o in links}:
             lk = Link(family, adj.names[family], FAMILY_TYPE, "alias", 0.9, lk.start, lk.end)
