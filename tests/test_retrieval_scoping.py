@@ -202,3 +202,36 @@ def test_a_parts_fact_whose_value_measures_the_asked_quantity_is_collected_witho
     values = {f.value for f in collect_facts(adj, mini, question)}
     assert "1.7 to 3.6 V" in values and "300 to 1100 hPa" not in values
     assert "1.7 to 3.6 V" not in {f.value for f in collect_facts(adj, mini, question, unit_weight=0)}
+
+
+@pytest.fixture(scope="module")
+def family_index(tmp_path_factory: pytest.TempPathFactory) -> Index:
+    root = tmp_path_factory.mktemp("family")
+    sheets = {"Orbit": "# Orbit\n\nThe Orbit is a PLC with four relays.\n\n| Parameter | Value |\n|---|---|\n"
+                       "| RTC retention | 10 days |\n| Supply voltage | 12 to 24 V |\n",
+              "Orbit Digital Expansion": "# Orbit Digital Expansion\n\nThe Orbit Digital Expansion adds 16 inputs.\n"}
+    for product, text in sheets.items():
+        folder = root / "docs" / "Orbit Family" / product
+        folder.mkdir(parents=True)
+        (folder / "sheet.md").write_text(text, encoding="utf-8")
+    index = Index.init(root / "idx", settings=fast_settings())
+    index.add([root / "docs"])
+    build_graph(index, "datasheet")
+    resolve_entities(index.store)
+    return index
+
+
+def test_a_name_shared_by_a_product_and_its_family_means_the_product_unless_members_are_meant(
+        family_index: Index) -> None:
+    assert linked(family_index, "What is the supply voltage of the Orbit?")[0][0] == "Orbit"
+    assert linked(family_index, "Whose clock lasts longer, the Orbit's or the Zephyr's?")[0][0] == "Orbit"
+    for question in ("Which Orbit boards have relays?", "Summarise the Orbit family.",
+                     "How do I program the Orbit Analog Expansion?"):  # members, or one the graph does not know
+        assert linked(family_index, question)[0][0] == "Orbit Family", question
+
+
+def test_a_fact_is_found_by_the_initials_of_the_question_words(family_index: Index) -> None:
+    adj = get_adjacency(family_index.store)
+    orbit = [n for n, name in enumerate(adj.names) if name == "Orbit"]
+    facts = collect_facts(adj, orbit, "How long does the real-time clock of the Orbit keep time?")
+    assert "10 days" in {f.value for f in facts}

@@ -58,8 +58,11 @@ def _orient(adj: GraphAdjacency, r: int, node: int) -> tuple[int, str, str]:
 
 @lru_cache(maxsize=65536)
 def _prefixes(text: str) -> frozenset[str]:
-    """Word prefixes (4 letters) of the content words: `sensing`/`sensor`, `measurement`/`measures` meet."""
-    return frozenset(t[:4] for t in name_tokens(" ".join(question_terms(text))) if len(t) >= 3 and not t.isdigit())
+    """Word prefixes (4 letters) of the content words: `sensing`/`sensor`, `measurement`/`measures` meet; and the
+    initials of each three or four words in a row, so "real-time clock" meets "RTC" and "analog to digital" "ADC"."""
+    words = [t for t in name_tokens(" ".join(question_terms(text))) if not t.isdigit()]
+    initials = {"".join(w[0] for w in words[i:i + n]) for n in (3, 4) for i in range(len(words) - n + 1)}
+    return frozenset({t[:4] for t in words if len(t) >= 3} | initials)
 
 
 def _node_facts(adj: GraphAdjacency, node: int) -> list[tuple[int, int, int, str, str, frozenset[str], frozenset[str]]]:
