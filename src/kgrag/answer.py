@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from kgrag.answering.cite import marker_numbers, repair_citations
+from kgrag.answering.compare import try_compare
 from kgrag.answering.extract import try_extract, try_list
 from kgrag.answering.grounding import reply_problems
 from kgrag.answering.names import missing_names
@@ -257,6 +258,10 @@ def plan_answer(
     if coverage < min_coverage - FOCUS_SLACK:  # the context covers the question, its best units do not: a small
         return evidence_plan(blocks, context, evidence)  # model would answer off-topic
     if mode in ("extractive", "auto"):
+        compared = try_compare(q, focus.ranked, {b.n: b.title for b in blocks})
+        if compared is not None:
+            context.info["answer_path"] = "comparison"
+            return Plan(blocks, "quote", compared)
         found = try_extract(q, focus.ranked, {b.n: b.title for b in blocks})
         if found is not None:
             context.info["answer_path"] = "extractive"

@@ -151,7 +151,7 @@ def try_extract(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) 
 
     `titles` maps block numbers to their document titles (the product a quote is about).
     """
-    if not q.wants_value or not ranked:
+    if not q.wants_value or not ranked or q.compares:  # a comparison needs both sides (answering/compare.py)
         return None
     fits: list[Scored] = []
     for s in ranked[:COUNT_CANDIDATES if q.count_of else CANDIDATES]:  # the best few: the top may be a heading

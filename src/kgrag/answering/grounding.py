@@ -11,7 +11,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from kgrag.answering.terms import CITE, analyse, content_terms
+from kgrag.answering.terms import CITE, analyse, content_terms, title_names
 from kgrag.answering.values import NUMBER_UNIT, NUMBER_WORDS, asked_dimensions, dimension_of_unit
 
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*")  # standalone numbers: "3.3", "1,000", "260"; not "ESP32"
@@ -71,10 +71,8 @@ def values_of_other_products(reply: str, question: str, sources: Iterable[tuple[
     q = analyse(question)
     sources = list(sources)
 
-    def asked(title: str) -> bool:  # the title ends with a name the question writes: "Arduino Nicla Vision"
-        low = title.lower().rstrip(" ®™")
-        return any(re.search(r"(?<![a-z0-9])" + r"[\s®™]+".join(re.escape(w.lower()) for w in p) + "$", low)
-                   for p in q.phrases)
+    def asked(title: str) -> bool:
+        return any(title_names(p, title) for p in q.phrases)
 
     if not any(asked(title) for title, _ in sources if title):
         return []

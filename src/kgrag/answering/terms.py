@@ -22,7 +22,7 @@ _QUESTION_TEXT = """what which who whom whose when where why how is are was were
 QUESTION_WORDS = frozenset(_QUESTION_TEXT.split())
 # Question shapes that need reasoning or prose, not one stated value.
 _PROSE = re.compile(
-    r"\b(why|explain|summar\w*|overview|describe|compare|comparison|differences?|differ|versus|vs\.?|better|best|"
+    r"\b(why|explain|summar\w*|overview|describe|compared?|comparison|differences?|equivalent|differ|versus|vs\.?|better|best|"
     r"suitable|recommend\w*|should|advantages?|disadvantages?|pros|cons|steps?|how (do|does|can|should|to))\b",
     re.IGNORECASE,
 )
@@ -126,6 +126,7 @@ class QuestionTerms:
     wants_name: bool = False  # "which/who ...": the answer names a part or product, not a number
     count_of: str = ""  # "how many relays ...": the folded thing counted; the answer is a count of it
     yes_no: bool = False
+    compares: list[list[str]] = field(default_factory=list)  # "which has more X, A or B": the two names set apart
 
 
 def asked_head(question: str) -> list[str]:
@@ -190,11 +191,34 @@ def analyse(question: str) -> QuestionTerms:
         wants_name=bool(_WHICH.match(question)) or names_a_class(question, head),
         count_of=counted_thing(question, head),
         yes_no=yes_no,
+        compares=compared_names(question, phrases),
     )
 
 
 # "Nano (A000005)": a part code in brackets right after a name, and nothing else inside them.
 _CODE_AFTER = re.compile(rf"\s*\(\s*{PART.pattern}\s*\)")
+
+
+# "Which has more flash, A or B?": a comparative word and an alternative between two names.
+GREATER = frozenset("more higher longer larger bigger faster greater wider heavier".split())
+COMPARATIVES = GREATER | frozenset("less fewer lower shorter smaller slower narrower lighter".split())
+_ALTERNATIVE = re.compile(r"\b(?:or|vs\.?|versus)\b", re.IGNORECASE)
+
+
+def compared_names(question: str, phrases: list[list[str]]) -> list[list[str]]:
+    """The two names a comparison question sets against each other ("Which has more flash, the Nano Every or the
+    Nano?"), or [] for any other question."""
+    alternative = _ALTERNATIVE.search(question)
+    if not alternative or not {w.lower() for w in TOKEN.findall(question)} & COMPARATIVES:
+        return []
+    at: list[tuple[int, list[str]]] = []  # where each name starts; the two around "or" are compared
+    for p in phrases:
+        m = re.search(r"(?<![\w-])" + r"\W+".join(re.escape(w) for w in p) + r"(?![\w-])", question)
+        if m and not all(w.isdigit() for w in p):
+            at.append((m.start(), p))
+    before = [p for start, p in at if start < alternative.start()]
+    after = [p for start, p in at if start > alternative.start()]
+    return [before[-1], after[0]] if before and after else []
 
 
 _QUOTED = re.compile(r"(?<![\w'’])['\"‘“]([^'\"‘’“”]+)['\"’”](?!\w)")
@@ -211,6 +235,13 @@ def name_found(name: str, text_lower: str) -> bool:
     if any(c.isdigit() for c in low) and any(c.isalpha() for c in low):
         return re.search(rf"(?<![a-z0-9]){re.escape(low)}", text_lower) is not None
     return re.search(rf"(?<![a-z0-9]){re.escape(low)}(?![a-z0-9])", text_lower) is not None
+
+
+def title_names(phrase: list[str], title: str) -> bool:
+    """A document title ends with the name ("Arduino Nicla Vision" names "Nicla Vision"; "Arduino Nano 33 BLE Sense"
+    does not name "Nano 33 BLE", another product)."""
+    pattern = r"[\s®™]+".join(re.escape(w.lower()) for w in phrase)
+    return bool(phrase) and re.search(rf"(?<![a-z0-9]){pattern}$", title.lower().rstrip(" ®™")) is not None
 
 
 def markers_only(text: str) -> bool:

@@ -1,0 +1,75 @@
+"""Comparisons of two named products on one quantity ("Which has more flash, the Nano Every or the Nano?"): the
+asked value quoted for each product, side by side, and which is larger when each quote states one value of the
+asked quantity in the same unit. Quoting only one product's value (what a single extractive quote does) answers
+half the question, and a small model picks the wrong side as often as the right one."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from kgrag.answering.extract import Extraction, try_extract
+from kgrag.answering.grounding import number_form
+from kgrag.answering.select import Scored, name_score, variant_of
+from kgrag.answering.terms import COMPARATIVES, GREATER, QuestionTerms, title_names
+from kgrag.answering.units import FACT_SUBJECT
+from kgrag.answering.values import NUMBER_UNIT, asked_dimensions, dimension_of_unit
+
+_ANY_NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)?")
+
+
+def _about(phrase: list[str], s: Scored, titles: dict[int, str]) -> bool:
+    """The unit is about the named product: its document's title ends with the name, or (graph facts gathered from
+    several documents) the fact's subject is that name."""
+    title = titles.get(s.unit.block, "")
+    if title:
+        return title_names(phrase, title)
+    fact = FACT_SUBJECT.match(s.unit.heading)
+    return bool(fact) and title_names(phrase, fact["name"])
+
+
+def _one_side(q: QuestionTerms, phrase: list[str], other: list[str], ranked: list[Scored],
+              titles: dict[int, str]) -> Extraction | None:
+    """The asked value of one compared product: the question narrowed to that name, over the units about it."""
+    one = replace(q, names=list(phrase), phrases=[phrase], parts=[w for w in phrase if w in q.parts],
+                  attributes=q.attributes - COMPARATIVES, compares=[], wants_name=False)  # "which" picks a side
+    mine = []
+    for s in ranked:
+        if _about(phrase, s, titles) and not _about(other, s, titles):
+            far = titles.get(s.unit.block, "")
+            mine.append(replace(s, names=name_score([phrase], s.unit.scoped(), far),
+                                variant=variant_of(one, f"{s.unit.scoped()}\n{far}")))
+    return try_extract(one, mine, titles)
+
+
+def _single_value(q: QuestionTerms, found: Extraction) -> tuple[float, str, str] | None:
+    """(number, unit, as written) when the quote states exactly one value of the asked quantity."""
+    dims = asked_dimensions(q.attributes)
+    text = found.unit.value_text()
+    values = [m for m in NUMBER_UNIT.finditer(text) if not dims or dimension_of_unit(m.group(2)) & dims]
+    if len(values) != 1 or len(_ANY_NUMBER.findall(text)) != 1:  # a range ("-20 to +70 °C") has two ends
+        return None
+    try:
+        return float(number_form(values[0].group(1)).replace(" ", "")), values[0].group(2), values[0].group(0).strip()
+    except ValueError:
+        return None
+
+
+def try_compare(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) -> str | None:
+    """Both products' quotes with their markers, then the larger or smaller one as asked; None unless both sides
+    are quoted."""
+    if len(q.compares) != 2:
+        return None
+    a, b = q.compares
+    sides = [(a, _one_side(q, a, b, ranked, titles)), (b, _one_side(q, b, a, ranked, titles))]
+    if any(found is None for _, found in sides):
+        return None
+    text = " ".join(f"{found.text} [{found.unit.cited()}]." for _, found in sides if found)
+    values = [_single_value(q, found) for _, found in sides if found]
+    word = next((w for w in q.text.lower().split() if w.strip("?,.") in COMPARATIVES), "").strip("?,.")
+    if word and all(values) and values[0][1] == values[1][1] and values[0][0] != values[1][0]:  # type: ignore[index]
+        (va, _, wa), (vb, _, wb) = values  # type: ignore[misc]
+        first = (va > vb) == (word in GREATER)
+        (wn, ww), (ln, lw) = ((a, wa), (b, wb)) if first else ((b, wb), (a, wa))
+        text += f" {' '.join(wn)}: {ww}, {word} than {' '.join(ln)} ({lw})."
+    return text
