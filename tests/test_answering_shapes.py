@@ -301,3 +301,32 @@ def test_a_value_only_another_products_document_gives_is_not_an_answer_for_the_a
     context = _context(question, *((t, f"{t}\n{x}") for t, x in sources))
     answer = generate_answer(llm, question, context, mode="auto", focus_tokens=300)
     assert "closest passages" in answer.text and answer.context.info["values_of_other_products"] == ["60"]
+
+
+def test_a_comparison_quotes_both_products_and_says_which_is_larger() -> None:
+    question = "Which has more flash memory, the Zephyr Core or the Zephyr Mini?"
+    q = analyse(question)
+    assert q.compares == [["Zephyr", "Core"], ["Zephyr", "Mini"]]
+    core = "Zephyr Core memory\nFlash memory | 256 KB\nSRAM | 32 KB"
+    mini = "Zephyr Mini memory\nFlash memory | 48 KB\nSRAM | 6 KB"
+    text = _answer(question, ("Zephyr Mini", mini), ("Zephyr Core", core))  # no LLM: both sides are quoted
+    assert "256 KB [2]" in text and "48 KB [1]" in text
+    assert text.endswith("Zephyr Core: 256 KB, more than Zephyr Mini (48 KB).")
+    assert not analyse("What is the flash memory of the Zephyr Core?").compares
+
+
+def test_a_comparison_of_ranges_quotes_both_without_a_verdict() -> None:
+    question = "Which is rated for the lower operating temperature, the Zephyr Core or the Zephyr Mini?"
+    core = "Zephyr Core ratings\nOperating temperature | -20 to +70 °C"
+    mini = "Zephyr Mini ratings\nOperating temperature | -40 to +85 °C"
+    text = _answer(question, ("Zephyr Core", core), ("Zephyr Mini", mini))
+    assert "-20 to +70 °C [1]" in text and "-40 to +85 °C [2]" in text and "lower than" not in text
+
+
+def test_an_asked_word_no_passage_has_does_not_count_against_a_unit() -> None:
+    from kgrag.answering.select import score_units
+
+    units = [Unit(block=1, pos=0, text="Humidity sensor | QH221", kind="row"),
+             Unit(block=1, pos=1, text="The board is small.", kind="sentence")]
+    best = score_units("Which humidity sensor is fitted on the Zephyr Core?", units, {1: "Zephyr Core"})[0]
+    assert best.unit.pos == 0 and best.attributes == 1.0  # "fitted" is in no passage

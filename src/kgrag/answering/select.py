@@ -138,6 +138,12 @@ def score_units(
         blocks[u.block] = blocks.get(u.block, scopes.get(u.block, "")) + "\n" + u.scoped()
     wanted = distinguishing_names(q, list(blocks.values()))
     foreign_question = foreign_share(question) > FOREIGN
+    # the asked words some unit carries: a word no passage has ("fitted", "classic") cannot tell units apart; when
+    # most asked words are missing the question is about something else, and the few left would decide alone
+    everywhere = {stem(w) for u in units for w in term_list(u.scoped())} | {stem(w) for w in dimension_words(dims)}
+    attested = {a for a in q.attributes if stem(a) in everywhere}
+    if 2 * len(attested) < len(q.attributes):
+        attested = q.attributes
     scored: list[Scored] = []
     for u, lex in zip(units, lexical, strict=True):
         near = u.scoped()
@@ -147,7 +153,7 @@ def score_units(
         # a value in the asked unit answers the words that ask for it ("clock speed" -> a value in MHz)
         said = unit_terms | dimension_words(matched)
         hit = {a for a in q.attributes if a in said or stem(a) in {stem(w) for w in said}}
-        attrs = len(hit) / len(q.attributes) if q.attributes else 0.0
+        attrs = len(hit) / len(attested) if attested else 0.0
         names = name_score(wanted, near, scopes.get(u.block, ""))
         variant = bool(q.names) and variant_of(q, near + "\n" + scopes.get(u.block, ""))
         if variant:
