@@ -330,3 +330,10 @@ def test_an_asked_word_no_passage_has_does_not_count_against_a_unit() -> None:
              Unit(block=1, pos=1, text="The board is small.", kind="sentence")]
     best = score_units("Which humidity sensor is fitted on the Zephyr Core?", units, {1: "Zephyr Core"})[0]
     assert best.unit.pos == 0 and best.attributes == 1.0  # "fitted" is in no passage
+
+
+def test_conversational_function_words_are_not_asked_terms() -> None:
+    from kgrag.answering.terms import content_terms
+
+    terms = content_terms("If I run the Zephyr Core off a battery, roughly how long can it keep going?")
+    assert not terms & {"if", "off", "roughly", "going"} and {"battery", "zephyr", "core"} <= terms

@@ -13,7 +13,8 @@ from kgrag.answering.values import PART
 from kgrag.graph.datasheet.vocab import TYPE_WORDS
 
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9.\-_/]*")
-_STOP_TEXT = "the a an of to in on for and or is are was were be by with as at from that this it its what which"
+_STOP_TEXT = ("the a an of to in on for and or is are was were be by with as at from that this it its what which if but "
+              "off roughly approximately around just really actually exactly even ever get gets got going go goes")
 _STOP = frozenset(_STOP_TEXT.split())
 # Words that say what is asked, not what about: ignored when checking that the context covers a question.
 _QUESTION_TEXT = """what which who whom whose when where why how is are was were be been does do did can could should would will
