@@ -11,8 +11,8 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from kgrag.answering.terms import CITE, analyse, content_terms, title_names
-from kgrag.answering.values import NUMBER_UNIT, NUMBER_WORDS, asked_dimensions, dimension_of_unit
+from kgrag.answering.terms import CITE, analyse, content_terms, name_found, title_names
+from kgrag.answering.values import NUMBER_UNIT, NUMBER_WORDS, asked_dimensions, dimension_of_unit, part_numbers
 
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*")  # standalone numbers: "3.3", "1,000", "260"; not "ESP32"
 _PRICE = re.compile(r"(?:[$€£¥]\s?(\d[\d.,]*\d|\d))|(?:(\d[\d.,]*\d|\d)\s?(?:USD|EUR|GBP|dollars|euros)\b)")
@@ -63,8 +63,9 @@ def unsupported_values(reply: str, sources: Iterable[str]) -> list[str]:
 
 
 def values_of_other_products(reply: str, question: str, sources: Iterable[tuple[str, str]]) -> list[str]:
-    """The stated quantities of `reply` that only sources about products the question does not name give ("60 fps"
-    for the Nicla Vision's camera, from the Vision Shield's datasheet). `sources` are (document title, text); a
+    """The stated quantities and part numbers of `reply` that only sources about products the question does not name
+    give ("60 fps" for the Nicla Vision's camera, from the Vision Shield's datasheet; "IP20" for the Machine Control,
+    from the Opta's). `sources` are (document title, text); a
     source without a title (facts gathered from several documents) may be about anything, and nothing is judged
     when no source is about a product the question names. A title is about a named product when it ends with the
     name ("Arduino Nano 33 BLE" for "Nano 33 BLE", not "Arduino Nano 33 BLE Sense")."""
@@ -78,11 +79,19 @@ def values_of_other_products(reply: str, question: str, sources: Iterable[tuple[
         return []
     own: dict[str, set[str]] = defaultdict(set)  # values of the asked products' sources (and untitled ones)
     other: dict[str, set[str]] = defaultdict(set)
+    own_text, other_text = [], []
     for title, text in [("", question), *sources]:
+        mine = not title or asked(title)
+        (own_text if mine else other_text).append(text.lower())
         for value, dims in number_uses(text).items():
-            (own if not title or asked(title) else other)[value] |= dims
-    return [value for value, dims in stated_values(reply)
-            if not own.get(value, set()) & (dims | {BARE}) and other.get(value, set()) & (dims | {BARE})]
+            (own if mine else other)[value] |= dims
+    found = [value for value, dims in stated_values(reply)
+             if not own.get(value, set()) & (dims | {BARE}) and other.get(value, set()) & (dims | {BARE})]
+    mine_all, theirs = "\n".join(own_text), "\n".join(other_text)
+    for part in dict.fromkeys(part_numbers(CITE.sub(" ", reply))):  # a chip or rating ("BMI270", "IP20") too
+        if not name_found(part, mine_all) and name_found(part, theirs):
+            found.append(part)
+    return found
 
 
 def echoes(question: str, reply: str, titles: str = "") -> bool:
