@@ -296,6 +296,9 @@ def test_a_value_only_another_products_document_gives_is_not_an_answer_for_the_a
                                     "Which is faster, the Zephyr Eye or the Zephyr Scope?", sources) == []
     assert values_of_other_products("It runs at 60 fps [2].", "What frame rate does the Zephyr Eye Pro reach?",
                                     sources) == []  # no source is about the asked product: nothing to judge
+    ratings = [("Zephyr Eye", "The Zephyr Eye has a 2 MP camera."), ("Zephyr Scope", "Its enclosure is rated IP20.")]
+    assert values_of_other_products("The Zephyr Eye is rated IP20 [2].", "What IP rating does the Zephyr Eye have?",
+                                    ratings) == ["IP20"]  # a rating or chip name borrowed from another product
     question = "What frame rate does the Zephyr Eye camera reach?"
     llm = FakeLLM(replies=["The Zephyr Eye camera runs at 60 fps [2]."])
     context = _context(question, *((t, f"{t}\n{x}") for t, x in sources))
@@ -337,3 +340,11 @@ def test_conversational_function_words_are_not_asked_terms() -> None:
 
     terms = content_terms("If I run the Zephyr Core off a battery, roughly how long can it keep going?")
     assert not terms & {"if", "off", "roughly", "going"} and {"battery", "zephyr", "core"} <= terms
+
+
+def test_a_lead_in_sentence_before_a_table_says_what_its_rows_are_about() -> None:
+    text = "Below is a summary of the board's buzzer features.\n\nFeature | Description\nModel | QB-5020\nSound Level | 75 dB at 10 cm"
+    rows = [u for u in block_units(1, text) if u.kind == "row"]
+    assert rows and all("buzzer features" in u.scoped() for u in rows)
+    answer = _answer("How loud is the buzzer on the Zephyr Tag?", ("Zephyr Tag", "Zephyr Tag\n\n" + text))
+    assert "75 dB" in answer  # "loud" asks a sound level; the row is about the buzzer by its lead-in

@@ -92,10 +92,15 @@ def _header_like(row: str, next_row: str | None) -> bool:
     return digits <= max(2, len(row) // 10) and sum(c.isdigit() for c in next_row) >= digits
 
 
+def _is_lead_in(line: str) -> bool:
+    """A sentence that introduces what follows ("The table below lists …", "Below is a summary of …:")."""
+    return line.rstrip().endswith((".", ":")) and len(line.split()) <= 30 and not is_row(line) and not has_value(line)
+
+
 def block_units(n: int, text: str) -> list[Unit]:
     """Units of one block's text, in reading order."""
     units: list[Unit] = []
-    heading = ""
+    heading = lead = ""
     for p, paragraph in enumerate(_PARAGRAPH.split(text)):
         sources: dict[str, int] = {}
         lines = []
@@ -115,6 +120,9 @@ def block_units(n: int, text: str) -> list[Unit]:
                 units.append(Unit(n, len(units), lines[0], "heading", "", "", p))
                 continue
         header = ""
+        # "Below is a summary of the board's buzzer features." alone before a table says what its rows are about
+        caption = f"{heading} {lead}".strip() if lead and not own and is_row(lines[0]) else heading
+        lead = lines[0] if len(lines) == 1 and _is_lead_in(lines[0]) else ""
         for i, line in enumerate(lines):
             if is_row(line):
                 nxt = lines[i + 1] if i + 1 < len(lines) and is_row(lines[i + 1]) else None
@@ -124,7 +132,7 @@ def block_units(n: int, text: str) -> list[Unit]:
                 if not prev_row and not fact_line and _header_like(line, nxt):
                     header = line
                     continue
-                units.append(Unit(n, len(units), line, "row", header, heading, p, line=i, source=sources.get(line, 0)))
+                units.append(Unit(n, len(units), line, "row", header, caption, p, line=i, source=sources.get(line, 0)))
                 continue
             header = ""
             if own and i == 0:

@@ -31,7 +31,7 @@ DIMENSIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "angular_rate": (("gyroscope", "angular"), ("dps", "°/s", "rad/s")),
     "acceleration": (("acceleration", "accelerometer"), ("g", "m/s²", "m/s2", "mg")),
     "resolution": (("resolution", "adc", "dac", "bit", "bits", "pixel", "pixels"), ("bit", "bits", "LSB", "px", "pixels")),
-    "level": (("gain", "noise", "snr", "sensitivity", "loudness", "attenuation"), ("dB", "dBA", "dBFS", "dBi", "dBm")),
+    "level": (("gain", "noise", "snr", "sensitivity", "loudness", "loud", "attenuation"), ("dB", "dBA", "dBFS", "dBi", "dBm")),
     "light": (("light", "illuminance", "brightness", "luminous"), ("lux", "lx", "cd", "lm", "nm")),
     "capacity": (("capacity", "battery", "charge"), ("mAh", "Ah", "Wh", "mWh")),
     "resistance": (("resistance", "impedance", "resistor"), ("Ω", "kΩ", "MΩ", "ohm", "ohms", "kohm")),
