@@ -144,3 +144,12 @@ def test_a_table_a_converter_wrote_as_text_is_read_back_as_rows() -> None:
     t = triples(extract(chunk(CONVERTED_TABLE, product="Zephyr Core")))
     assert ("Zephyr Core", "deep sleep current", "typ 86 µA") in t  # the value keeps its unit column
     assert serialized_table("Lead (Pb), Limit (ppm) = 1000. See the notes below for details.") is None  # not all cells
+
+
+def test_a_frequency_row_of_a_spec_table_is_a_fact_and_the_radio_band_table_is_skipped() -> None:
+    x = extract(chunk("Feature | Description\nFrequency Range | 6.24–8.24 GHz\nMax Output Power (EIRP) | 14.7 dBm\n\n"
+                      "Frequency bands | Maximum output power (EIRP)\n863-870 MHz | 5.47 dBm"))
+    t = triples(x)
+    assert ("Zephyr Mini Rev2", "frequency range", "6.24–8.24 GHz") in t
+    assert ("Zephyr Mini Rev2", "max output power eirp", "14.7 dBm") in t
+    assert not any(v == "5.47 dBm" for _, _, v in t)  # the regulatory band table carries no product fact

@@ -24,6 +24,7 @@ from kgrag.graph.datasheet.vocab import (
     PART_TYPE,
     PRODUCT_TYPE,
     REF_DES,
+    SKIP_ATTRIBUTE_WORDS,
     SKIP_TABLE_WORDS,
     SKU,
     VALUE_TYPE,
@@ -176,8 +177,10 @@ class DatasheetExtractor(Extractor):
             state.header = [c.lower().strip(" .:") for c in cells]
             state.skip_table = any(w in SKIP_TABLE_WORDS for c in state.header for w in c.split())
             return
-        if cells[0].split() and cells[0].split()[0].lower().strip(":") in SKIP_TABLE_WORDS:
-            state.skip_table = True  # regulatory, revision and contact tables carry no product facts
+        if (cells[0].split() and cells[0].split()[0].lower().strip(":") in SKIP_TABLE_WORDS
+                and not any(ch.isdigit() for c in cells[1:] for ch in c)):  # "Frequency bands | Maximum output power"
+            state.skip_table = True  # regulatory, revision and contact tables carry no product facts; a data row
+            # ("Frequency Range | 6.24–8.24 GHz") of a spec table does not start one
         if state.skip_table or not any(cells):
             return
         ref_table = bool(state.header) and state.header[0].startswith("ref")
@@ -252,7 +255,7 @@ class DatasheetExtractor(Extractor):
                 or len(attribute.split()) > MAX_ATTRIBUTE_WORDS or is_junk_name(attribute) or "http" in value
                 or entity_key(attribute) == entity_key(value) or not attribute[:1].isalpha()
                 or L.QUANTITY.search(attribute) or REF_DES.match(attribute) or SKU.search(line)
-                or not attribute.isascii() or attribute.split()[0].lower() in SKIP_TABLE_WORDS):
+                or not attribute.isascii() or attribute.split()[0].lower() in SKIP_ATTRIBUTE_WORDS):
             return
         parts = L.part_names(value)
         if parts and subject == state.product and type_from_words(attribute):

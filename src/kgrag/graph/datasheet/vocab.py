@@ -67,6 +67,9 @@ HEADER_WORDS = frozenset({"min", "max", "typ", "typical", "unit", "units", "valu
                           "ratings", "characteristic", "characteristics", "feature", "features", "details"})
 SKIP_TABLE_WORDS = frozenset({"date", "revision", "changes", "substance", "link", "url", "company", "reference",
                               "lead", "exemptions", "frequency"})
+# Attribute labels that are never product facts; "Frequency Range | 6.24–8.24 GHz" is one (only a table of frequency
+# bands, the radio-regulatory one, is skipped whole).
+SKIP_ATTRIBUTE_WORDS = SKIP_TABLE_WORDS - {"frequency"}
 
 SKU = re.compile(r"\b(?i:SKU|P/N|Part (?:No\.?|Number)|Order(?:ing)? (?:code|number)|Product (?:code|reference))"
                  r"\s*[:#]?\s*((?=[A-Z0-9_\-/]*\d)[A-Z0-9][A-Z0-9_\-/]{3,})")
