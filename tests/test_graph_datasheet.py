@@ -153,3 +153,8 @@ def test_a_frequency_row_of_a_spec_table_is_a_fact_and_the_radio_band_table_is_s
     assert ("Zephyr Mini Rev2", "frequency range", "6.24–8.24 GHz") in t
     assert ("Zephyr Mini Rev2", "max output power eirp", "14.7 dBm") in t
     assert not any(v == "5.47 dBm" for _, _, v in t)  # the regulatory band table carries no product fact
+
+
+def test_a_footnote_mark_on_a_row_label_is_not_part_of_the_attribute() -> None:
+    x = extract(chunk("Parameter | Symbol | Min | Typ | Max | Unit\nUWB DPD mode² | IDPD | - | 30 | - | μA"))
+    assert ("Zephyr Mini Rev2", "uwb dpd mode", "typ 30 μA") in triples(x)

@@ -47,6 +47,9 @@ _FILLER = {"with", "up", "to", "of", "the", "a", "an", "and", "at", "for", "in",
            "max", "min", "maximum", "minimum", "approx", "approximately", "than", "more", "less", "range"}
 
 
+_FOOTNOTE = re.compile(r"[¹²³⁴⁵⁶⁷⁸⁹⁰*†‡]+(?=\s|$)")
+
+
 @dataclass
 class _State:
     """What one chunk's reading knows: the product, the current component and the current table header."""
@@ -249,7 +252,7 @@ class DatasheetExtractor(Extractor):
 
     def _fact(self, b: ExtractionBuilder, state: _State, subject: str, attribute: str, value: str, line: str) -> None:
         """(subject, attribute, value) when both are informative: a short label and a short value."""
-        attribute = " ".join(attribute.strip(" :-–").split())
+        attribute = " ".join(_FOOTNOTE.sub("", attribute).strip(" :-–").split())  # "UWB DPD mode²": a footnote mark
         value = " ".join(value.strip(" ;,").split())
         if (not subject or not attribute or not value or len(value) > MAX_VALUE_CHARS
                 or len(attribute.split()) > MAX_ATTRIBUTE_WORDS or is_junk_name(attribute) or "http" in value
