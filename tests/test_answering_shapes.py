@@ -348,3 +348,7 @@ def test_a_lead_in_sentence_before_a_table_says_what_its_rows_are_about() -> Non
     assert rows and all("buzzer features" in u.scoped() for u in rows)
     answer = _answer("How loud is the buzzer on the Zephyr Tag?", ("Zephyr Tag", "Zephyr Tag\n\n" + text))
     assert "75 dB" in answer  # "loud" asks a sound level; the row is about the buzzer by its lead-in
+
+
+def test_the_greek_mu_is_the_micro_sign_of_a_unit() -> None:
+    assert value_dimensions("UWB DPD mode | typ 30 μA") == {"current"} == value_dimensions("30 µA")

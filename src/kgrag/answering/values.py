@@ -41,7 +41,9 @@ DIMENSIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "ratio": (("accuracy", "tolerance", "efficiency", "percent", "percentage", "duty"), ("%",)),
 }
 
-_UNIT_WORDS = sorted({u for _, units in DIMENSIONS.values() for u in units}, key=len, reverse=True)
+_MICRO = ("µ", "μ")  # the micro sign and the Greek mu: PDFs write either
+_UNIT_WORDS = sorted({u.replace(*_MICRO) if k else u for _, units in DIMENSIONS.values() for u in units for k in (0, 1)},
+                     key=len, reverse=True)
 _UNIT_ALT = "|".join(re.escape(u) for u in _UNIT_WORDS)
 NUMBER = r"[-+±~]?\s?\d+(?:[.,]\d+)?"
 NUMBER_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|sixteen|twenty|thirty-two|\\d+"  # a count
@@ -59,6 +61,7 @@ PART = re.compile(r"(?<![\w-])(?=[\w-]*[A-Za-z][\w-]*\d)[A-Za-z0-9][\w-]{2,}(?![
 
 def dimension_of_unit(unit: str) -> set[str]:
     """Quantities a unit symbol can measure (`"mA"` -> {"current"}; `"g"` -> {"mass", "acceleration"})."""
+    unit = unit.replace(_MICRO[1], _MICRO[0])
     out = {name for name, (_, units) in DIMENSIONS.items() if unit in units}
     if not out:
         low = unit.lower()
