@@ -352,3 +352,15 @@ def test_a_lead_in_sentence_before_a_table_says_what_its_rows_are_about() -> Non
 
 def test_the_greek_mu_is_the_micro_sign_of_a_unit() -> None:
     assert value_dimensions("UWB DPD mode | typ 30 μA") == {"current"} == value_dimensions("30 µA")
+
+
+def test_gathered_facts_are_judged_by_the_product_each_group_is_about() -> None:
+    from kgrag.answering.grounding import values_of_other_products
+
+    facts = "Zephyr Scope (Product)\nip rating | IP20\nQM270 (Sensor)\nin product | Zephyr Eye Rev2 [3]"
+    sources = [("Zephyr Eye", "The Zephyr Eye has a 9-axis IMU."), ("", facts)]
+    assert values_of_other_products("The Zephyr Eye is rated IP20 and uses the QM270 [1].",
+                                    "What IP rating and IMU does the Zephyr Eye have?", sources) == ["IP20", "QM270"]
+    own = "Zephyr Eye (Product)\nip rating | IP20"
+    assert values_of_other_products("The Zephyr Eye is rated IP20 [2].", "What IP rating does the Zephyr Eye have?",
+                                    [("Zephyr Eye", "The Zephyr Eye has a 9-axis IMU."), ("", own)]) == []

@@ -8,14 +8,16 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from kgrag.answering.terms import CITE, analyse, content_terms, name_found, title_names
+from kgrag.answering.units import FACT_SUBJECT
 from kgrag.answering.values import NUMBER_UNIT, NUMBER_WORDS, asked_dimensions, dimension_of_unit, part_numbers
 
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*")  # standalone numbers: "3.3", "1,000", "260"; not "ESP32"
 _PRICE = re.compile(r"(?:[$€£¥]\s?(\d[\d.,]*\d|\d))|(?:(\d[\d.,]*\d|\d)\s?(?:USD|EUR|GBP|dollars|euros)\b)")
+_IN_PRODUCT = re.compile(r"^in product \| ([^\[\n]+)", re.MULTILINE)
 _COST = re.compile(r"\b(?:costs?|price[sd]?|pricing)\b", re.IGNORECASE)
 _ANY_NUMBER = re.compile(rf"(?<![\w-])(?:{NUMBER_WORDS})(?![\w-])|\d", re.IGNORECASE)
 BARE = ""  # a number written without a unit after it (a table cell whose unit is in the header, a count)
@@ -65,9 +67,9 @@ def unsupported_values(reply: str, sources: Iterable[str]) -> list[str]:
 def values_of_other_products(reply: str, question: str, sources: Iterable[tuple[str, str]]) -> list[str]:
     """The stated quantities and part numbers of `reply` that only sources about products the question does not name
     give ("60 fps" for the Nicla Vision's camera, from the Vision Shield's datasheet; "IP20" for the Machine Control,
-    from the Opta's). `sources` are (document title, text); a
-    source without a title (facts gathered from several documents) may be about anything, and nothing is judged
-    when no source is about a product the question names. A title is about a named product when it ends with the
+    from the Opta's). `sources` are (document title, text); a source without a title (facts gathered from several
+    documents) is judged per subject group, and nothing is judged when no source is about a product the question
+    names. A title is about a named product when it ends with the
     name ("Arduino Nano 33 BLE" for "Nano 33 BLE", not "Arduino Nano 33 BLE Sense")."""
     q = analyse(question)
     sources = list(sources)
@@ -80,7 +82,11 @@ def values_of_other_products(reply: str, question: str, sources: Iterable[tuple[
     own: dict[str, set[str]] = defaultdict(set)  # values of the asked products' sources (and untitled ones)
     other: dict[str, set[str]] = defaultdict(set)
     own_text, other_text = [], []
-    for title, text in [("", question), *sources]:
+    pieces = [(title, text) for title, text in sources if title] + [("", question)]
+    for title, text in sources:
+        if not title:  # gathered facts: each subject's group is judged by whom it is about
+            pieces += [(_about_product(group, asked), group) for group in _fact_groups(text)]
+    for title, text in pieces:
         mine = not title or asked(title)
         (own_text if mine else other_text).append(text.lower())
         for value, dims in number_uses(text).items():
@@ -92,6 +98,27 @@ def values_of_other_products(reply: str, question: str, sources: Iterable[tuple[
         if not name_found(part, mine_all) and name_found(part, theirs):
             found.append(part)
     return found
+
+
+def _fact_groups(text: str) -> list[str]:
+    """A gathered fact block cut at its "Subject (Type)" lines."""
+    groups: list[list[str]] = [[]]
+    for line in text.splitlines():
+        if FACT_SUBJECT.match(line.strip()) and groups[-1]:
+            groups.append([])
+        groups[-1].append(line)
+    return ["\n".join(g) for g in groups if g]
+
+
+def _about_product(group: str, asked: Callable[[str], bool]) -> str:
+    """The product a fact group is about when that is not an asked one: a product subject ("Opta (Product)"), or a
+    part whose `in product` lines name only other products ("BMI270 (Sensor) / in product | Nano 33 BLE Rev2");
+    "" when it may be about an asked product."""
+    head = FACT_SUBJECT.match(group.splitlines()[0].strip()) if group.strip() else None
+    if head and head["type"] == "Product":
+        return "" if asked(head["name"]) else head["name"]
+    owners = [m.group(1).strip() for m in _IN_PRODUCT.finditer(group)]
+    return owners[0] if owners and not any(asked(o) for o in owners) else ""
 
 
 def echoes(question: str, reply: str, titles: str = "") -> bool:
