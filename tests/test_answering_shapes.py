@@ -364,3 +364,17 @@ def test_gathered_facts_are_judged_by_the_product_each_group_is_about() -> None:
     own = "Zephyr Eye (Product)\nip rating | IP20"
     assert values_of_other_products("The Zephyr Eye is rated IP20 [2].", "What IP rating does the Zephyr Eye have?",
                                     [("Zephyr Eye", "The Zephyr Eye has a 9-axis IMU."), ("", own)]) == []
+
+
+def test_a_hyphenated_count_counts_its_thing_and_a_range_does_not() -> None:
+    from kgrag.answering.extract import states_count
+
+    assert states_count("point", "5-point and gesture support")
+    assert not states_count("input", "4-20mA input 3")
+
+
+def test_a_fact_subject_without_the_vendor_word_names_the_asked_product() -> None:
+    from kgrag.answering.terms import title_names
+
+    assert title_names(["Arduino", "Stella"], "Stella") and title_names(["Nicla", "Vision"], "Arduino Nicla Vision")
+    assert not title_names(["Nano", "33", "BLE"], "Arduino Nano 33 BLE Sense")

@@ -36,7 +36,7 @@ CANDIDATES = 4  # units considered for a quote, best-scored first
 COUNT_CANDIDATES = 40  # "how many": deeper, a count of the asked thing is a strict test
 MIN_WORDS = 3  # a quote shorter than this is a label, not an answer
 KIND_WINDOW = 5  # words between the asked kind of part ("IMU") and the part number that names it
-_COUNT = re.compile(rf"(?<![\w.])(?:{NUMBER_WORDS})\s?[×x]?\s+((?:[\w-]+\s+){{0,3}}[\w-]+)", re.IGNORECASE)
+_COUNT = re.compile(rf"(?<![\w.])(?:{NUMBER_WORDS})(?:\s?[×x]?\s+|-(?=[A-Za-z]))((?:[\w-]+\s+){{0,3}}[\w-]+)", re.IGNORECASE)
 _FACT_LINE = re.compile(r"^(?P<attr>[^|]+?) \| (?P<value>.+?)(?: \[(?P<n>\d+)\])?$")  # "in product | Nicla Voice [4]"
 _CONTAINS = re.compile(r"^(has\b|in \w+$|based on|powered by|integrates|embeds|uses|includes)")  # part-of relations
 # Words that say "contains" in a list question ("which boards use / have / integrate the X"): not attributes.
