@@ -235,3 +235,10 @@ def test_a_fact_is_found_by_the_initials_of_the_question_words(family_index: Ind
     orbit = [n for n, name in enumerate(adj.names) if name == "Orbit"]
     facts = collect_facts(adj, orbit, "How long does the real-time clock of the Orbit keep time?")
     assert "10 days" in {f.value for f in facts}
+
+
+def test_initials_are_taken_only_across_a_hyphenated_compound() -> None:
+    from kgrag.retrieve.fact_table import _prefixes
+
+    assert "rtc" in _prefixes("How long does the real-time clock keep time?")
+    assert "rcm" not in _prefixes("Why is it relevant for current measurements?")  # a regulatory mark, not asked

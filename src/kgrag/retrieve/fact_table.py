@@ -59,10 +59,15 @@ def _orient(adj: GraphAdjacency, r: int, node: int) -> tuple[int, str, str]:
 @lru_cache(maxsize=65536)
 def _prefixes(text: str) -> frozenset[str]:
     """Word prefixes (4 letters) of the content words: `sensing`/`sensor`, `measurement`/`measures` meet; and the
-    initials of each three or four words in a row, so "real-time clock" meets "RTC" and "analog to digital" "ADC"."""
-    words = [t for t in name_tokens(" ".join(question_terms(text))) if not t.isdigit()]
-    initials = {"".join(w[0] for w in words[i:i + n]) for n in (3, 4) for i in range(len(words) - n + 1)}
-    return frozenset({t[:4] for t in words if len(t) >= 3} | initials)
+    initials of three or four words in a row that hold a hyphenated compound, so "real-time clock" meets "RTC" and
+    "deep power-down" "DPD" (any three words would also spell regulatory marks: "relevant current measurements")."""
+    words: list[tuple[str, bool]] = []
+    for term in question_terms(text):
+        parts = [t for t in name_tokens(term) if not t.isdigit()]
+        words += [(t, len(parts) > 1) for t in parts]
+    initials = {"".join(w[0] for w, _ in words[i:i + n]) for n in (3, 4) for i in range(len(words) - n + 1)
+                if any(joined for _, joined in words[i:i + n])}
+    return frozenset({t[:4] for t, _ in words if len(t) >= 3} | initials)
 
 
 def _node_facts(adj: GraphAdjacency, node: int) -> list[tuple[int, int, int, str, str, frozenset[str], frozenset[str]]]:
