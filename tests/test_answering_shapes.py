@@ -378,3 +378,9 @@ def test_a_fact_subject_without_the_vendor_word_names_the_asked_product() -> Non
 
     assert title_names(["Arduino", "Stella"], "Stella") and title_names(["Nicla", "Vision"], "Arduino Nicla Vision")
     assert not title_names(["Nano", "33", "BLE"], "Arduino Nano 33 BLE Sense")
+
+
+def test_a_value_question_naming_nothing_is_not_quoted() -> None:
+    units = [Unit(block=1, pos=0, text="Encoder range | 360° (continuous rotation)", kind="row")]
+    ranked = [Scored(units[0], score=1.0, attributes=1.0, names=0.0)]
+    assert try_extract(analyse("What parameters influence how the rotation behaves?"), ranked, {1: "Zephyr Knob"}) is None

@@ -153,6 +153,8 @@ def try_extract(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) 
     """
     if not q.wants_value or not ranked or q.compares:  # a comparison needs both sides (answering/compare.py)
         return None
+    if not q.names and not q.wants_name:  # "What parameters influence how the robot rotates?": nothing named to
+        return None  # quote a value of ("Which board measures ozone?" is answered by the quoted row's product)
     fits: list[Scored] = []
     for s in ranked[:COUNT_CANDIDATES if q.count_of else CANDIDATES]:  # the best few: the top may be a heading
         u = s.unit

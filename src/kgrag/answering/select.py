@@ -121,9 +121,11 @@ def name_score(wanted: list[list[str]], near: str, far: str) -> float:
 
 
 def score_units(
-    question: str, units: list[Unit], scopes: dict[int, str], embedder: Embedder | None = None
+    question: str, units: list[Unit], scopes: dict[int, str], embedder: Embedder | None = None, stems: bool = True
 ) -> list[Scored]:
-    """Every unit scored for the question, best first. `scopes` maps a block number to its title/section text."""
+    """Every unit scored for the question, best first. `scopes` maps a block number to its title/section text.
+    `stems`: BM25 compares word stems ("diagonally" meets "diagonal"); evidence packing (retrieve/unit_pack.py)
+    keeps exact words, measured with them."""
     q = analyse(question)
     if not units:
         return []
@@ -131,7 +133,10 @@ def score_units(
     # tokens ("Nano 33 BLE Sense Rev2") does not outweigh the words of the need ("always-on keyword spotting")
     asked = [*q.attributes, *(fold(p) for p in q.parts)]  # attributes are folded already
     query = asked if q.attributes else [fold(t) for t in q.terms]
-    lexical = _norm(bm25(query, [term_list(u.scoped()) for u in units]))
+    def words(terms: list[str]) -> list[str]:
+        return [stem(t) for t in terms] if stems else terms
+
+    lexical = _norm(bm25(words(query), [words(term_list(u.scoped())) for u in units]))
     dims = asked_dimensions(q.attributes)
     blocks: dict[int, str] = {}
     for u in units:

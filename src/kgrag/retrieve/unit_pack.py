@@ -53,7 +53,7 @@ def excerpts(question: str, items: Sequence[ContextItem], budget: int, embedder:
     all_units: dict[int, list[Unit]] = {n: block_units(n, item.text) for n, item in enumerate(items)}
     scopes = {n: scope_line(item) for n, item in enumerate(items)}
     flat = [u for us in all_units.values() for u in us]
-    ranked = score_units(question, flat, scopes, embedder)
+    ranked = score_units(question, flat, scopes, embedder, stems=False)
     for s in ranked:
         s.score += RANK_PRIOR / (1 + s.unit.block / 10) if s.score > 0 else 0.0
     ranked.sort(key=lambda s: -s.score)
