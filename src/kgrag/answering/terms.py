@@ -201,8 +201,8 @@ _CODE_AFTER = re.compile(rf"\s*\(\s*{PART.pattern}\s*\)")
 
 
 # "Which has more flash, A or B?": a comparative word and an alternative between two names.
-GREATER = frozenset("more higher longer larger bigger faster greater wider heavier".split())
-COMPARATIVES = GREATER | frozenset("less fewer lower shorter smaller slower narrower lighter".split())
+GREATER = frozenset(["more", "higher", "longer", "larger", "bigger", "faster", "greater", "wider", "heavier"])
+COMPARATIVES = GREATER | frozenset(["less", "fewer", "lower", "shorter", "smaller", "slower", "narrower", "lighter"])
 _ALTERNATIVE = re.compile(r"\b(?:or|vs\.?|versus)\b", re.IGNORECASE)
 
 
