@@ -76,6 +76,19 @@ def sibling_index(tmp_path_factory: pytest.TempPathFactory) -> Index:
     return index
 
 
+def graph_index(root: Path, family: str, sheets: dict[str, str]) -> Index:
+    """An index of one Markdown datasheet per product under docs/<family>/<product>/, with its datasheet graph."""
+    for product, text in sheets.items():
+        folder = root / "docs" / family / product
+        folder.mkdir(parents=True)
+        (folder / "datasheet.md").write_text(text, encoding="utf-8")
+    index = Index.init(root / "idx", settings=fast_settings())
+    index.add([root / "docs"])
+    build_graph(index, "datasheet")
+    resolve_entities(index.store)
+    return index
+
+
 def linked(index: Index, question: str) -> list[tuple[str, str]]:
     adj = get_adjacency(index.store)
     return [(lk.name, lk.match) for lk in link_question(index, question, adj)]
@@ -171,14 +184,7 @@ def test_a_model_code_inside_a_product_name_links_that_product(tmp_path: Path) -
                                                 "| Max current per relay | 3 A |\n",
         "Zephyr QM21 Connect": "# Zephyr QM21 Connect\n\nThe board is based on the QM21 microcontroller.\n",
     }
-    for product, text in texts.items():
-        folder = tmp_path / "docs" / "Zephyr Family" / product
-        folder.mkdir(parents=True)
-        (folder / "datasheet.md").write_text(text, encoding="utf-8")
-    index = Index.init(tmp_path / "idx", settings=fast_settings())
-    index.add([tmp_path / "docs"])
-    build_graph(index, "datasheet")
-    resolve_entities(index.store)
+    index = graph_index(tmp_path, "Zephyr Family", texts)
     # "Zephyr PLC" alone is the base PLC; the code names the expansion, so the base is not meant
     found = linked(index, "How much current can each relay of the Zephyr PLC Ext Z1608S switch?")
     assert ("Zephyr PLC Expansion Z1608E - Z1608S", "code") in found and ("Zephyr PLC", "exact") not in found
@@ -210,15 +216,7 @@ def family_index(tmp_path_factory: pytest.TempPathFactory) -> Index:
     sheets = {"Orbit": "# Orbit\n\nThe Orbit is a PLC with four relays.\n\n| Parameter | Value |\n|---|---|\n"
                        "| RTC retention | 10 days |\n| Supply voltage | 12 to 24 V |\n",
               "Orbit Digital Expansion": "# Orbit Digital Expansion\n\nThe Orbit Digital Expansion adds 16 inputs.\n"}
-    for product, text in sheets.items():
-        folder = root / "docs" / "Orbit Family" / product
-        folder.mkdir(parents=True)
-        (folder / "sheet.md").write_text(text, encoding="utf-8")
-    index = Index.init(root / "idx", settings=fast_settings())
-    index.add([root / "docs"])
-    build_graph(index, "datasheet")
-    resolve_entities(index.store)
-    return index
+    return graph_index(root, "Orbit Family", sheets)
 
 
 def test_a_name_shared_by_a_product_and_its_family_means_the_product_unless_members_are_meant(
