@@ -384,3 +384,15 @@ def test_a_value_question_naming_nothing_is_not_quoted() -> None:
     units = [Unit(block=1, pos=0, text="Encoder range | 360° (continuous rotation)", kind="row")]
     ranked = [Scored(units[0], score=1.0, attributes=1.0, names=0.0)]
     assert try_extract(analyse("What parameters influence how the rotation behaves?"), ranked, {1: "Zephyr Knob"}) is None
+
+
+def test_a_comparison_after_a_long_preamble_is_read_by_its_compared_quantity() -> None:
+    from kgrag.answering.compare import compared_quantity
+
+    question = ("I need a board that survives a cold outdoor enclosure. Which is rated for the lower operating "
+                "temperature, the Zephyr Core or the Zephyr Mini?")
+    assert compared_quantity(question) == {"operating", "temperature"}
+    core = "Zephyr Core ratings\nOperating temperature | -20 to +70 °C"
+    mini = "Zephyr Mini ratings\nOperating temperature | -40 to +85 °C"
+    text = _answer(question, ("Zephyr Core", core), ("Zephyr Mini", mini))  # no LLM: both sides quoted
+    assert "-20 to +70 °C [1]" in text and "-40 to +85 °C [2]" in text

@@ -10,11 +10,13 @@ from dataclasses import replace
 
 from kgrag.answering.extract import Extraction, try_extract
 from kgrag.answering.grounding import number_form
-from kgrag.answering.select import Scored, name_score, variant_of
-from kgrag.answering.terms import COMPARATIVES, GREATER, QuestionTerms, title_names
+from kgrag.answering.select import Scored, attribute_share, name_score, variant_of
+from kgrag.answering.terms import COMPARATIVES, GREATER, QuestionTerms, content_terms, title_names
 from kgrag.answering.units import FACT_SUBJECT
 from kgrag.answering.values import NUMBER_UNIT, asked_dimensions, dimension_of_unit
 
+_COMPARED = re.compile(rf"\b(?:{'|'.join(sorted(COMPARATIVES))})\b\s+([^,:;?()]+?)\s*(?:[,:;?(]|\bthe\b|$)",
+                       re.IGNORECASE)
 _ANY_NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)?")
 
 
@@ -28,16 +30,27 @@ def _about(phrase: list[str], s: Scored, titles: dict[int, str]) -> bool:
     return bool(fact) and title_names(phrase, fact["name"])
 
 
+def compared_quantity(question: str) -> set[str]:
+    """The words naming what is compared, after the comparative ("the lower *operating temperature*, the A or the
+    B?", "more *program flash*: the A or the B?"); empty when the comparative ends its clause ("keeps time longer:")."""
+    m = _COMPARED.search(question)
+    return content_terms(m.group(1)) if m else set()
+
+
 def _one_side(q: QuestionTerms, phrase: list[str], other: list[str], ranked: list[Scored],
               titles: dict[int, str]) -> Extraction | None:
-    """The asked value of one compared product: the question narrowed to that name, over the units about it."""
+    """The asked value of one compared product: the question narrowed to that name (and to the compared quantity,
+    when the question names it), over the units about it."""
+    quantity = compared_quantity(q.text)
+    attributes = quantity or q.attributes - COMPARATIVES
     one = replace(q, names=list(phrase), phrases=[phrase], parts=[w for w in phrase if w in q.parts],
-                  attributes=q.attributes - COMPARATIVES, compares=[], wants_name=False)  # "which" picks a side
+                  attributes=attributes, compares=[], wants_name=False)  # "which" picks a side
     mine = []
     for s in ranked:
         if _about(phrase, s, titles) and not _about(other, s, titles):
             far = titles.get(s.unit.block, "")
-            mine.append(replace(s, names=name_score([phrase], s.unit.scoped(), far),
+            share = attribute_share(attributes, attributes, s.unit) if quantity else s.attributes
+            mine.append(replace(s, names=name_score([phrase], s.unit.scoped(), far), attributes=share,
                                 variant=variant_of(one, f"{s.unit.scoped()}\n{far}")))
     return try_extract(one, mine, titles)
 

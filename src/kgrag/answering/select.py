@@ -133,6 +133,7 @@ def score_units(
     # tokens ("Nano 33 BLE Sense Rev2") does not outweigh the words of the need ("always-on keyword spotting")
     asked = [*q.attributes, *(fold(p) for p in q.parts)]  # attributes are folded already
     query = asked if q.attributes else [fold(t) for t in q.terms]
+
     def words(terms: list[str]) -> list[str]:
         return [stem(t) for t in terms] if stems else terms
 
@@ -152,19 +153,14 @@ def score_units(
     scored: list[Scored] = []
     for u, lex in zip(units, lexical, strict=True):
         near = u.scoped()
-        unit_terms = set(term_list(near))
         unit_dims = value_dimensions(u.value_text())
-        matched = unit_dims & dims
-        # a value in the asked unit answers the words that ask for it ("clock speed" -> a value in MHz)
-        said = unit_terms | dimension_words(matched)
-        hit = {a for a in q.attributes if a in said or stem(a) in {stem(w) for w in said}}
-        attrs = len(hit) / len(attested) if attested else 0.0
+        attrs = attribute_share(q.attributes, attested, u)
         names = name_score(wanted, near, scopes.get(u.block, ""))
         variant = bool(q.names) and variant_of(q, near + "\n" + scopes.get(u.block, ""))
         if variant:
             names *= 0.5
         value = has_value(u.value_text()) or bool(set(part_numbers(u.text)) - set(q.parts))
-        unit_match = 1.0 if matched else (-1.0 if dims and unit_dims else 0.0)
+        unit_match = 1.0 if unit_dims & dims else (-1.0 if dims and unit_dims else 0.0)
         parts = {"bm25": lex, "names": names, "unit": unit_match, "value": float(value and q.wants_value)}
         scored.append(Scored(u, 0.0, parts, names=names, attributes=attrs, variant=variant,
                              foreign=foreign_share(u.text) > FOREIGN and not foreign_question))
@@ -177,6 +173,16 @@ def score_units(
         if s.foreign:
             s.score *= 0.3  # another language than the question's: the reader (and a small model) cannot use it
     return sorted(scored, key=lambda s: -s.score)
+
+
+def attribute_share(attributes: set[str], attested: set[str], unit: Unit) -> float:
+    """Share of the asked words (of those `attested` in some passage) that the unit carries, by word stem; a value in
+    the asked unit answers the words that ask for it ("clock speed" -> a value in MHz)."""
+    if not attested:
+        return 0.0
+    said = set(term_list(unit.scoped())) | dimension_words(value_dimensions(unit.value_text()) & asked_dimensions(attributes))
+    stems = {stem(w) for w in said}
+    return len({a for a in attributes if a in said or stem(a) in stems}) / len(attested)
 
 
 def _add_dense(question: str, scored: list[Scored], embedder: Embedder) -> None:
