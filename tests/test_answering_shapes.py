@@ -392,7 +392,8 @@ def test_a_comparison_after_a_long_preamble_is_read_by_its_compared_quantity() -
     question = ("I need a board that survives a cold outdoor enclosure. Which is rated for the lower operating "
                 "temperature, the Zephyr Core or the Zephyr Mini?")
     assert compared_quantity(question) == {"operating", "temperature"}
-    core = "Zephyr Core ratings\nOperating temperature | -20 to +70 °C"
-    mini = "Zephyr Mini ratings\nOperating temperature | -40 to +85 °C"
+    core = ("The Zephyr Core board fits an outdoor enclosure.\n\nZephyr Core ratings\n"
+            "Operating temperature | -20 to +70 °C")
+    mini = "The Zephyr Mini board is rated for cold rooms.\n\nZephyr Mini ratings\nOperating temperature | -40 to +85 °C"
     text = _answer(question, ("Zephyr Core", core), ("Zephyr Mini", mini))  # no LLM: both sides quoted
     assert "-20 to +70 °C [1]" in text and "-40 to +85 °C [2]" in text
