@@ -397,3 +397,19 @@ def test_a_comparison_after_a_long_preamble_is_read_by_its_compared_quantity() -
     mini = "The Zephyr Mini board is rated for cold rooms.\n\nZephyr Mini ratings\nOperating temperature | -40 to +85 °C"
     text = _answer(question, ("Zephyr Core", core), ("Zephyr Mini", mini))  # no LLM: both sides quoted
     assert "-20 to +70 °C [1]" in text and "-40 to +85 °C [2]" in text
+
+
+def test_a_name_the_question_sets_aside_is_not_asked_and_a_revision_is_no_part() -> None:
+    q = analyse("What IMU part does the original Zephyr Core (ZX00030, not the Rev2) use?")
+    assert q.phrases == [["Zephyr", "Core"]] and "Rev2" not in q.names and q.parts == ["ZX00030"]
+    units = [Unit(block=1, pos=0, text="The IMU section is shared with the Zephyr Core Rev2.", kind="sentence"),
+             Unit(block=1, pos=1, text="It carries an Arm Cortex-M4F and a 9-axis IMU.", kind="sentence")]
+    ranked = [Scored(u, score=1.0, attributes=1.0, names=1.0) for u in units]
+    assert try_extract(q, ranked, {1: "Zephyr Core"}) is None  # "Rev2" names no IMU; the M4F is four words away
+
+
+def test_a_count_of_the_asked_thing_needs_fewer_of_the_asked_words() -> None:
+    q = analyse("How many simultaneous touch points does the Zephyr Panel's capacitive screen support?")
+    unit = Unit(block=1, pos=0, text="5-point and gesture support", kind="sentence")
+    found = try_extract(q, [Scored(unit, score=1.0, attributes=0.25, names=0.67)], {1: "Zephyr Panel"})
+    assert found is not None and "5-point" in found.text

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from kgrag.answering.names import squash
 from kgrag.answering.select import Scored, whole_name
-from kgrag.answering.terms import CLASS_WORDS, TOKEN, QuestionTerms, content_terms, fold, name_found
+from kgrag.answering.terms import CLASS_WORDS, REVISION, TOKEN, QuestionTerms, content_terms, fold, name_found
 from kgrag.answering.units import FACT_SUBJECT, Unit
 from kgrag.answering.values import (
     NUMBER_UNIT,
@@ -31,11 +31,12 @@ from kgrag.graph.datasheet.vocab import TYPE_WORDS
 
 MIN_ATTRIBUTES = 0.4  # share of the question's attribute words the unit must carry (a value in the asked unit
 # counts for the words that ask for it)
+MIN_COUNT_ATTRIBUTES = 0.2  # a count of the asked thing ("5-point … touch") is evidence enough of what is asked
 MIN_NAMES = 0.35  # share of the question's names found near the unit (block title/section counts half)
 CANDIDATES = 4  # units considered for a quote, best-scored first
 COUNT_CANDIDATES = 40  # "how many": deeper, a count of the asked thing is a strict test
 MIN_WORDS = 3  # a quote shorter than this is a label, not an answer
-KIND_WINDOW = 5  # words between the asked kind of part ("IMU") and the part number that names it
+KIND_WINDOW = 3  # words between the asked kind of part ("IMU") and the part number that names it
 _COUNT = re.compile(rf"(?<![\w.])(?:{NUMBER_WORDS})(?:\s?[×x]?\s+|-(?=[A-Za-z]))((?:[\w-]+\s+){{0,3}}[\w-]+)", re.IGNORECASE)
 _FACT_LINE = re.compile(r"^(?P<attr>[^|]+?) \| (?P<value>.+?)(?: \[(?P<n>\d+)\])?$")  # "in product | Nicla Voice [4]"
 _CONTAINS = re.compile(r"^(has\b|in \w+$|based on|powered by|integrates|embeds|uses|includes)")  # part-of relations
@@ -74,7 +75,8 @@ def states_value(q: QuestionTerms, unit: Unit) -> bool:
     if asked_dimensions(q.attributes) and not q.wants_name:  # "up to what distance": a part number is no length
         return has_value(unit.value_text())
     asked = {p.lower() for p in q.parts}
-    if any(p.lower() not in asked for p in part_numbers(unit.text)) and (not q.wants_name or names_the_kind(q, unit)):
+    new_parts = [p for p in part_numbers(unit.text) if p.lower() not in asked and not REVISION.fullmatch(p)]  # "Rev2"
+    if new_parts and (not q.wants_name or names_the_kind(q, unit)):
         return True
     return has_value(unit.value_text()) and not q.wants_name
 
@@ -162,7 +164,7 @@ def try_extract(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) 
             continue
         if not states_value(q, u) or not unit_fits(q, u):
             continue
-        if q.attributes and s.attributes < MIN_ATTRIBUTES:
+        if q.attributes and s.attributes < (MIN_COUNT_ATTRIBUTES if q.count_of else MIN_ATTRIBUTES):
             continue
         if q.names and (s.names < MIN_NAMES or s.variant or not subject_named(q, u)):
             continue

@@ -152,6 +152,19 @@ def counted_thing(question: str, head: list[str]) -> str:
     return fold(m.group(1)) if m else ""
 
 
+_NEGATIONS = frozenset({"not", "except", "unlike", "excluding"})
+
+
+def _negated(tokens: list[str], i: int) -> bool:
+    """Token i belongs to a name right after "not (the)", "except", "unlike": the question sets that thing aside."""
+    j = i
+    while j > 0 and _is_name(tokens[j - 1], first=False) and tokens[j - 1].lower() not in _STOP:
+        j -= 1  # back to the start of the name
+    before = [t.lower() for t in tokens[max(0, j - 2):j]]
+    return bool(before) and (before[-1] in _NEGATIONS or (before[-1] in ("the", "a", "an") and len(before) > 1
+                                                        and before[-2] in _NEGATIONS))
+
+
 def analyse(question: str) -> QuestionTerms:
     """Split a question into names (what it is about) and attributes (what it asks), and classify its shape.
 
@@ -168,6 +181,8 @@ def analyse(question: str) -> QuestionTerms:
             asked.append(tok)
             continue
         if _is_name(tok, first=i == 0) or (tok.isdigit() and i > 0 and names and names[-1] == tokens[i - 1]):
+            if _negated(tokens, i):  # "the original Nano 33 BLE, not the Rev2": a name set aside, not asked about
+                continue
             if i > 0 and names and names[-1] == tokens[i - 1] and _CODE_AFTER.match(question, matches[i - 1].end()):
                 names.append(tok)  # "the Arduino Nano (A000005)": the code is another name of the same thing,
                 continue  # not a word of its name (a unit naming the product without its code still names it)
@@ -197,7 +212,7 @@ def analyse(question: str) -> QuestionTerms:
 
 
 # "Nano (A000005)": a part code in brackets right after a name, and nothing else inside them.
-_CODE_AFTER = re.compile(rf"\s*\(\s*{PART.pattern}\s*\)")
+_CODE_AFTER = re.compile(rf"\s*\(\s*{PART.pattern}\s*[),;]")  # "(A000005)", "(ABX00030, not the Rev2)"
 
 
 # "Which has more flash, A or B?": a comparative word and an alternative between two names.
