@@ -214,7 +214,7 @@ def test_a_parts_fact_whose_value_measures_the_asked_quantity_is_collected_witho
 def family_index(tmp_path_factory: pytest.TempPathFactory) -> Index:
     root = tmp_path_factory.mktemp("family")
     sheets = {"Orbit": "# Orbit\n\nThe Orbit is a PLC with four relays.\n\n| Parameter | Value |\n|---|---|\n"
-                       "| RTC retention | 10 days |\n| Supply voltage | 12 to 24 V |\n",
+                       "| RTC retention | 10 days |\n| Supply voltage | 12 to 24 V |\n| Weight | 67 g |\n",
               "Orbit Digital Expansion": "# Orbit Digital Expansion\n\nThe Orbit Digital Expansion adds 16 inputs.\n"}
     return graph_index(root, "Orbit Family", sheets)
 
@@ -240,3 +240,9 @@ def test_initials_are_taken_only_across_a_hyphenated_compound() -> None:
 
     assert "rtc" in _prefixes("How long does the real-time clock keep time?")
     assert "rcm" not in _prefixes("Why is it relevant for current measurements?")  # a regulatory mark, not asked
+
+
+def test_a_quantity_asked_with_an_adjective_meets_the_noun_a_datasheet_labels_it_with(family_index: Index) -> None:
+    adj = get_adjacency(family_index.store)
+    orbit = [n for n, name in enumerate(adj.names) if name == "Orbit"]
+    assert "67 g" in {f.value for f in collect_facts(adj, orbit, "How heavy is the Orbit?")}

@@ -41,6 +41,9 @@ DIMENSIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "ratio": (("accuracy", "tolerance", "efficiency", "percent", "percentage", "duty"), ("%",)),
 }
 
+# How a question asks a quantity with an adjective, and the noun a datasheet labels it with ("how heavy" ~ "Weight").
+QUANTITY_NOUNS = {"heavy": "weight", "light": "weight", "wide": "width", "tall": "height", "thick": "thickness",
+                  "big": "size", "large": "size", "small": "size", "loud": "sound level", "hot": "temperature"}
 _MICRO = ("µ", "μ")  # the micro sign and the Greek mu: PDFs write either
 _UNIT_WORDS = sorted({u.replace(*_MICRO) if k else u for _, units in DIMENSIONS.values() for u in units for k in (0, 1)},
                      key=len, reverse=True)

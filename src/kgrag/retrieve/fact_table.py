@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from kgrag.answering.terms import content_terms
-from kgrag.answering.values import asked_dimensions, value_dimensions
+from kgrag.answering.values import QUANTITY_NOUNS, asked_dimensions, value_dimensions
 from kgrag.graph.adjacency import GraphAdjacency
 from kgrag.graph.datasheet.vocab import FAMILY_TYPE, PRODUCT_TYPE, TYPE_WORDS, VALUE_TYPE
 from kgrag.graph.keys import name_tokens
@@ -110,7 +110,8 @@ def collect_facts(adj: GraphAdjacency, seeds: Sequence[int], question: str, max_
     for n in seeds:  # the words the question asks besides the seeds' names ("sensors" of "… Sense Rev2 have")
         rest = re.sub(re.escape(adj.names[n]), " ", rest, flags=re.IGNORECASE)
     named = set().union(*(_prefixes(adj.names[n]) for n in seeds if adj.names[n].lower() not in question.lower()))
-    wanted = _prefixes(rest) - named
+    nouns = " ".join(QUANTITY_NOUNS[w] for w in re.findall(r"[a-z]+", rest.lower()) if w in QUANTITY_NOUNS)
+    wanted = (_prefixes(rest) | _prefixes(nouns)) - named  # "how heavy" asks the row labelled "Weight"
     quantities = asked_dimensions(content_terms(rest)) if unit_weight > 0 else set()
     hop: dict[int, int] = {n: 0 for n in seeds}
     frontier = list(seeds)
