@@ -9,7 +9,7 @@ import re
 from dataclasses import replace
 
 from kgrag.answering.extract import Extraction, try_extract
-from kgrag.answering.grounding import number_form
+from kgrag.answering.grounding import STANDALONE_NUMBER, number_form
 from kgrag.answering.select import Scored, attribute_share, name_score, variant_of
 from kgrag.answering.terms import COMPARATIVES, GREATER, QuestionTerms, content_terms, title_names
 from kgrag.answering.units import FACT_SUBJECT
@@ -17,7 +17,6 @@ from kgrag.answering.values import NUMBER_UNIT, asked_dimensions, dimension_of_u
 
 _COMPARED = re.compile(rf"\b(?:{'|'.join(sorted(COMPARATIVES))})\b\s+([^,:;?()]+?)\s*(?:[,:;?(]|\bthe\b|$)",
                        re.IGNORECASE)
-_ANY_NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)?")
 
 
 def _about(phrase: list[str], s: Scored, titles: dict[int, str]) -> bool:
@@ -60,7 +59,7 @@ def _single_value(q: QuestionTerms, found: Extraction) -> tuple[float, str, str]
     dims = asked_dimensions(q.attributes)
     text = found.unit.value_text()
     values = [m for m in NUMBER_UNIT.finditer(text) if not dims or dimension_of_unit(m.group(2)) & dims]
-    if len(values) != 1 or len(_ANY_NUMBER.findall(text)) != 1:  # a range ("-20 to +70 °C") has two ends
+    if len(values) != 1 or len(STANDALONE_NUMBER.findall(text)) != 1:  # a range ("-20 to +70 °C") has two ends
         return None
     try:
         return float(number_form(values[0].group(1)).replace(" ", "")), values[0].group(2), values[0].group(0).strip()

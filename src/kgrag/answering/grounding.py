@@ -15,7 +15,7 @@ from kgrag.answering.terms import CITE, analyse, content_terms, name_found, titl
 from kgrag.answering.units import FACT_SUBJECT
 from kgrag.answering.values import NUMBER_UNIT, NUMBER_WORDS, asked_dimensions, dimension_of_unit, part_numbers
 
-_NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*")  # standalone numbers: "3.3", "1,000", "260"; not "ESP32"
+STANDALONE_NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*")  # standalone numbers: "3.3", "1,000", "260"; not "ESP32"
 _PRICE = re.compile(r"(?:[$€£¥]\s?(\d[\d.,]*\d|\d))|(?:(\d[\d.,]*\d|\d)\s?(?:USD|EUR|GBP|dollars|euros)\b)")
 _IN_PRODUCT = re.compile(r"^in product \| ([^\[\n]+)", re.MULTILINE)
 _COST = re.compile(r"\b(?:costs?|price[sd]?|pricing)\b", re.IGNORECASE)
@@ -39,7 +39,7 @@ def number_uses(text: str) -> dict[str, set[str]]:
     for m in NUMBER_UNIT.finditer(text):
         uses[number_form(m.group(1))] |= dimension_of_unit(m.group(2)) or {BARE}
         with_unit.add(m.end(1))
-    for m in _NUMBER.finditer(text):
+    for m in STANDALONE_NUMBER.finditer(text):
         if m.end() not in with_unit:
             uses[number_form(m.group(0))].add(BARE)
     return uses
@@ -69,8 +69,8 @@ def values_of_other_products(reply: str, question: str, sources: Iterable[tuple[
     give ("60 fps" for the Nicla Vision's camera, from the Vision Shield's datasheet; "IP20" for the Machine Control,
     from the Opta's). `sources` are (document title, text); a source without a title (facts gathered from several
     documents) is judged per subject group, and nothing is judged when no source is about a product the question
-    names. A title is about a named product when it ends with the
-    name ("Arduino Nano 33 BLE" for "Nano 33 BLE", not "Arduino Nano 33 BLE Sense")."""
+    names. A title is about a named product when it ends with the name ("Arduino Nano 33 BLE" for "Nano 33 BLE", not
+    "Arduino Nano 33 BLE Sense")."""
     q = analyse(question)
     sources = list(sources)
 

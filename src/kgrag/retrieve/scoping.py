@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from kgrag.answering.terms import REVISION
 from kgrag.graph.adjacency import GraphAdjacency
 from kgrag.graph.datasheet.vocab import COMPONENT_TYPES, FAMILY_TYPE, PART_TYPE, PRODUCT_TYPE
 from kgrag.graph.keys import entity_key, name_tokens
@@ -25,7 +26,6 @@ if TYPE_CHECKING:
 LINKABLE = COMPONENT_TYPES | {PRODUCT_TYPE, PART_TYPE, FAMILY_TYPE, "Interface"}
 FAMILY_WORDS = {"family", "series", "line", "range", "board", "boards", "kit", "kits"}
 _MODEL_CODE = re.compile(r"(?<![\w-])(?=[\w-]*[A-Za-z])(?=[\w-]*\d)[A-Za-z0-9][\w-]{3,}(?![\w-])")  # "D1608S", "A0602"
-_REVISION = re.compile(r"(?i)^rev\.?\d+[a-z]?$")
 FUZZY_MIN = 0.75  # share of a name's tokens found in the question for a fuzzy link
 EMBED_MIN = 0.72  # cosine of an entity vector with the question for an embedding link (only if nothing else)
 
@@ -74,7 +74,7 @@ def _product_codes(adj: GraphAdjacency, names: dict[str, list[tuple[int, bool]]]
             if etype == PRODUCT_TYPE:
                 for code in _MODEL_CODE.findall(name):
                     key = entity_key(code)
-                    if key and not _REVISION.match(code) and key not in names and key != entity_key(name):
+                    if key and not REVISION.fullmatch(code) and key not in names and key != entity_key(name):
                         owners.setdefault(key, set()).add(node)
         cached = {key: next(iter(nodes)) for key, nodes in owners.items() if len(nodes) == 1}
         adj._cache["scoping_codes"] = cached
