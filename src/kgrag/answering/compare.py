@@ -36,11 +36,10 @@ def compared_quantity(question: str) -> set[str]:
     return content_terms(m.group(1)) if m else set()
 
 
-def _one_side(q: QuestionTerms, phrase: list[str], other: list[str], ranked: list[Scored],
+def _one_side(q: QuestionTerms, phrase: list[str], other: list[str], quantity: set[str], ranked: list[Scored],
               titles: dict[int, str]) -> Extraction | None:
     """The asked value of one compared product: the question narrowed to that name (and to the compared quantity,
     when the question names it), over the units about it."""
-    quantity = compared_quantity(q.text)
     attributes = quantity or q.attributes - COMPARATIVES
     one = replace(q, names=list(phrase), phrases=[phrase], parts=[w for w in phrase if w in q.parts],
                   attributes=attributes, compares=[], wants_name=False)  # "which" picks a side
@@ -73,7 +72,8 @@ def try_compare(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) 
     if len(q.compares) != 2:
         return None
     a, b = q.compares
-    sides = [(a, _one_side(q, a, b, ranked, titles)), (b, _one_side(q, b, a, ranked, titles))]
+    quantity = compared_quantity(q.text)
+    sides = [(a, _one_side(q, a, b, quantity, ranked, titles)), (b, _one_side(q, b, a, quantity, ranked, titles))]
     if any(found is None for _, found in sides):
         return None
     text = " ".join(f"{found.text} [{found.unit.cited()}]." for _, found in sides if found)

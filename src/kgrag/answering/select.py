@@ -137,7 +137,8 @@ def score_units(
     def words(terms: list[str]) -> list[str]:
         return [stem(t) for t in terms] if stems else terms
 
-    lexical = _norm(bm25(words(query), [words(term_list(u.scoped())) for u in units]))
+    unit_terms = [term_list(u.scoped()) for u in units]
+    lexical = _norm(bm25(words(query), [words(terms) for terms in unit_terms]))
     dims = asked_dimensions(q.attributes)
     blocks: dict[int, str] = {}
     for u in units:
@@ -146,7 +147,7 @@ def score_units(
     foreign_question = foreign_share(question) > FOREIGN
     # the asked words some unit carries: a word no passage has ("fitted", "classic") cannot tell units apart; when
     # most asked words are missing the question is about something else, and the few left would decide alone
-    everywhere = {stem(w) for u in units for w in term_list(u.scoped())} | {stem(w) for w in dimension_words(dims)}
+    everywhere = {stem(w) for terms in unit_terms for w in terms} | {stem(w) for w in dimension_words(dims)}
     attested = {a for a in q.attributes if stem(a) in everywhere}
     if 2 * len(attested) < len(q.attributes):
         attested = q.attributes

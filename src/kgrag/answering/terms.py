@@ -211,8 +211,8 @@ def analyse(question: str) -> QuestionTerms:
     )
 
 
-# "Nano (A000005)": a part code in brackets right after a name, and nothing else inside them.
-_CODE_AFTER = re.compile(rf"\s*\(\s*{PART.pattern}\s*[),;]")  # "(A000005)", "(ABX00030, not the Rev2)"
+# "Nano (A000005)", "Nano 33 BLE (ABX00030, not the Rev2)": a part code opening brackets right after a name.
+_CODE_AFTER = re.compile(rf"\s*\(\s*{PART.pattern}\s*[),;]")
 
 
 # "Which has more flash, A or B?": a comparative word and an alternative between two names.
