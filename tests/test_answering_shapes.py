@@ -413,3 +413,21 @@ def test_a_count_of_the_asked_thing_needs_fewer_of_the_asked_words() -> None:
     unit = Unit(block=1, pos=0, text="5-point and gesture support", kind="sentence")
     found = try_extract(q, [Scored(unit, score=1.0, attributes=0.25, names=0.67)], {1: "Zephyr Panel"})
     assert found is not None and "5-point" in found.text
+
+
+def test_a_value_the_question_writes_names_a_pin_and_is_no_answer() -> None:
+    from kgrag.answering.grounding import lacks_asked_value
+
+    question = "What is the maximum input voltage on the 24V IN pin of the Zephyr Control?"
+    rows = ["1 | 24V IN | - | Input voltage: not isolated from the board input",
+            "V INMax | Input voltage on the 24V IN pin | 0 | - | 35 | V"]
+    assert _best(question, rows).startswith("V INMax")
+    assert lacks_asked_value(question, "The 24V IN pin is not galvanically isolated [1].")
+    assert not lacks_asked_value(question, "The 24V IN pin accepts up to 35 V [1].")
+
+
+def test_a_question_asking_a_type_wants_a_name_not_a_measured_value() -> None:
+    q = analyse("What is the USB connector type of the Zephyr Mini?")
+    assert q.wants_name and not analyse("What type of voltage regulator output voltage does it have?").wants_name
+    unit = Unit(block=1, pos=0, text="input voltage from usb connector | 4.8 to 5.5 V", kind="row")
+    assert try_extract(q, [Scored(unit, score=1.0, attributes=1.0, names=1.0)], {1: "Zephyr Mini"}) is None

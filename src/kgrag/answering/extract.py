@@ -26,6 +26,7 @@ from kgrag.answering.values import (
     has_value,
     part_numbers,
     value_dimensions,
+    without_values_of,
 )
 from kgrag.graph.datasheet.vocab import TYPE_WORDS
 
@@ -72,13 +73,14 @@ def states_value(q: QuestionTerms, unit: Unit) -> bool:
     quantity such as a distance or a voltage a number)."""
     if q.count_of:
         return states_count(q.count_of, unit.text)
+    values = without_values_of(unit.value_text(), q.text)  # "24V" in "the 24V IN pin" names the pin
     if asked_dimensions(q.attributes) and not q.wants_name:  # "up to what distance": a part number is no length
-        return has_value(unit.value_text())
+        return has_value(values)
     asked = {p.lower() for p in q.parts}
     new_parts = [p for p in part_numbers(unit.text) if p.lower() not in asked and not REVISION.fullmatch(p)]  # "Rev2"
     if new_parts and (not q.wants_name or names_the_kind(q, unit)):
         return True
-    return has_value(unit.value_text()) and not q.wants_name
+    return has_value(values) and not q.wants_name
 
 
 def names_the_kind(q: QuestionTerms, unit: Unit) -> bool:

@@ -13,7 +13,14 @@ from typing import Any
 
 from kgrag.answering.terms import CITE, analyse, content_terms, name_found, title_names
 from kgrag.answering.units import FACT_SUBJECT
-from kgrag.answering.values import NUMBER_UNIT, NUMBER_WORDS, asked_dimensions, dimension_of_unit, part_numbers
+from kgrag.answering.values import (
+    NUMBER_UNIT,
+    NUMBER_WORDS,
+    asked_dimensions,
+    dimension_of_unit,
+    part_numbers,
+    without_values_of,
+)
 
 STANDALONE_NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*")  # standalone numbers: "3.3", "1,000", "260"; not "ESP32"
 _PRICE = re.compile(r"(?:[$€£¥]\s?(\d[\d.,]*\d|\d))|(?:(\d[\d.,]*\d|\d)\s?(?:USD|EUR|GBP|dollars|euros)\b)")
@@ -135,7 +142,7 @@ def lacks_asked_value(question: str, reply: str) -> bool:
     q = analyse(question)
     asks = q.wants_value and not q.wants_name and not q.yes_no and (
         bool(asked_dimensions(q.attributes)) or bool(q.count_of) or bool(_COST.search(question)))
-    return asks and not _ANY_NUMBER.search(CITE.sub(" ", reply))
+    return asks and not _ANY_NUMBER.search(without_values_of(CITE.sub(" ", reply), question))
 
 
 def reply_problems(question: str, reply: str, sources: Sequence[tuple[str, str]]) -> dict[str, Any]:

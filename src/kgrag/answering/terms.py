@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from kgrag.answering.values import PART
+from kgrag.answering.values import PART, asked_dimensions
 from kgrag.graph.datasheet.vocab import TYPE_WORDS
 
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9.\-_/]*")
@@ -142,6 +142,15 @@ def names_a_class(question: str, head: list[str]) -> bool:
     return bool(head) and not question.lstrip().lower().startswith("how") and any(fold(w) in CLASS_WORDS for w in head)
 
 
+KIND_WORDS = frozenset({"type", "kind", "model"})
+
+
+def asks_kind(attributes: set[str]) -> bool:
+    """"What is the USB connector type / the kind of battery …" asks for a name ("USB-C", a part), not a measured
+    quantity: a voltage row that names the connector is no answer. A quantity word keeps it a value question."""
+    return bool(attributes & KIND_WORDS) and not asked_dimensions(attributes)
+
+
 def counted_thing(question: str, head: list[str]) -> str:
     """What a how-many question counts ("relays", "nodes"), folded; '' for other questions."""
     if not re.match(r"\s*how\s+many\b", question, re.IGNORECASE):
@@ -195,6 +204,7 @@ def analyse(question: str) -> QuestionTerms:
             asked.append(tok)
     parts = [n for n in names if PART.fullmatch(n) and not REVISION.fullmatch(n)]
     terms = content_terms(question)
+    attributes = content_terms(" ".join(asked))
     yes_no = bool(_YES_NO.match(question)) and not _ALSO_ASKS.search(question)
     return QuestionTerms(
         text=question,
@@ -202,9 +212,9 @@ def analyse(question: str) -> QuestionTerms:
         names=list(dict.fromkeys(names)),
         phrases=phrases,
         parts=list(dict.fromkeys(parts)),
-        attributes=content_terms(" ".join(asked)),
+        attributes=attributes,
         wants_value=not yes_no and not _PROSE.search(question),
-        wants_name=bool(_WHICH.match(question)) or names_a_class(question, head),
+        wants_name=bool(_WHICH.match(question)) or names_a_class(question, head) or asks_kind(attributes),
         count_of=counted_thing(question, head),
         yes_no=yes_no,
         compares=compared_names(question, phrases),

@@ -95,6 +95,17 @@ def has_value(text: str) -> bool:
     return bool(NUMBER_UNIT.search(text) or RANGE.search(text) or TOLERANCE.search(text) or PIXEL_GRID.search(text))
 
 
+def _value_key(m: re.Match[str]) -> tuple[str, str]:
+    return re.sub(r"\s", "", m.group(1)).lstrip("+"), m.group(2).replace(*_MICRO[::-1])
+
+
+def without_values_of(text: str, question: str) -> str:
+    """`text` with the numbers-with-units the question itself writes blanked out: in "the 24V IN pin" the value
+    names the pin, so a passage saying only "24V IN" states no answer to "its maximum input voltage"."""
+    asked = {_value_key(m) for m in NUMBER_UNIT.finditer(question)}
+    return NUMBER_UNIT.sub(lambda m: " " if _value_key(m) in asked else m.group(0), text) if asked else text
+
+
 def part_numbers(text: str) -> list[str]:
     """Tokens mixing letters and digits (part numbers, model names, versions)."""
     return [m.group(0) for m in PART.finditer(text)]
