@@ -158,3 +158,10 @@ def test_a_frequency_row_of_a_spec_table_is_a_fact_and_the_radio_band_table_is_s
 def test_a_footnote_mark_on_a_row_label_is_not_part_of_the_attribute() -> None:
     x = extract(chunk("Parameter | Symbol | Min | Typ | Max | Unit\nUWB DPD mode² | IDPD | - | 30 | - | μA"))
     assert ("Zephyr Mini Rev2", "uwb dpd mode", "typ 30 μA") in triples(x)
+
+
+def test_memory_sizes_with_a_multiplier_under_a_processor_header_are_its_facts() -> None:
+    x = extract(chunk("QX2560 Processor\n4k bytes EEPROM\n8k bytes Internal SRAM\n\nQX16U2\n512 bytes SRAM"))
+    t = triples(x)
+    assert ("QX2560", "eeprom", "4k bytes") in t and ("QX2560", "internal sram", "8k bytes") in t
+    assert ("QX16U2", "sram", "512 bytes") in t
