@@ -84,7 +84,7 @@ def test_table_rows_keep_their_header_and_paragraph_heading() -> None:
     rows = [u for u in units if u.kind == "row"]
     assert len(rows) == 4 and all(u.header.startswith("Parameter | Min") for u in rows)
     assert all(u.heading == "2.5 QX-700 Humidity and Temperature Sensor" for u in rows)
-    assert rows[1].display() == "Parameter: Temperature accuracy; Min: -; Typ: ±0.1; Max: -; Unit: °C"
+    assert rows[1].display() == "Parameter: Temperature accuracy; Min: -; Typ: ±0.1 °C; Max: -"
     sentences = [u for u in units if u.kind == "sentence"]
     assert sentences[0].text.startswith("The QX-700 is a capacitive sensor")
 

@@ -242,7 +242,7 @@ def test_a_converted_table_is_cut_into_rows_whose_values_carry_their_unit() -> N
             "Deep sleep current, Unit = µA. Normal mode current, Typ = 180. Normal mode current, Unit = mA")
     rows = [u for u in block_units(1, text) if u.kind == "row"]
     assert [u.text for u in rows] == ["Deep sleep current | I DS | 86 | µA", "Normal mode current |  | 180 | mA"]
-    assert "86 µA" in rows[0].value_text() and rows[0].display() == "Deep sleep current; Symbol: I DS; Typ: 86; Unit: µA"
+    assert "86 µA" in rows[0].value_text() and rows[0].display() == "Deep sleep current; Symbol: I DS; Typ: 86 µA"
 
 
 def test_a_yes_no_question_that_also_asks_what_is_not_only_yes_or_no() -> None:
@@ -431,3 +431,42 @@ def test_a_question_asking_a_type_wants_a_name_not_a_measured_value() -> None:
     assert q.wants_name and not analyse("What type of voltage regulator output voltage does it have?").wants_name
     unit = Unit(block=1, pos=0, text="input voltage from usb connector | 4.8 to 5.5 V", kind="row")
     assert try_extract(q, [Scored(unit, score=1.0, attributes=1.0, names=1.0)], {1: "Zephyr Mini"}) is None
+
+
+def test_a_word_opening_a_second_sentence_and_a_gas_formula_are_not_names() -> None:
+    q = analyse("Which is more accurate: the Zephyr Core or the Zephyr Mini? Give both accuracies.")
+    assert "Give" not in q.names and q.compares == [["Zephyr", "Core"], ["Zephyr", "Mini"]]
+    gas = analyse("Which sensor chip on the Zephyr Air measures indoor air quality (TVOC, CO2)?")
+    assert "CO2" not in gas.names and not gas.parts and "co2" in gas.attributes
+    assert analyse("What is the flash of the Zephyr H7?").names == ["Zephyr", "H7"]  # a designator is no formula
+
+
+def test_a_name_written_with_a_slash_is_found_when_each_side_is() -> None:
+    from kgrag.answering.names import missing_names
+
+    question = "Which microcontroller drives the onboard J-Link/Blackmagic debugger of the Zephyr Max?"
+    text = "zephyr max\nthe j-link debugger is compatible with segger j-link ob and blackmagic probes."
+    assert missing_names(question, analyse(question), text) == []
+
+
+def test_a_row_reads_its_numbers_with_their_unit_cell() -> None:
+    headed = Unit(block=1, pos=0, text="I 3V3 | 3.3V output current | - | - | 800 | mA", kind="row",
+                  header="Symbol | Description | Min | Typ | Max | Unit")
+    assert headed.display() == "Symbol: I 3V3; Description: 3.3V output current; Min: -; Typ: -; Max: 800 mA"
+    bare = Unit(block=1, pos=0, text="Average current during image capture | 105 | mA", kind="row")
+    assert bare.display() == "Average current during image capture: 105 mA"
+
+
+def test_an_order_code_is_no_answer_to_which_part() -> None:
+    q = analyse("Which time-of-flight sensor chip does the Zephyr Ranger use?")
+    unit = Unit(block=1, pos=0, text="ZX00102 | Zephyr Ranger | Time-of-flight sensor | 1", kind="row",
+                header="SKU | Name | Purpose | Quantity")
+    assert try_extract(q, [Scored(unit, score=1.0, attributes=1.0, names=1.0)], {1: "Zephyr Ranger"}) is None
+
+
+def test_two_products_asked_each_are_quoted_side_by_side() -> None:
+    question = "How much EEPROM do the Zephyr Core and the Zephyr Mini each have?"
+    core = "Zephyr Core memory\nThe Zephyr Core has 1 kB EEPROM."
+    mini = "Zephyr Mini memory\nThe Zephyr Mini has 4 kB EEPROM."
+    text = _answer(question, ("Zephyr Core", core), ("Zephyr Mini", mini))  # no LLM: both sides quoted
+    assert "1 kB EEPROM [1]" in text and "4 kB EEPROM [2]" in text

@@ -39,6 +39,7 @@ COUNT_CANDIDATES = 40  # "how many": deeper, a count of the asked thing is a str
 MIN_WORDS = 3  # a quote shorter than this is a label, not an answer
 KIND_WINDOW = 3  # words between the asked kind of part ("IMU") and the part number that names it
 _COUNT = re.compile(rf"(?<![\w.])(?:{NUMBER_WORDS})(?:\s?[×x]?\s+|-(?=[A-Za-z]))((?:[\w-]+\s+){{0,3}}[\w-]+)", re.IGNORECASE)
+_SKU = re.compile(r"\bSKU\W{1,3}([\w-]+)", re.IGNORECASE)  # "SKU: ABX00102", a row under a "SKU" column
 _FACT_LINE = re.compile(r"^(?P<attr>[^|]+?) \| (?P<value>.+?)(?: \[(?P<n>\d+)\])?$")  # "in product | Nicla Voice [4]"
 _CONTAINS = re.compile(r"^(has\b|in \w+$|based on|powered by|integrates|embeds|uses|includes)")  # part-of relations
 # Words that say "contains" in a list question ("which boards use / have / integrate the X"): not attributes.
@@ -77,7 +78,9 @@ def states_value(q: QuestionTerms, unit: Unit) -> bool:
     if asked_dimensions(q.attributes) and not q.wants_name:  # "up to what distance": a part number is no length
         return has_value(values)
     asked = {p.lower() for p in q.parts}
-    new_parts = [p for p in part_numbers(unit.text) if p.lower() not in asked and not REVISION.fullmatch(p)]  # "Rev2"
+    skus = {m.lower() for m in _SKU.findall(unit.display())}  # a product's order code names no part of it
+    new_parts = [p for p in part_numbers(unit.text)
+                 if p.lower() not in asked and p.lower() not in skus and not REVISION.fullmatch(p)]  # "Rev2"
     if new_parts and (not q.wants_name or names_the_kind(q, unit)):
         return True
     return has_value(values) and not q.wants_name

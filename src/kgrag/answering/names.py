@@ -17,7 +17,7 @@ def missing_names(question: str, q: QuestionTerms, names_text: str) -> list[str]
     quoted = {t.lower() for t in quoted_words(question)}
     names = [n for n in q.names if n not in q.parts and not n.isdigit() and n.lower() not in quoted
              and not is_class_word(n)]
-    missing = [n for n in names if not name_found(n, names_text)]
+    missing = [n for n in names if not all(name_found(p, names_text) for p in n.split("/") if p)]  # "J-Link/Blackmagic"
     squashed = squash(names_text)
     for phrase in q.phrases:  # a name of several words counts whole: "Nicla Sense ME" is not "Nicla Sense Env"
         if any(w in q.parts and name_found(w, names_text) for w in phrase):

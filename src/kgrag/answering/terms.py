@@ -161,6 +161,10 @@ def counted_thing(question: str, head: list[str]) -> str:
     return fold(m.group(1)) if m else ""
 
 
+# A gas or compound written as its formula (two or more element symbols, each with at most one digit): "CO2", "NO2",
+# "H2S", "CH4". Short designators ("H7", "X8", "C33") and part numbers ("HS3003") do not fit.
+CHEMICAL = re.compile(r"(?=\w*\d)(?:(?:Cl|C|H|N|O|S|F)\d?){2,4}")
+_SENTENCE_END = re.compile(r"[.?!]\s")  # "… or the Zephyr Mini? Give both values.": "Give" opens a sentence
 _NEGATIONS = frozenset({"not", "except", "unlike", "excluding"})
 
 
@@ -189,7 +193,11 @@ def analyse(question: str) -> QuestionTerms:
         if 0 < i <= len(head) + (1 if tokens[0].lower() == "how" else 0) and not PART.fullmatch(tok):
             asked.append(tok)
             continue
-        if _is_name(tok, first=i == 0) or (tok.isdigit() and i > 0 and names and names[-1] == tokens[i - 1]):
+        first = i == 0 or bool(_SENTENCE_END.search(question, matches[i - 1].end(), matches[i].start()))
+        if CHEMICAL.fullmatch(tok):  # "CO2", "NO2": what a sensor measures, not a part it has
+            asked.append(tok)
+            continue
+        if _is_name(tok, first=first) or (tok.isdigit() and i > 0 and names and names[-1] == tokens[i - 1]):
             if _negated(tokens, i):  # "the original Nano 33 BLE, not the Rev2": a name set aside, not asked about
                 continue
             if i > 0 and names and names[-1] == tokens[i - 1] and _CODE_AFTER.match(question, matches[i - 1].end()):
@@ -229,22 +237,30 @@ _CODE_AFTER = re.compile(rf"\s*\(\s*{PART.pattern}\s*[),;]")
 GREATER = frozenset(["more", "higher", "longer", "larger", "bigger", "faster", "greater", "wider", "heavier"])
 COMPARATIVES = GREATER | frozenset(["less", "fewer", "lower", "shorter", "smaller", "slower", "narrower", "lighter"])
 _ALTERNATIVE = re.compile(r"\b(?:or|vs\.?|versus)\b", re.IGNORECASE)
+_EACH = re.compile(r"\b(?:each|respectively)\b", re.IGNORECASE)  # "do the A and the B each have": both sides asked
+_AND = re.compile(r"\band\b", re.IGNORECASE)
 
 
 def compared_names(question: str, phrases: list[list[str]]) -> list[list[str]]:
     """The two names a comparison question sets against each other ("Which has more flash, the Nano Every or the
-    Nano?"), or [] for any other question."""
-    alternative = _ALTERNATIVE.search(question)
-    if not alternative or not {w.lower() for w in TOKEN.findall(question)} & COMPARATIVES:
+    Nano?"; "How much EEPROM do the UNO and the Mega each have?"), or [] for any other question."""
+    if {w.lower() for w in TOKEN.findall(question)} & COMPARATIVES:
+        joints = list(_ALTERNATIVE.finditer(question))[:1]
+    elif _EACH.search(question):
+        joints = list(_AND.finditer(question))
+    else:
         return []
-    at: list[tuple[int, list[str]]] = []  # where each name starts; the two around "or" are compared
+    at: list[tuple[int, list[str]]] = []  # where each name starts; the two around "or" / "and" are compared
     for p in phrases:
         m = re.search(r"(?<![\w-])" + r"\W+".join(re.escape(w) for w in p) + r"(?![\w-])", question)
         if m and not all(w.isdigit() for w in p):
             at.append((m.start(), p))
-    before = [p for start, p in at if start < alternative.start()]
-    after = [p for start, p in at if start > alternative.start()]
-    return [before[-1], after[0]] if before and after else []
+    for joint in joints:
+        before = [p for start, p in at if start < joint.start()]
+        after = [p for start, p in at if start > joint.start()]
+        if before and after:
+            return [before[-1], after[0]]
+    return []
 
 
 _QUOTED = re.compile(r"(?<![\w'’])['\"‘“]([^'\"‘’“”]+)['\"’”](?!\w)")

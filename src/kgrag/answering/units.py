@@ -68,11 +68,26 @@ class Unit:
             heads = [h.strip() for h in self.header.split("|")]
             cells = [c.strip() for c in self.text.split("|")]
             if len(heads) == len(cells):
+                unit_col = next((i for i, h in enumerate(heads) if h.lower() in ("unit", "units") and cells[i]), -1)
+                if unit_col >= 0:  # "Max: 800; Unit: mA" reads "Max: 800 mA"
+                    cells = [f"{c} {cells[unit_col]}" if _NUMERIC.fullmatch(c) else c for c in cells]
+                    del heads[unit_col], cells[unit_col]
                 return "; ".join(f"{h}: {c}" if h and h != c else c for h, c in zip(heads, cells, strict=True) if c)
         if self.kind == "row":
-            cells = [c.strip() for c in self.text.split("|") if c.strip()]
+            cells = _with_units([c.strip() for c in self.text.split("|") if c.strip()])
             return ": ".join(cells[:1] + ["; ".join(cells[1:])]) if len(cells) > 1 else " ".join(cells)
         return self.text
+
+
+def _with_units(cells: list[str]) -> list[str]:
+    """Row cells with a unit cell joined to the number before it: "current | 105 | mA" reads "105 mA"."""
+    out: list[str] = []
+    for cell in cells:
+        if out and len(out) > 1 and dimension_of_unit(cell) and _NUMERIC.fullmatch(out[-1]):
+            out[-1] = f"{out[-1]} {cell}"
+        else:
+            out.append(cell)
+    return out
 
 
 def is_row(line: str) -> bool:

@@ -24,8 +24,9 @@ DIMENSIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "temperature": (("temperature", "thermal", "heat"), ("°C", "°F", "K", "ºC", "C")),
     "pressure": (("pressure", "barometric", "altitude"), ("Pa", "hPa", "kPa", "MPa", "bar", "mbar", "atm", "psi")),
     "humidity": (("humidity", "moisture"), ("%RH", "RH", "rH", "%rH", "%")),  # relative humidity is a percentage
-    "time": (("time", "duration", "delay", "latency", "period", "timeout", "lifetime", "startup", "response"),
-             ("s", "ms", "µs", "us", "ns", "min", "h", "sec", "seconds", "minutes", "hours", "days", "years")),
+    "time": (("time", "duration", "delay", "latency", "period", "timeout", "lifetime", "startup", "response", "long"),
+             ("s", "ms", "µs", "us", "ns", "min", "h", "sec", "seconds", "minutes", "hours", "days", "weeks", "months",
+              "years")),
     "mass": (("weight", "mass", "weigh", "heavy"), ("g", "kg", "mg", "gram", "grams", "kilogram", "kilograms")),
     "angle": (("angle", "rotation", "tilt"), ("°", "deg", "degrees", "rad")),
     "angular_rate": (("gyroscope", "angular"), ("dps", "°/s", "rad/s")),
