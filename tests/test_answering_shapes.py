@@ -470,3 +470,25 @@ def test_two_products_asked_each_are_quoted_side_by_side() -> None:
     mini = "Zephyr Mini memory\nThe Zephyr Mini has 4 kB EEPROM."
     text = _answer(question, ("Zephyr Core", core), ("Zephyr Mini", mini))  # no LLM: both sides quoted
     assert "1 kB EEPROM [1]" in text and "4 kB EEPROM [2]" in text
+
+
+def test_a_product_the_documents_only_list_is_not_answered_from_other_products() -> None:
+    question = "Which microcontroller is on the Zephyr Max WiFi?"
+    listing = ("Related Products\nArduino Zephyr Max WiFi (SKU: ZX00087)\nArduino Zephyr Mini (SKU: ZX00012)\n\n"
+               "Host boards (e.g., Arduino Zephyr Max WiFi) read the knob over I2C.")
+    knob = "Zephyr Knob\nThe on-board MCU (QX32C011) reads the encoder."
+    text = _answer(question, ("Zephyr Knob", listing), ("Zephyr Knob", knob))  # no LLM reply: it is not asked
+    assert text.startswith("The documents found do not describe (they only list) Zephyr Max WiFi")
+    described = _answer("Which microcontroller is on the Zephyr Mini?", ("Zephyr Mini", "Zephyr Mini\nMCU | QX32C011"),
+                        replies=["The Zephyr Mini uses the QX32C011 [1]."])
+    assert "QX32C011" in described and "do not describe" not in described
+
+
+def test_a_product_named_after_its_chip_is_not_found_by_the_chip_alone() -> None:
+    from kgrag.answering.names import missing_names
+
+    question = "How much flash does the Arduino Zephyr QX32 have?"
+    assert missing_names(question, analyse(question), "the qx32 module is used on the zephyr mini.") == [
+        "Arduino Zephyr QX32"]
+    vendor = "Which crypto chip is the Microchip QX608A?"
+    assert missing_names(vendor, analyse(vendor), "crypto | qx608a") == []

@@ -11,7 +11,7 @@ from kgrag.answering.cite import marker_numbers, repair_citations
 from kgrag.answering.compare import try_compare
 from kgrag.answering.extract import try_extract, try_list
 from kgrag.answering.grounding import reply_problems
-from kgrag.answering.names import missing_names
+from kgrag.answering.names import unknown_names
 from kgrag.answering.select import Focus, Scored, focus_units
 from kgrag.answering.terms import (
     CITE,
@@ -236,21 +236,21 @@ def plan_answer(
     focus = focus_units(question, {b.n: b.text for b in blocks}, scopes, max(focus_tokens, 200), embedder)
     focused = focused_blocks(blocks, focus)
     coverage = question_coverage(question, "\n".join([b.header() for b in focused] + [b.text for b in focused]))
-    context.info["focus_tokens"] = focus.tokens
-    context.info["focus_coverage"] = round(coverage, 3)
+    context.info.update(focus_tokens=focus.tokens, focus_coverage=round(coverage, 3))
     if not focused:
         return Plan(blocks, "refuse", NO_ANSWER)
     relevance = max((s.parts.get("dense", 0.0) for s in focus.ranked), default=0.0)
     if embedder is not None and min_relevance > 0 and relevance < min_relevance:  # no passage is about the question
         context.info["relevance"] = round(relevance, 3)
         return evidence_plan(blocks, context, quote_answer(focus.ranked) if mode != "generative" else NO_ANSWER)
-    missing = missing_names(question, q, names_text) if mode != "generative" else []
-    if missing:  # the question names something the context never mentions: say so, show what was found
-        context.info["missing_names"] = missing
+    facts = [b for b in blocks if b.items and b.items[0].kind == "relation"]
+    verb, unknown = unknown_names(question, q, names_text, [(b.title, b.text, b in facts) for b in blocks], mode)
+    if unknown:  # the question names something the context never mentions (or only lists): say so, show what was found
+        context.info["missing_names" if verb == "mention" else "named_in_passing"] = unknown
         return evidence_plan(blocks, context, quote_answer(focus.ranked),
-                             f"The documents found do not mention {' or '.join(missing)}; the closest passages:")
+                             f"The documents found do not {verb} {' or '.join(unknown)}; the closest passages:")
     if mode in ("extractive", "auto"):  # "which boards use the X": the graph's fact table lists them
-        listed = try_list(q, {b.n: b.text for b in blocks if b.items and b.items[0].kind == "relation"})
+        listed = try_list(q, {b.n: b.text for b in facts})
         if listed is not None:
             context.info["answer_path"] = "graph list"
             return Plan(blocks, "quote", listed)

@@ -20,9 +20,10 @@ def missing_names(question: str, q: QuestionTerms, names_text: str) -> list[str]
     missing = [n for n in names if not all(name_found(p, names_text) for p in n.split("/") if p)]  # "J-Link/Blackmagic"
     squashed = squash(names_text)
     for phrase in q.phrases:  # a name of several words counts whole: "Nicla Sense ME" is not "Nicla Sense Env"
-        if any(w in q.parts and name_found(w, names_text) for w in phrase):
+        parts = [w for w in phrase if w in q.parts]
+        if len(phrase) - len(parts) <= 1 and any(name_found(w, names_text) for w in parts):
             missing = [n for n in missing if n not in phrase]  # "Microchip ATECC608A": the part is what is named
-            continue
+            continue  # (not "Arduino Nano ESP32": a product named after its chip is more than the chip)
         phrase = trim_class_words(phrase)  # "the Nicla Voice Board": the datasheet says "Nicla Voice"
         if len(phrase) < 2 or any(w.lower() in quoted for w in phrase):
             continue
@@ -60,3 +61,48 @@ def trim_class_words(phrase: list[str]) -> list[str]:
 def squash(text: str) -> str:
     """Lower-case letters and digits only, so "Arduino® Nano 33 BLE" and "arduino nano 33 ble" compare equal."""
     return re.sub(r"[\W_]+", "", text.lower())
+
+
+def unknown_names(question: str, q: QuestionTerms, names_text: str, sources: list[tuple[str, str, bool]],
+                  mode: str) -> tuple[str, list[str]]:
+    """("mention", names the context never mentions) or ("describe (they only list)", names it only lists); nothing
+    for generative mode (a strong model reads the full context and says so itself)."""
+    if mode == "generative":
+        return "", []
+    missing = missing_names(question, q, names_text)
+    return ("mention", missing) if missing else ("describe (they only list)", named_in_passing(q, sources))
+
+
+_EXAMPLE = re.compile(r"\((?:e\.g\.|for example|such as)[^)]*\)", re.IGNORECASE)  # "(e.g., Arduino UNO R4 WiFi)"
+_ORDER_CODE = re.compile(r"\(\s*sku\b[^)]*\)", re.IGNORECASE)
+_LIST_ITEM_WORDS = 2  # words besides the name (and its vendor and order code) that a bare list line may hold
+
+
+def named_in_passing(q: QuestionTerms, sources: list[tuple[str, str, bool]]) -> list[str]:
+    """The question's product names (two words or more) that the sources — (title, text, is graph facts) — name
+    only in passing: as bare lines of a related-products list or as an example in brackets, with no title, fact or
+    table row about them. The documents then hold nothing about the product itself."""
+    described = [title for title, _, _ in sources] + [text for _, text, facts in sources if facts]
+    passages = [text for _, text, facts in sources if not facts]
+    found = []
+    for phrase in q.phrases:
+        phrase = trim_class_words(phrase)
+        if len(phrase) < 2:
+            continue
+        name = " ".join(phrase).lower()
+        if any(name_found(name, text.lower()) for text in described):
+            continue
+        lines = [line for text in passages for line in text.lower().splitlines() if name_found(name, line)]
+        if lines and all(_in_passing(name, line) for line in lines):
+            found.append(" ".join(phrase))
+    return found
+
+
+def _in_passing(name: str, line: str) -> bool:
+    if "|" in line:
+        return False  # a table row says something about it
+    rest = _EXAMPLE.sub(" ", line)
+    if not name_found(name, rest):
+        return True
+    rest = _ORDER_CODE.sub(" ", rest.replace(name, " "))
+    return len([w for w in rest.split() if w != "arduino"]) <= _LIST_ITEM_WORDS
