@@ -165,3 +165,8 @@ def test_memory_sizes_with_a_multiplier_under_a_processor_header_are_its_facts()
     t = triples(x)
     assert ("QX2560", "eeprom", "4k bytes") in t and ("QX2560", "internal sram", "8k bytes") in t
     assert ("QX16U2", "sram", "512 bytes") in t
+
+
+def test_a_tolerance_written_plus_slash_minus_keeps_its_sign() -> None:
+    t = triples(extract(chunk("Temperature sensor\naccuracy max +-2.5 °C")))
+    assert ("Zephyr Mini Rev2", "accuracy", "+-2.5 °C") in t and not any(v == "-2.5 °C" for _, _, v in t)

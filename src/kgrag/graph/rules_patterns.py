@@ -16,7 +16,7 @@ _UNITS = (
     "LSB|pF|nF|µF|uF|F|µH|uH|mH|cores?|pins?|channels?|fps|Nm|N|dpi"
 )
 _SPACED_UNITS = "g|m|s|h"  # one-letter lower-case units need a space ("802.11g" is not 802.11 grams)
-_NUMBER = r"[-+±]?\d+(?:[.,]\d+)?"
+_NUMBER = r"(?:(?:\+/-|\+-)\s?|[-+±])?\d+(?:[.,]\d+)?"  # "+/- 2.5 °C", "+-2.5 °C" are tolerances, not -2.5 °C
 # "64 MHz", "3.3V", "260 to 1260 hPa", "-40 °C to 85 °C", "±15kV", "32-bit"
 _RANGE = r"(?:\s*(?:to|–|~|and)\s*|-)"  # a bare "-" only without spaces: " - " separates list items
 _MULTIPLIER = r"(?:[kKMG](?=\s?(?:bytes?|bits?)\b))?"  # "4k bytes EEPROM", "256k bytes"
