@@ -492,3 +492,11 @@ def test_a_product_named_after_its_chip_is_not_found_by_the_chip_alone() -> None
         "Arduino Zephyr QX32"]
     vendor = "Which crypto chip is the Microchip QX608A?"
     assert missing_names(vendor, analyse(vendor), "crypto | qx608a") == []
+
+
+def test_a_sentence_cut_by_a_line_break_stays_one_unit() -> None:
+    text = ("3.3 Debugger\nThe debugger is compatible with J-Link OB probes, driven by the\n"
+            "QX405 controller (U15). Firmware updates go over SWD.\nUp to 16 MIPS at 16 MHz\n4k bytes EEPROM")
+    sentences = [u.text for u in block_units(1, text) if u.kind == "sentence"]
+    assert "The debugger is compatible with J-Link OB probes, driven by the QX405 controller (U15)." in sentences
+    assert "Up to 16 MIPS at 16 MHz" in sentences and "4k bytes EEPROM" in sentences  # list lines stay apart

@@ -90,6 +90,21 @@ def _with_units(cells: list[str]) -> list[str]:
     return out
 
 
+_OPEN_END = re.compile(r"\b(?:the|a|an|of|by|to|with|for|and|or|in|on|from|at|as|via|is|are)$")  # no sentence ends so
+
+
+def _rejoined(lines: list[str]) -> list[str]:
+    """Prose lines a page or column break cut mid-sentence ("… driven by the" / "STM32F405RGT6 controller (U15).")
+    joined again, so the sentence and the part it names stay one unit."""
+    out: list[str] = []
+    for line in lines:
+        if out and _OPEN_END.search(out[-1]) and not is_row(out[-1]) and not is_row(line):
+            out[-1] = f"{out[-1]} {line}"
+        else:
+            out.append(line)
+    return out
+
+
 def is_row(line: str) -> bool:
     return line.count("|") >= 1 and len([c for c in line.split("|") if c.strip()]) >= 2
 
@@ -128,6 +143,7 @@ def block_units(n: int, text: str) -> list[Unit]:
                     sources[line] = int(cite.group(1))
         if not lines:
             continue
+        lines = _rejoined(lines)
         own = len(lines) > 1 and _is_heading(lines[0]) and not is_row(lines[0])
         if own or (len(lines) == 1 and _is_heading(lines[0]) and not is_row(lines[0])):
             heading = lines[0]  # a title line names what the following paragraphs are about
