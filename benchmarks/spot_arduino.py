@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import time
 from pathlib import Path
@@ -30,13 +31,17 @@ QUESTIONS = Path(__file__).resolve().parent / "spot_arduino.jsonl"
 
 
 def passes(case: dict, text: str) -> bool:
-    """Whether the answer text holds what the case expects."""
-    low = text.lower()
+    """Whether the answer text holds what the case expects (case and spacing ignored: "0.25°C" is "0.25 °C")."""
     if case.get("refuse"):
         return is_refusal(text)
+    low = _squashed(text)
     if case.get("expect_all"):
-        return all(s.lower() in low for s in case["expect_all"])
-    return any(s.lower() in low for s in case.get("expect_any", []))
+        return all(_squashed(s) in low for s in case["expect_all"])
+    return any(_squashed(s) in low for s in case.get("expect_any", []))
+
+
+def _squashed(text: str) -> str:
+    return re.sub(r"\s+", "", text.lower())
 
 
 def check_retrieval(index: Index, cases: list[dict], strategies: list[str], budget: int, label: str) -> None:
