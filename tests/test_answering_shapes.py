@@ -500,3 +500,13 @@ def test_a_sentence_cut_by_a_line_break_stays_one_unit() -> None:
     sentences = [u.text for u in block_units(1, text) if u.kind == "sentence"]
     assert "The debugger is compatible with J-Link OB probes, driven by the QX405 controller (U15)." in sentences
     assert "Up to 16 MIPS at 16 MHz" in sentences and "4k bytes EEPROM" in sentences  # list lines stay apart
+
+
+def test_a_passage_listing_two_parts_values_gives_the_first_listed_the_main_part() -> None:
+    assert has_value("8k bytes Internal SRAM") and value_dimensions("4k bytes EEPROM") == {"memory"}
+    q = analyse("How much SRAM does the Zephyr 2560 have?")
+    units = [Unit(block=1, pos=3, text="8k bytes Internal SRAM", kind="sentence"),
+             Unit(block=1, pos=9, text="512 bytes SRAM", kind="sentence")]  # the USB bridge chip, listed after
+    ranked = [Scored(units[1], score=0.9, attributes=1.0, names=0.5), Scored(units[0], score=0.6, attributes=1.0, names=0.5)]
+    found = try_extract(q, ranked, {1: "Zephyr 2560"})
+    assert found is not None and found.unit.text == "8k bytes Internal SRAM"
