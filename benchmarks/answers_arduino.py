@@ -120,10 +120,12 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=0)
     parser.add_argument("--every", type=int, default=1, help="only every N-th question (a subset for slow runs)")
     parser.add_argument("--score", default="", help="comma-separated labels to score (default: this run's label)")
+    parser.add_argument("--questions", default=None, help="JSONL of typed gold questions (default <data>/arduino/gold_dev.jsonl)")
     args = parser.parse_args()
 
     data = data_dir(args.data)
-    questions = [json.loads(line) for line in (data / "arduino" / "gold_dev.jsonl").read_text().splitlines() if line]
+    gold = Path(args.questions) if args.questions else data / "arduino" / "gold_dev.jsonl"
+    questions = [json.loads(line) for line in gold.read_text().splitlines() if line]
     questions = questions[:: args.every]
     questions = questions[: args.limit] if args.limit else questions
     index = open_index(Path(args.index), data / "arduino" / "documents")

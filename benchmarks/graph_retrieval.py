@@ -1,7 +1,7 @@
 """Graph retrieval strategies beside hybrid on the Arduino gold questions (issues 5, 12) and on MuSiQue.
 
 Regenerate:  .venv/bin/python benchmarks/graph_retrieval.py [--data ../shared/data] [--corpus pdf docling]
-             [--extractor datasheet] [--ablation] [--skip-musique] [--llm]
+             [--extractor datasheet] [--ablation] [--skip-musique] [--llm] [--questions gold.jsonl]
 Arduino: two corpora, each its own index with the MiniLM embedder and an LLM-free graph (`--extractor`,
 default `datasheet`): `pdf` = arduino/documents (the PDFs users index with `kgrag add`; primary) and
 `docling` = arduino/docling_chunks (the old benchmark's pre-chunked corpus). Every strategy on
@@ -125,12 +125,12 @@ def run(index: Index, strategy: str, question: str, budget: int, **options: Any)
 
 
 def bench_arduino(data: Path, corpus: str, extractor: str, budget: int, use_llm: bool,
-                  ablation: bool = False) -> dict[str, Any]:
+                  ablation: bool = False, gold: Path | None = None) -> dict[str, Any]:
     index, times = arduino_index(data, corpus, extractor, use_llm)
     cached_embedder = index.embedder
     index.__dict__["embedder"] = getattr(cached_embedder, "inner", cached_embedder)  # time the query embedding too
     index.embedder.embed(["warm-up: load the embedding model before timing"])
-    questions = load_questions(data / "arduino" / "gold_dev.jsonl")
+    questions = load_questions(gold or data / "arduino" / "gold_dev.jsonl")
     rows, out = [], {"corpus": corpus, "extractor": extractor, "build": times, "counts": index.stats()["counts"],
                      "strategies": {}}
     types = sorted({q.query_type for q in questions})
@@ -206,16 +206,19 @@ def main() -> None:
     parser.add_argument("--skip-musique", action="store_true")
     parser.add_argument("--skip-arduino", action="store_true")
     parser.add_argument("--musique-limit", type=int, default=150)
+    parser.add_argument("--questions", default=None,
+                        help="typed gold questions for the Arduino corpora (default <data>/arduino/gold_dev.jsonl)")
     args = parser.parse_args()
     data = data_dir(args.data)
     result: dict[str, Any] = {"llm": "local" if args.llm else "fake (deterministic fallbacks)"}
     if not args.skip_arduino:
         for corpus in args.corpus:
             result[f"arduino-{corpus}"] = bench_arduino(data, corpus, args.extractor, args.budget, args.llm,
-                                                        args.ablation)
+                                                        args.ablation, Path(args.questions) if args.questions else None)
     if not args.skip_musique:
         result["musique"] = bench_musique(data, (4000, 12000), args.musique_limit)
-    print(f"\nwrote {write_json('graph_retrieval', result)}")
+    name = f"graph_retrieval-{Path(args.questions).stem}" if args.questions else "graph_retrieval"
+    print(f"\nwrote {write_json(name, result)}")
 
 
 if __name__ == "__main__":
