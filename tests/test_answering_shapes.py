@@ -510,3 +510,13 @@ def test_a_passage_listing_two_parts_values_gives_the_first_listed_the_main_part
     ranked = [Scored(units[1], score=0.9, attributes=1.0, names=0.5), Scored(units[0], score=0.6, attributes=1.0, names=0.5)]
     found = try_extract(q, ranked, {1: "Zephyr 2560"})
     assert found is not None and found.unit.text == "8k bytes Internal SRAM"
+
+
+def test_the_closest_passages_shown_instead_of_an_answer_are_the_three_best() -> None:
+    from kgrag.answer import quote_answer
+
+    units = [Unit(block=n, pos=0, text=f"The Zephyr Core detail number {n} is documented here.", kind="sentence")
+             for n in range(1, 6)]
+    ranked = [Scored(u, score=1.0 - 0.1 * n, attributes=0.5, names=0.5) for n, u in enumerate(units)]
+    text = quote_answer(ranked)
+    assert "[1]" in text and "[2]" in text and "[3]" in text and "[4]" not in text

@@ -45,7 +45,7 @@ GRAPH_FACTS = "knowledge graph facts, each line citing its source"
 NO_DIRECT_ANSWER = "The documents do not contain a direct answer; the closest passages:"
 FOCUS_SLACK = 0.1  # the focused context may cover a little less of the question than the whole context
 MIN_QUOTE_WORDS = 5
-QUOTES = 2  # units quoted by the extractive mode when no single unit states the asked value
+QUOTES = 3  # units quoted by the extractive mode when no single unit states the asked value
 MIN_QUESTION_COVERAGE = 0.45
 MIN_RELEVANCE = 0.40  # bundled MiniLM: best cosine of any focused unit to the question below which the documents
 # do not address it (Arduino dev: 3 not-in-docs questions at 0.37-0.40, every answerable one >= 0.43; 55 spec questions >= 0.52)
