@@ -75,7 +75,7 @@ def unknown_names(question: str, q: QuestionTerms, names_text: str, sources: lis
 
 _EXAMPLE = re.compile(r"\((?:e\.g\.|for example|such as)[^)]*\)", re.IGNORECASE)  # "(e.g., Arduino UNO R4 WiFi)"
 _ORDER_CODE = re.compile(r"\(\s*sku\b[^)]*\)", re.IGNORECASE)
-_LIST_ITEM_WORDS = 2  # words besides the name (and its vendor and order code) that a bare list line may hold
+_LIST_ITEM_WORDS = 2  # words besides the name and its order code that a bare list line may hold (a vendor, a bullet)
 
 
 def named_in_passing(q: QuestionTerms, sources: list[tuple[str, str, bool]]) -> list[str]:
@@ -99,10 +99,11 @@ def named_in_passing(q: QuestionTerms, sources: list[tuple[str, str, bool]]) -> 
 
 
 def _in_passing(name: str, line: str) -> bool:
+    """The (lower-cased) line names `name` only as a list item ("arduino uno r4 wifi (sku: abx00087)") or an example."""
     if "|" in line:
         return False  # a table row says something about it
     rest = _EXAMPLE.sub(" ", line)
     if not name_found(name, rest):
         return True
     rest = _ORDER_CODE.sub(" ", rest.replace(name, " "))
-    return len([w for w in rest.split() if w != "arduino"]) <= _LIST_ITEM_WORDS
+    return len(rest.split()) <= _LIST_ITEM_WORDS
