@@ -269,6 +269,13 @@ def test_answer_scores_flag_wrong_products_and_refusals() -> None:
     assert summary["p50_s"] == 2.0 and summary["p95_s"] == 4.0 and summary["TP"] == 1 and summary["FN"] == 1
 
 
+def test_a_name_written_with_a_space_for_its_hyphen_is_the_same_name_for_the_wrong_product_check() -> None:
+    corpus = Corpus.of([SENSOR_SHEET, CARRIER_SHEET, MANUAL, "Another page", "More text", "Even more"])
+    question = "What is the pressure range of the ZR-90?"
+    spaced = answer_scores(question, "260 to 1260 hPa", "The ZR 90 reads 260 to 1260 hPa [1].", ["ZR 90 sheet"], corpus)
+    assert spaced["wrong_product"] is False
+
+
 def test_cited_support_checks_that_the_cited_source_states_the_answered_fact() -> None:
     gold = "The ZR-90 measures 260 to 1260 hPa."
     assert cited_support(gold, "The ZR-90: 260 to 1260 hPa [1].", [CARRIER_SHEET]) == 1.0

@@ -61,7 +61,12 @@ def wrong_product(question: str, answer: str, cited_texts: Sequence[str], corpus
     if is_refusal(answer) or not names:
         return None
     cited = "\n".join(cited_texts).lower() + "\n" + CITE.sub("", answer).lower()
-    return not any(name_found(n, cited) for n in names) if cited_texts else True
+    return not any(_mentioned(n, cited) for n in names) if cited_texts else True
+
+
+def _mentioned(name: str, text: str) -> bool:
+    """`name` in `text`, a hyphen also written as a space ("Cortex-M4" ~ "Cortex M4")."""
+    return name_found(name, text) or ("-" in name and name_found(name.replace("-", " "), text))
 
 
 def cited_support(gold: str, answer: str, cited_texts: Sequence[str]) -> float | None:
