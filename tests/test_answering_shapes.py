@@ -520,3 +520,11 @@ def test_the_closest_passages_shown_instead_of_an_answer_are_the_three_best() ->
     ranked = [Scored(u, score=1.0 - 0.1 * n, attributes=0.5, names=0.5) for n, u in enumerate(units)]
     text = quote_answer(ranked)
     assert "[1]" in text and "[2]" in text and "[3]" in text and "[4]" not in text
+
+
+def test_a_list_of_asked_things_is_not_answered_by_one_quote() -> None:
+    q = analyse("How much Flash, SRAM and EEPROM does the QX328P on the Zephyr Core provide?")
+    assert q.several and {"flash", "sram", "eeprom"} <= q.attributes and "Flash" not in q.names
+    unit = Unit(block=1, pos=0, text="32 kB Flash", kind="sentence")
+    assert try_extract(q, [Scored(unit, score=1.0, attributes=0.75, names=0.75)], {1: "Zephyr Core"}) is None
+    assert not analyse("How much SRAM does the Zephyr Core have?").several

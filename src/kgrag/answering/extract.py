@@ -158,8 +158,8 @@ def try_extract(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) 
 
     `titles` maps block numbers to their document titles (the product a quote is about).
     """
-    if not q.wants_value or not ranked or q.compares:  # a comparison needs both sides (answering/compare.py)
-        return None
+    if not q.wants_value or not ranked or q.compares or q.several:  # a comparison needs both sides (compare.py),
+        return None  # a list of asked things ("Flash, SRAM and EEPROM") more than one quote
     if not q.names and not q.wants_name:  # "What parameters influence how the robot rotates?": nothing named to
         return None  # quote a value of ("Which board measures ozone?" is answered by the quoted row's product)
     fits: list[Scored] = []

@@ -32,10 +32,12 @@ _YES_NO = re.compile(r"^\s*(is|are|does|do|did|can|could|has|have|will|was|were|
 _WHICH = re.compile(r"^\s*(which|who)\b", re.IGNORECASE)
 # "Can I power it from 24 V, and what input range does it accept?": a second clause asks for more than yes or no.
 _ALSO_ASKS = re.compile(r"[,;]\s*(?:and\s+|or\s+)?(?:what|which|how|where|when|why)\b", re.IGNORECASE)
-# "What camera sensor does …", "How much SRAM does …": the words between the question word and its verb name
-# what is asked (an attribute or a class of part), never the product the question is about.
-_ASKED_HEAD = re.compile(r"^\s*(?:what|which|how\s+(?:much|many))\s+((?:[\w\-/+]+\s+){1,3}?)"
+# "What camera sensor does …", "How much SRAM does …", "How much Flash, SRAM and EEPROM does …": the words between
+# the question word and its verb name what is asked (attributes or a class of part), never the product asked about.
+_ASKED_HEAD = re.compile(r"^\s*(?:what|which|how\s+(?:much|many))\s+((?:[\w\-/+]+\s+){1,3}?|"
+                         r"(?:[\w\-/+]+,\s+)+[\w\-/+]+,?\s+(?:and|or)\s+[\w\-/+]+\s+)"
                          r"(?:is|are|was|were|does|do|did|can|could|has|have|will|would|should)\b", re.IGNORECASE)
+_LISTED = re.compile(r"\b(?:and|or)\b", re.IGNORECASE)  # an asked head naming several things
 # "How many Modulino nodes come with …" has no auxiliary verb for _ASKED_HEAD: the counted thing is the first plural
 # within three words of "how many" (the words before it may be a name, so they stay out of the asked head).
 _HOW_MANY = re.compile(r"^\s*how\s+many\s+(?:[\w\-/+]+\s+){0,2}?([A-Za-z][\w\-/+]*s)\b", re.IGNORECASE)
@@ -128,6 +130,7 @@ class QuestionTerms:
     count_of: str = ""  # "how many relays ...": the folded thing counted; the answer is a count of it
     yes_no: bool = False
     compares: list[list[str]] = field(default_factory=list)  # "which has more X, A or B": the two names set apart
+    several: bool = False  # "How much Flash, SRAM and EEPROM …": a list of things asked, which one quote cannot give
 
 
 def asked_head(question: str) -> list[str]:
@@ -226,6 +229,7 @@ def analyse(question: str) -> QuestionTerms:
         count_of=counted_thing(question, head),
         yes_no=yes_no,
         compares=compared_names(question, phrases),
+        several=bool(_LISTED.search(" ".join(head))),
     )
 
 
