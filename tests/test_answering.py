@@ -456,3 +456,12 @@ def test_an_extractive_citation_quotes_the_quoted_sentence_not_the_heading() -> 
     answer = generate_answer(_no_llm(), question, context, mode="auto", focus_tokens=300)
     assert answer.context.info["answer_path"] == "extractive" and "±0.1" in answer.text
     assert "±0.1" in answer.citations[0].quote
+
+
+def test_a_cited_graph_fact_block_is_read_whole_for_the_answer_checks() -> None:
+    from kgrag.evaluate.answer_metrics import cited_texts
+
+    sources = [{"chunk_id": None, "text": "QX328P (Microcontroller)\nflash | 32 KB [3]\nsram | 2 kB [3]"},
+               {"chunk_id": "c1", "text": "The Zephyr Core board."}]
+    citations = [{"n": 1, "chunk_id": None, "document": "knowledge graph", "quote": "flash | 32 KB"}]
+    assert "QX328P" in cited_texts(citations, sources)[0] and "sram | 2 kB" in cited_texts(citations, sources)[0]

@@ -146,10 +146,18 @@ def summarize(scores: Sequence[dict[str, Any]]) -> dict[str, Any]:
 
 
 def cited_texts(citations: Sequence[dict[str, Any]], sources: Sequence[dict[str, Any]]) -> list[str]:
-    """Title, section and quote of each cited block (plus its chunk text when the sources are known)."""
+    """Title, section and quote of each cited block (plus its chunk text when the sources are known; for a graph-fact
+    block, which has no chunk, the text of the fact block holding the quoted line: its subject names the part)."""
     by_chunk = {s.get("chunk_id"): s.get("text", "") for s in sources if s.get("chunk_id")}
-    return [" ".join(str(c.get(k) or "") for k in ("title", "document", "section", "quote")) + " " +
-            by_chunk.get(c.get("chunk_id"), "") for c in citations]
+
+    def block_text(c: dict[str, Any]) -> str:
+        if c.get("chunk_id"):
+            return by_chunk.get(c.get("chunk_id"), "")
+        quote = str(c.get("quote") or "")
+        return next((str(s.get("text", "")) for s in sources if quote and not s.get("chunk_id") and quote in s.get("text", "")), "")
+
+    return [" ".join(str(c.get(k) or "") for k in ("title", "document", "section", "quote")) + " " + block_text(c)
+            for c in citations]
 
 
 def summarize_answers(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
