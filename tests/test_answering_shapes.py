@@ -528,3 +528,13 @@ def test_a_list_of_asked_things_is_not_answered_by_one_quote() -> None:
     unit = Unit(block=1, pos=0, text="32 kB Flash", kind="sentence")
     assert try_extract(q, [Scored(unit, score=1.0, attributes=0.75, names=0.75)], {1: "Zephyr Core"}) is None
     assert not analyse("How much SRAM does the Zephyr Core have?").several
+
+
+def test_a_passage_repeating_one_already_quoted_is_passed_over() -> None:
+    from kgrag.answer import quote_answer
+
+    texts = ["has power component | QX2322", "has power component | QX2322GQH",
+             "The Zephyr Core runs from 5 V over USB-C.", "The Zephyr Core has an I2C bus on its header."]
+    units = [Unit(block=n, pos=0, text=t, kind="row" if "|" in t else "sentence") for n, t in enumerate(texts, 1)]
+    text = quote_answer([Scored(u, score=1.0 - 0.1 * n, attributes=0.5, names=0.5) for n, u in enumerate(units)])
+    assert "[1]" in text and "[2]" not in text and "[3]" in text and "[4]" in text

@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING, Any
 
 from kgrag.answering.cite import marker_numbers, repair_citations
 from kgrag.answering.compare import try_compare
-from kgrag.answering.extract import try_extract, try_list
+from kgrag.answering.extract import quote_answer, try_extract, try_list
 from kgrag.answering.grounding import reply_problems
 from kgrag.answering.names import unknown_names
-from kgrag.answering.select import Focus, Scored, focus_units
+from kgrag.answering.select import Focus, focus_units
 from kgrag.answering.terms import (
     CITE,
     NO_ANSWER,
@@ -44,8 +44,6 @@ MODES = ("auto", "extractive", "generative")
 GRAPH_FACTS = "knowledge graph facts, each line citing its source"
 NO_DIRECT_ANSWER = "The documents do not contain a direct answer; the closest passages:"
 FOCUS_SLACK = 0.1  # the focused context may cover a little less of the question than the whole context
-MIN_QUOTE_WORDS = 5
-QUOTES = 3  # units quoted by the extractive mode when no single unit states the asked value
 MIN_QUESTION_COVERAGE = 0.45
 MIN_RELEVANCE = 0.40  # bundled MiniLM: best cosine of any focused unit to the question below which the documents
 # do not address it (Arduino dev: 3 not-in-docs questions at 0.37-0.40, every answerable one >= 0.43; 55 spec questions >= 0.52)
@@ -289,18 +287,6 @@ def focused_blocks(blocks: list[Block], focus: Focus) -> list[Block]:
     focused prompt, the full context, the web page's source list and the subgraph provenance."""
     texts = focus.blocks_text()
     return [Block(n=b.n, text=texts[b.n], items=b.items) for b in blocks if texts.get(b.n)]
-
-
-def quote_answer(ranked: list[Scored], n: int = QUOTES) -> str:
-    """The best `n` units quoted with their markers: the no-LLM answer when no single unit states the value."""
-    out: list[str] = []
-    for s in ranked:
-        if s.unit.kind == "heading" or s.score <= 0 or s.foreign or len(s.unit.text.split()) < MIN_QUOTE_WORDS:
-            continue
-        out.append(f"{s.unit.display().rstrip(' .;')} [{s.unit.cited()}].")
-        if len(out) == n:
-            break
-    return " ".join(out) or NO_ANSWER
 
 
 def finish_plan(question: str, context: Context, plan: Plan, reply: str = "", usage: dict[str, int] | None = None

@@ -15,7 +15,16 @@ from dataclasses import dataclass
 
 from kgrag.answering.names import squash
 from kgrag.answering.select import Scored, whole_name
-from kgrag.answering.terms import CLASS_WORDS, REVISION, TOKEN, QuestionTerms, content_terms, fold, name_found
+from kgrag.answering.terms import (
+    CLASS_WORDS,
+    NO_ANSWER,
+    REVISION,
+    TOKEN,
+    QuestionTerms,
+    content_terms,
+    fold,
+    name_found,
+)
 from kgrag.answering.units import FACT_SUBJECT, Unit
 from kgrag.answering.values import (
     NUMBER_UNIT,
@@ -34,6 +43,8 @@ MIN_ATTRIBUTES = 0.4  # share of the question's attribute words the unit must ca
 # counts for the words that ask for it)
 MIN_COUNT_ATTRIBUTES = 0.2  # a count of the asked thing ("5-point … touch") is evidence enough of what is asked
 MIN_NAMES = 0.35  # share of the question's names found near the unit (block title/section counts half)
+QUOTES = 3  # units quoted (the closest passages) when no single unit states the asked value
+MIN_QUOTE_WORDS = 5
 CANDIDATES = 4  # units considered for a quote, best-scored first
 COUNT_CANDIDATES = 40  # "how many": deeper, a count of the asked thing is a strict test
 MIN_WORDS = 3  # a quote shorter than this is a label, not an answer
@@ -240,3 +251,20 @@ def try_list(q: QuestionTerms, fact_blocks: Mapping[int, str]) -> str | None:
         return None
     items = "; ".join(f"{name} [{n}]" for name, n in found.items())
     return f"{subject_named} – {label}: {items}."
+
+
+def quote_answer(ranked: list[Scored], n: int = QUOTES) -> str:
+    """The best `n` units quoted with their markers: the no-LLM answer when no single unit states the value. A unit
+    repeating one already quoted ("has power component: MP2322" / "…: MP2322GQH") adds nothing and is passed over."""
+    out: list[str] = []
+    seen: list[str] = []
+    for s in ranked:
+        key = squash(s.unit.display())
+        if (s.unit.kind == "heading" or s.score <= 0 or s.foreign or len(s.unit.text.split()) < MIN_QUOTE_WORDS
+                or any(key in k or k in key for k in seen)):
+            continue
+        seen.append(key)
+        out.append(f"{s.unit.display().rstrip(' .;')} [{s.unit.cited()}].")
+        if len(out) == n:
+            break
+    return " ".join(out) or NO_ANSWER
