@@ -524,10 +524,10 @@ def test_the_closest_passages_shown_instead_of_an_answer_are_the_three_best() ->
 
 def test_a_list_of_asked_things_is_not_answered_by_one_quote() -> None:
     q = analyse("How much Flash, SRAM and EEPROM does the QX328P on the Zephyr Core provide?")
-    assert q.several and {"flash", "sram", "eeprom"} <= q.attributes and "Flash" not in q.names
+    assert ["flash", "sram", "eeprom"] in q.together and {"flash", "sram", "eeprom"} <= q.attributes and "Flash" not in q.names
     unit = Unit(block=1, pos=0, text="32 kB Flash", kind="sentence")
     assert try_extract(q, [Scored(unit, score=1.0, attributes=0.75, names=0.75)], {1: "Zephyr Core"}) is None
-    assert not analyse("How much SRAM does the Zephyr Core have?").several
+    assert not analyse("How much SRAM does the Zephyr Core have?").together
 
 
 def test_a_passage_repeating_one_already_quoted_is_passed_over() -> None:
@@ -538,3 +538,17 @@ def test_a_passage_repeating_one_already_quoted_is_passed_over() -> None:
     units = [Unit(block=n, pos=0, text=t, kind="row" if "|" in t else "sentence") for n, t in enumerate(texts, 1)]
     text = quote_answer([Scored(u, score=1.0 - 0.1 * n, attributes=0.5, names=0.5) for n, u in enumerate(units)])
     assert "[1]" in text and "[2]" not in text and "[3]" in text and "[4]" in text
+
+
+def test_two_asked_things_need_a_quote_giving_both_and_a_price_question_a_price() -> None:
+    q = analyse("What are the dimensions and the weight of the Zephyr Mini?")
+    assert q.together == [["dimension", "weight"]]
+    weight = Unit(block=1, pos=0, text="weight | 4 g", kind="row")
+    assert try_extract(q, [Scored(weight, score=1.0, attributes=1.0, names=1.0)], {1: "Zephyr Mini"}) is None
+    ratings = analyse("What are the current and voltage ratings of the Zephyr Relay's outputs?")
+    both = Unit(block=1, pos=0, text="The Zephyr Relay has four 10A relays rated for 250 VAC.", kind="sentence")
+    assert try_extract(ratings, [Scored(both, score=1.0, attributes=1.0, names=1.0)], {1: "Zephyr Relay"}) is not None
+    assert not analyse("What input voltage does the Zephyr Mini accept, and through which connector?").together
+    cost = analyse("How much does the Zephyr Breakout cost?")
+    code = Unit(block=1, pos=0, text="Related products: Zephyr Max Carrier (ZX00043)", kind="sentence")
+    assert try_extract(cost, [Scored(code, score=1.0, attributes=1.0, names=1.0)], {1: "Zephyr Breakout"}) is None

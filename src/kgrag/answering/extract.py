@@ -24,12 +24,17 @@ from kgrag.answering.terms import (
     content_terms,
     fold,
     name_found,
+    stem,
+    term_list,
 )
 from kgrag.answering.units import FACT_SUBJECT, Unit
 from kgrag.answering.values import (
+    COST,
     NUMBER_UNIT,
     NUMBER_WORDS,
     PART,
+    PRICE,
+    RANGE,
     asked_dimensions,
     dimension_of_unit,
     has_value,
@@ -85,6 +90,8 @@ def states_value(q: QuestionTerms, unit: Unit) -> bool:
     quantity such as a distance or a voltage a number)."""
     if q.count_of:
         return states_count(q.count_of, unit.text)
+    if COST.search(q.text):  # "How much does it cost?": a price, not an order code
+        return bool(PRICE.search(unit.text))
     values = without_values_of(unit.value_text(), q.text)  # "24V" in "the 24V IN pin" names the pin
     if asked_dimensions(q.attributes) and not q.wants_name:  # "up to what distance": a part number is no length
         return has_value(values)
@@ -95,6 +102,19 @@ def states_value(q: QuestionTerms, unit: Unit) -> bool:
     if new_parts and (not q.wants_name or names_the_kind(q, unit)):
         return True
     return has_value(values) and not q.wants_name
+
+
+def says_each(group: list[str], unit: Unit) -> bool:
+    """The unit gives every asked word of a group ("dimensions and weight"): by the word (or its stem), or by a value
+    of the quantity only that word asks ("current and voltage ratings" ~ "10A … 250 VAC"; "Flash, SRAM and EEPROM"
+    all ask memory, so "32 kB Flash" gives only Flash)."""
+    said = set(term_list(unit.scoped()))
+    stems = {stem(w) for w in said}
+    found = value_dimensions(unit.value_text())
+    dims = {w: asked_dimensions({w}) for w in group}
+    ranged = bool(RANGE.search(unit.value_text()))  # "its range and accuracy": "-10 °C to 125 °C" is the range
+    return all(w in said or stem(w) in stems or (w == "range" and ranged)
+               or bool(dims[w] & found and not any(dims[w] & dims[o] for o in group if o != w)) for w in group)
 
 
 def names_the_kind(q: QuestionTerms, unit: Unit) -> bool:
@@ -169,8 +189,8 @@ def try_extract(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) 
 
     `titles` maps block numbers to their document titles (the product a quote is about).
     """
-    if not q.wants_value or not ranked or q.compares or q.several:  # a comparison needs both sides (compare.py),
-        return None  # a list of asked things ("Flash, SRAM and EEPROM") more than one quote
+    if not q.wants_value or not ranked or q.compares:  # a comparison needs both sides (answering/compare.py)
+        return None
     if not q.names and not q.wants_name:  # "What parameters influence how the robot rotates?": nothing named to
         return None  # quote a value of ("Which board measures ozone?" is answered by the quoted row's product)
     fits: list[Scored] = []
@@ -178,7 +198,7 @@ def try_extract(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) 
         u = s.unit
         if u.kind == "heading" or len(u.text.split()) < MIN_WORDS and u.kind != "row":
             continue
-        if not states_value(q, u) or not unit_fits(q, u):
+        if not states_value(q, u) or not unit_fits(q, u) or not all(says_each(g, u) for g in q.together):
             continue
         if q.attributes and s.attributes < (MIN_COUNT_ATTRIBUTES if q.count_of else MIN_ATTRIBUTES):
             continue

@@ -14,8 +14,10 @@ from typing import Any
 from kgrag.answering.terms import CITE, analyse, content_terms, name_found, title_names
 from kgrag.answering.units import FACT_SUBJECT
 from kgrag.answering.values import (
+    COST,
     NUMBER_UNIT,
     NUMBER_WORDS,
+    PRICE,
     asked_dimensions,
     dimension_of_unit,
     part_numbers,
@@ -23,9 +25,7 @@ from kgrag.answering.values import (
 )
 
 STANDALONE_NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*")  # standalone numbers: "3.3", "1,000", "260"; not "ESP32"
-_PRICE = re.compile(r"(?:[$€£¥]\s?(\d[\d.,]*\d|\d))|(?:(\d[\d.,]*\d|\d)\s?(?:USD|EUR|GBP|dollars|euros)\b)")
 _IN_PRODUCT = re.compile(r"^in product \| ([^\[\n]+)", re.MULTILINE)
-_COST = re.compile(r"\b(?:costs?|price[sd]?|pricing)\b", re.IGNORECASE)
 _ANY_NUMBER = re.compile(rf"(?<![\w-])(?:{NUMBER_WORDS})(?![\w-])|\d", re.IGNORECASE)
 BARE = ""  # a number written without a unit after it (a table cell whose unit is in the header, a count)
 
@@ -56,7 +56,7 @@ def stated_values(reply: str) -> list[tuple[str, set[str]]]:
     """The quantities an answer states, with what they measure: "1.12 kg" (mass), "10 hours" (time), "$1,000"."""
     text = CITE.sub(" ", reply)
     found = [(m.group(1), dimension_of_unit(m.group(2))) for m in NUMBER_UNIT.finditer(text)]
-    found += [(m.group(1) or m.group(2), {BARE}) for m in _PRICE.finditer(text)]  # a price: any use of the number
+    found += [(m.group(1) or m.group(2), {BARE}) for m in PRICE.finditer(text)]  # a price: any use of the number
     return [(number_form(v), dims) for v, dims in found if number_form(v)]
 
 
@@ -141,7 +141,7 @@ def lacks_asked_value(question: str, reply: str) -> bool:
     answered without any number: "The Mid Carrier is a lightweight board" does not say how heavy it is."""
     q = analyse(question)
     asks = q.wants_value and not q.wants_name and not q.yes_no and (
-        bool(asked_dimensions(q.attributes)) or bool(q.count_of) or bool(_COST.search(question)))
+        bool(asked_dimensions(q.attributes)) or bool(q.count_of) or bool(COST.search(question)))
     return asks and not _ANY_NUMBER.search(without_values_of(CITE.sub(" ", reply), question))
 
 

@@ -130,7 +130,8 @@ class QuestionTerms:
     count_of: str = ""  # "how many relays ...": the folded thing counted; the answer is a count of it
     yes_no: bool = False
     compares: list[list[str]] = field(default_factory=list)  # "which has more X, A or B": the two names set apart
-    several: bool = False  # "How much Flash, SRAM and EEPROM …": a list of things asked, which one quote cannot give
+    together: list[list[str]] = field(default_factory=list)  # asked words joined by "and" / a list ("Flash, SRAM and
+    # EEPROM", "the dimensions and the weight"): a quote must give each of a group
 
 
 def asked_head(question: str) -> list[str]:
@@ -229,8 +230,26 @@ def analyse(question: str) -> QuestionTerms:
         count_of=counted_thing(question, head),
         yes_no=yes_no,
         compares=compared_names(question, phrases),
-        several=bool(_LISTED.search(" ".join(head))),
+        together=asked_together(question, matches, head, attributes),
     )
+
+
+_JOINED_FILLERS = frozenset({"the", "its", "their", "a", "an"})
+
+
+def asked_together(question: str, matches: list[re.Match[str]], head: list[str], attributes: set[str]) -> list[list[str]]:
+    """Groups of asked words (folded) the question wants each of: a listed head ("How much Flash, SRAM and EEPROM")
+    and two asked words joined by "and" ("the dimensions and the weight", "current and voltage ratings"; not a
+    clause joined by ", and …")."""
+    groups = [[fold(w) for w in head if fold(w) in attributes]] if _LISTED.search(" ".join(head)) else []
+    tokens = [m.group(0) for m in matches]
+    for i, tok in enumerate(tokens[1:-1], 1):
+        right = next((t for t in tokens[i + 1:] if t.lower() not in _JOINED_FILLERS), "")
+        pair = [fold(tokens[i - 1]), fold(right)]
+        clause = "," in question[matches[i - 1].end():matches[i].start()]
+        if tok.lower() == "and" and not clause and all(w in attributes for w in pair) and pair[0] != pair[1]:
+            groups.append(pair)
+    return [g for g in groups if len(g) > 1]
 
 
 # "Nano (A000005)", "Nano 33 BLE (ABX00030, not the Rev2)": a part code opening brackets right after a name.

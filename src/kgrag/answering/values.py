@@ -53,6 +53,8 @@ NUMBER = r"[-+±~]?\s?\d+(?:[.,]\d+)?"
 NUMBER_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|sixteen|twenty|thirty-two|\\d+"  # a count
 # A number followed by a unit ("3.3 V", "64MHz", "± 0.5 °C", "0-100% RH").
 NUMBER_UNIT = re.compile(rf"(?<![\w.])({NUMBER}(?:[kKMG](?=\s?(?:bytes?|bits?)\b))?)\s?(?:x\s?)?({_UNIT_ALT})(?![\w])")  # "8k bytes"
+PRICE = re.compile(r"(?:[$€£¥]\s?(\d[\d.,]*\d|\d))|(?:(\d[\d.,]*\d|\d)\s?(?:USD|EUR|GBP|dollars|euros)\b)")  # "$ 12.90", "12 USD"
+COST = re.compile(r"\b(?:costs?|price[sd]?|pricing)\b", re.IGNORECASE)  # a question asking a price
 # A range or tolerance: "260 to 1260 hPa", "-40 °C ... +85 °C", "1.7-3.6 V", "±2 %".
 RANGE = re.compile(rf"(?<![\w.]){NUMBER}\s?(?:{_UNIT_ALT})?\s?(?:to|-|–|—|~|\.\.\.?|…|and)\s?{NUMBER}\s?(?:{_UNIT_ALT})(?![\w])")
 TOLERANCE = re.compile(rf"(?:±|\+/-|\+-)\s?\d+(?:[.,]\d+)?\s?(?:{_UNIT_ALT})?")
