@@ -552,3 +552,11 @@ def test_two_asked_things_need_a_quote_giving_both_and_a_price_question_a_price(
     cost = analyse("How much does the Zephyr Breakout cost?")
     code = Unit(block=1, pos=0, text="Related products: Zephyr Max Carrier (ZX00043)", kind="sentence")
     assert try_extract(cost, [Scored(code, score=1.0, attributes=1.0, names=1.0)], {1: "Zephyr Breakout"}) is None
+
+
+def test_a_british_spelling_meets_the_datasheets_american_one() -> None:
+    from kgrag.answer import question_coverage
+
+    assert analyse("How many colours can the Zephyr Panel show?").count_of == "color"
+    assert question_coverage("Which colours and what grey levels does the Zephyr Panel show?",
+                             "The Zephyr Panel shows 16.7 million colors and 256 gray levels.") == 1.0

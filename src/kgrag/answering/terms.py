@@ -58,7 +58,14 @@ def fold(raw: str) -> str:
         word = word[:-2]
     if word.endswith("s") and len(word) > 3 and not any(ch.isdigit() for ch in word) and not word.endswith("ss"):
         word = word[:-1]
-    return word
+    return _AMERICAN.get(word, word)
+
+
+# British spellings a question may use where a datasheet writes the American one ("colours" ~ "colors").
+_AMERICAN = {"colour": "color", "behaviour": "behavior", "favour": "favor", "metre": "meter", "centre": "center",
+             "fibre": "fiber", "litre": "liter", "aluminium": "aluminum", "grey": "gray", "analogue": "analog",
+             "catalogue": "catalog", "programme": "program", "licence": "license", "defence": "defense",
+             "mould": "mold", "tyre": "tire", "modelling": "modeling", "travelling": "traveling", "labelled": "labeled"}
 
 
 CLASS_WORDS = frozenset(fold(w) for t, words in TYPE_WORDS.items() if t != "Product" for w in words)  # kinds of part
