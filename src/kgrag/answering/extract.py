@@ -42,7 +42,7 @@ from kgrag.answering.values import (
     value_dimensions,
     without_values_of,
 )
-from kgrag.graph.datasheet.vocab import TYPE_WORDS
+from kgrag.graph.datasheet.vocab import SKU, TYPE_WORDS
 
 MIN_ATTRIBUTES = 0.4  # share of the question's attribute words the unit must carry (a value in the asked unit
 # counts for the words that ask for it)
@@ -55,7 +55,6 @@ COUNT_CANDIDATES = 40  # "how many": deeper, a count of the asked thing is a str
 MIN_WORDS = 3  # a quote shorter than this is a label, not an answer
 KIND_WINDOW = 3  # words between the asked kind of part ("IMU") and the part number that names it
 _COUNT = re.compile(rf"(?<![\w.])(?:{NUMBER_WORDS})(?:\s?[×x]?\s+|-(?=[A-Za-z]))((?:[\w-]+\s+){{0,3}}[\w-]+)", re.IGNORECASE)
-_SKU = re.compile(r"\bSKU\W{1,3}([\w-]+)", re.IGNORECASE)  # "SKU: ABX00102", a row under a "SKU" column
 _FACT_LINE = re.compile(r"^(?P<attr>[^|]+?) \| (?P<value>.+?)(?: \[(?P<n>\d+)\])?$")  # "in product | Nicla Voice [4]"
 _CONTAINS = re.compile(r"^(has\b|in \w+$|based on|powered by|integrates|embeds|uses|includes)")  # part-of relations
 # Words that say "contains" in a list question ("which boards use / have / integrate the X"): not attributes.
@@ -96,7 +95,7 @@ def states_value(q: QuestionTerms, unit: Unit) -> bool:
     if asked_dimensions(q.attributes) and not q.wants_name:  # "up to what distance": a part number is no length
         return has_value(values)
     asked = {p.lower() for p in q.parts}
-    skus = {m.lower() for m in _SKU.findall(unit.display())}  # a product's order code names no part of it
+    skus = {m.lower() for m in SKU.findall(unit.display())}  # a product's order code ("SKU: ABX00102") is no part of it
     new_parts = [p for p in part_numbers(unit.text)
                  if p.lower() not in asked and p.lower() not in skus and not REVISION.fullmatch(p)]  # "Rev2"
     if new_parts and (not q.wants_name or names_the_kind(q, unit)):
