@@ -24,8 +24,8 @@ from kgrag.answering.terms import (
     content_terms,
     fold,
     name_found,
-    stem,
     term_list,
+    words_found,
 )
 from kgrag.answering.units import FACT_SUBJECT, Unit
 from kgrag.answering.values import (
@@ -107,12 +107,11 @@ def says_each(group: list[str], unit: Unit) -> bool:
     """The unit gives every asked word of a group ("dimensions and weight"): by the word (or its stem), or by a value
     of the quantity only that word asks ("current and voltage ratings" ~ "10A … 250 VAC"; "Flash, SRAM and EEPROM"
     all ask memory, so "32 kB Flash" gives only Flash)."""
-    said = set(term_list(unit.scoped()))
-    stems = {stem(w) for w in said}
+    written = words_found(group, set(term_list(unit.scoped())))
     found = value_dimensions(unit.value_text())
     dims = {w: asked_dimensions({w}) for w in group}
     ranged = bool(RANGE.search(unit.value_text()))  # "its range and accuracy": "-10 °C to 125 °C" is the range
-    return all(w in said or stem(w) in stems or (w == "range" and ranged)
+    return all(w in written or (w == "range" and ranged)
                or bool(dims[w] & found and not any(dims[w] & dims[o] for o in group if o != w)) for w in group)
 
 

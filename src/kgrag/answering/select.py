@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from kgrag.answering.terms import QuestionTerms, analyse, fold, foreign_share, name_found, stem, term_list
+from kgrag.answering.terms import QuestionTerms, analyse, fold, foreign_share, name_found, stem, term_list, words_found
 from kgrag.answering.units import Unit, block_units, render
 from kgrag.answering.values import PART, asked_dimensions, dimension_words, has_value, part_numbers, value_dimensions
 from kgrag.models.base import Embedder
@@ -182,8 +182,7 @@ def attribute_share(attributes: set[str], attested: set[str], unit: Unit) -> flo
     if not attested:
         return 0.0
     said = set(term_list(unit.scoped())) | dimension_words(value_dimensions(unit.value_text()) & asked_dimensions(attributes))
-    stems = {stem(w) for w in said}
-    return len({a for a in attributes if a in said or stem(a) in stems}) / len(attested)
+    return len(words_found(attributes, said)) / len(attested)
 
 
 def _add_dense(question: str, scored: list[Scored], embedder: Embedder) -> None:

@@ -7,6 +7,7 @@ numbers), never from a list of products, so the same rules hold for any technica
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from kgrag.answering.values import PART, asked_dimensions
@@ -100,9 +101,13 @@ def question_coverage(question: str, context_text: str) -> float:
     asked = content_terms(question)
     if not asked:
         return 1.0
-    found = content_terms(context_text)
-    stems = {stem(w) for w in found}
-    return sum(1 for w in asked if w in found or stem(w) in stems) / len(asked)
+    return len(words_found(asked, content_terms(context_text))) / len(asked)
+
+
+def words_found(asked: Iterable[str], words: set[str]) -> set[str]:
+    """The asked words that `words` holds, as written or as a word of the same stem ("measured" ~ "measurement")."""
+    stems = {stem(w) for w in words}
+    return {a for a in asked if a in words or stem(a) in stems}
 
 
 def stem(word: str) -> str:
