@@ -207,11 +207,9 @@ def try_extract(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) 
         return None
     # the asked attribute decides, then the row whose label asks for no more than that ("flash | 2 MB" before
     # "secured flash user memory | 50 kB" for "the flash memory size")
-    def rank(s: Scored) -> tuple[float, ...]:
-        return round(s.attributes, 2), s.names, *value_fit(q, s.unit), label_precision(q, s.unit)
-
-    top = max(rank(s) for s in fits)
-    tied = [s for s in fits if rank(s) == top]
+    ranks = [(round(s.attributes, 2), s.names, *value_fit(q, s.unit), label_precision(q, s.unit)) for s in fits]
+    top = max(ranks)
+    tied = [s for s, r in zip(fits, ranks, strict=True) if r == top]
     first = min(tied, key=lambda s: (s.unit.block, s.unit.pos))  # a datasheet lists the main part's values first
     one_passage = all(s.unit.block == first.unit.block and not FACT_SUBJECT.match(s.unit.heading) for s in tied)
     best = first if one_passage else max(tied, key=lambda s: s.score)  # (graph facts come best first already)
