@@ -147,8 +147,7 @@ def score_units(
     foreign_question = foreign_share(question) > FOREIGN
     # the asked words some unit carries: a word no passage has ("fitted", "classic") cannot tell units apart; when
     # most asked words are missing the question is about something else, and the few left would decide alone
-    everywhere = {stem(w) for terms in unit_terms for w in terms} | {stem(w) for w in dimension_words(dims)}
-    attested = {a for a in q.attributes if stem(a) in everywhere}
+    attested = words_found(q.attributes, {w for terms in unit_terms for w in terms} | dimension_words(dims))
     if 2 * len(attested) < len(q.attributes):
         attested = q.attributes
     scored: list[Scored] = []
