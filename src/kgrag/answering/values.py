@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from kgrag.graph.rules_patterns import MULTIPLIER
+
 # quantity -> (words that ask for it, units that measure it); units compared case-sensitively first.
 DIMENSIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "voltage": (("voltage", "volt", "vin", "vcc", "vdd"), ("V", "mV", "kV", "µV", "uV", "VDC", "VAC", "volt", "volts")),
@@ -52,7 +54,7 @@ _UNIT_ALT = "|".join(re.escape(u) for u in _UNIT_WORDS)
 NUMBER = r"[-+±~]?\s?\d+(?:[.,]\d+)?"
 NUMBER_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|sixteen|twenty|thirty-two|\\d+"  # a count
 # A number followed by a unit ("3.3 V", "64MHz", "± 0.5 °C", "0-100% RH").
-NUMBER_UNIT = re.compile(rf"(?<![\w.])({NUMBER}(?:[kKMG](?=\s?(?:bytes?|bits?)\b))?)\s?(?:x\s?)?({_UNIT_ALT})(?![\w])")  # "8k bytes"
+NUMBER_UNIT = re.compile(rf"(?<![\w.])({NUMBER}{MULTIPLIER})\s?(?:x\s?)?({_UNIT_ALT})(?![\w])")  # "8k bytes"
 PRICE = re.compile(r"(?:[$€£¥]\s?(\d[\d.,]*\d|\d))|(?:(\d[\d.,]*\d|\d)\s?(?:USD|EUR|GBP|dollars|euros)\b)")  # "$ 12.90", "12 USD"
 COST = re.compile(r"\b(?:costs?|price[sd]?|pricing)\b", re.IGNORECASE)  # a question asking a price
 # A range or tolerance: "260 to 1260 hPa", "-40 °C ... +85 °C", "1.7-3.6 V", "±2 %".

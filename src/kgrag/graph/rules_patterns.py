@@ -19,9 +19,9 @@ _SPACED_UNITS = "g|m|s|h"  # one-letter lower-case units need a space ("802.11g"
 _NUMBER = r"(?:(?:\+/-|\+-)\s?|[-+±])?\d+(?:[.,]\d+)?"  # "+/- 2.5 °C", "+-2.5 °C" are tolerances, not -2.5 °C
 # "64 MHz", "3.3V", "260 to 1260 hPa", "-40 °C to 85 °C", "±15kV", "32-bit"
 _RANGE = r"(?:\s*(?:to|–|~|and)\s*|-)"  # a bare "-" only without spaces: " - " separates list items
-_MULTIPLIER = r"(?:[kKMG](?=\s?(?:bytes?|bits?)\b))?"  # "4k bytes EEPROM", "256k bytes"
+MULTIPLIER = r"(?:[kKMG](?=\s?(?:bytes?|bits?)\b))?"  # "4k bytes EEPROM", "256k bytes": a size with its multiplier
 QUANTITY = re.compile(
-    rf"(?<![\w.]){_NUMBER}{_MULTIPLIER}(?:(?:\s*(?:{_UNITS}))?{_RANGE}{_NUMBER})?(?:[\s-]?(?:{_UNITS})|\s(?:{_SPACED_UNITS}))(?![\w/])"
+    rf"(?<![\w.]){_NUMBER}{MULTIPLIER}(?:(?:\s*(?:{_UNITS}))?{_RANGE}{_NUMBER})?(?:[\s-]?(?:{_UNITS})|\s(?:{_SPACED_UNITS}))(?![\w/])"
 )
 # Tokens with letters and at least two digits: nRF52840, BMM150, ABX00069, LSM9DS1, ESP32-S3, STM32H747XI.
 PART = re.compile(r"(?<![\w-])(?=[A-Za-z0-9-]*\d[A-Za-z0-9-]*\d)[A-Za-z][A-Za-z0-9]*\d[A-Za-z0-9]*(?:-[A-Za-z0-9]+)*(?![\w])")
