@@ -11,6 +11,7 @@ from kgrag.answering.cite import repair_citations
 from kgrag.answering.names import missing_names
 from kgrag.answering.select import focus_units
 from kgrag.answering.terms import analyse, is_refusal
+from kgrag.answering.tidy import tidy_reply
 from kgrag.answering.units import block_units
 from kgrag.answering.values import asked_dimensions, has_value, part_numbers
 from kgrag.config import Settings
@@ -465,3 +466,40 @@ def test_a_cited_graph_fact_block_is_read_whole_for_the_answer_checks() -> None:
                {"chunk_id": "c1", "text": "The Zephyr Core board."}]
     citations = [{"n": 1, "chunk_id": None, "document": "knowledge graph", "quote": "flash | 32 KB"}]
     assert "QX328P" in cited_texts(citations, sources)[0] and "sram | 2 kB" in cited_texts(citations, sources)[0]
+
+
+# --- a small model's loops and cut-off ends ----------------------------------------------------
+
+
+def test_a_reply_loses_its_repeated_sentences_and_orphaned_list_numbers() -> None:
+    loop = ("The encoder range is 360 degrees [2]. It is read by a quadrature encoder on the shaft [2]. "
+            "The encoder range is 360 degrees [4]. The quadrature encoder on the shaft reads it [2].")
+    assert tidy_reply(loop, truncated=False) == (
+        "The encoder range is 360 degrees [2]. It is read by a quadrature encoder on the shaft [2].")
+    listed = "1 [2]. More sensors: the Nano has a barometer.\n\n2 [4]. More sensors: the Nano has a barometer."
+    assert tidy_reply(listed, truncated=False) == "1 [2]. More sensors: the Nano has a barometer."
+    distinct = "The QX-700 measures humidity [2]. The ZR-90 measures pressure [1]."
+    assert tidy_reply(distinct, truncated=False) == distinct  # the same frame about another part is no repeat
+    same_claim = ("The Nano family is designed for industrial automation [2]. "
+                  "The Nicla family is designed for industrial automation [2].")
+    assert tidy_reply(same_claim, truncated=False) == same_claim  # another subject: the user may need both
+
+
+def test_only_a_reply_that_hit_the_token_limit_loses_its_unfinished_last_sentence() -> None:
+    cut = "The range is 0 to 100 %RH [2]. The response time is under 4 s and the"
+    assert tidy_reply(cut, truncated=True) == "The range is 0 to 100 %RH [2]."
+    assert tidy_reply(cut, truncated=False) == cut
+    assert tidy_reply("The range is 0 to 100 %RH", truncated=True) == "The range is 0 to 100 %RH"  # all it said
+    listed = "Features:\n1. Humidity sensing [2].\n2. Temper"
+    assert tidy_reply(listed, truncated=True) == "Features:\n1. Humidity sensing [2]."
+
+
+def test_a_looping_llm_answer_states_each_sentence_once() -> None:
+    question = "Why should I install the board package first?"
+    loop = "Install the board package before uploading a sketch [3]. " * 4 + "Install the board"
+    llm = FakeLLM(replies=[loop] * 2)
+    answer = generate_answer(llm, question, _context(question), mode="auto", focus_tokens=100, max_tokens=20)
+    assert answer.text == "Install the board package before uploading a sketch [3]."
+    events = list(stream_answer(llm, question, _context(question), mode="auto", focus_tokens=100, max_tokens=20))
+    assert events[-1]["data"]["answer"] == answer.text
+

@@ -22,6 +22,7 @@ from kgrag.answering.terms import (
     name_found,
     question_coverage,
 )
+from kgrag.answering.tidy import tidy_reply
 from kgrag.errors import ConfigError
 from kgrag.models.base import LLM, Embedder, Message
 from kgrag.types import Answer, Citation, Context, ContextItem
@@ -240,7 +241,8 @@ def plan_answer(
     relevance = max((s.parts.get("dense", 0.0) for s in focus.ranked), default=0.0)
     if embedder is not None and min_relevance > 0 and relevance < min_relevance:  # no passage is about the question
         context.info["relevance"] = round(relevance, 3)
-        return evidence_plan(blocks, context, quote_answer(focus.ranked) if mode != "generative" else NO_ANSWER)
+        evidence = quote_answer(focus.ranked) if mode != "generative" else NO_ANSWER
+        return evidence_plan(blocks, context, evidence)
     facts = [b for b in blocks if b.items and b.items[0].kind == "relation"]
     verb, unknown = unknown_names(question, q, names_text, [(b.title, b.text, b in facts) for b in blocks], mode)
     if unknown:  # the question names something the context never mentions (or only lists): say so, show what was found
@@ -301,6 +303,7 @@ def finish_plan(question: str, context: Context, plan: Plan, reply: str = "", us
     if plan.action == "quote":
         return finish_answer(question, context, plan.blocks, plan.text, usage, plan.support, repair=False)
     if plan.action == "generate":
+        reply = tidy_reply(reply, truncated=usage.get("completion_tokens", 0) >= plan.max_tokens)
         sources = plan.sources or plan.blocks
         problems = reply_problems(question, reply, [(b.title, b.header() + "\n" + b.text) for b in sources])
         context.info.update(problems)  # shown as evidence in auto mode: what the model said is not an answer
@@ -360,7 +363,8 @@ def stream_answer(
     for piece in llm.stream(_messages(question, plan, focus_tokens > 0), max_tokens=plan.max_tokens):
         pieces.append(piece)
         yield {"event": "token", "data": piece}
-    yield {"event": "done", "data": finish_plan(question, context, plan, "".join(pieces)).to_dict()}
+    usage = {"completion_tokens": len(pieces)}  # a piece is at most one token: the limit was hit if as many came
+    yield {"event": "done", "data": finish_plan(question, context, plan, "".join(pieces), usage).to_dict()}
 
 
 def answer_options(settings: Settings, mode: str | None = None) -> dict[str, Any]:

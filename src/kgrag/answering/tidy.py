@@ -1,0 +1,77 @@
+"""A small model's reply without its loops and its cut-off end.
+
+Greedy decoding of a 0.5B model often falls into a loop ("The encoder range is used to determine … [13]." four
+times) until the token limit cuts the last sentence mid-word. A user reads the same claim again and a dangling
+fragment; both go. A sentence is a repeat when most of its content words, and each of its names, were already
+written in one earlier sentence (citation markers ignored)."""
+
+from __future__ import annotations
+
+import re
+
+from kgrag.answering.terms import CITE, content_terms
+from kgrag.ingest.sentences import split_sentences
+
+REPEAT_SHARE = 0.8  # a sentence whose content words are this share of one earlier sentence's is a repeat
+_ENDED = re.compile(r"(?:[.!?:;)\]\"'…]|\[\d+(?:\s*,\s*\d+)*\])\s*$")  # a sentence end, or its citation marker
+
+
+def names(sentence: str) -> set[str]:
+    """The names a sentence writes (words with a capital or a digit after its first word): "Nicla", "BME688"."""
+    words = re.findall(r"[\w-]+", CITE.sub(" ", sentence))[1:]
+    return {w.lower() for w in words if any(c.isupper() or c.isdigit() for c in w)}
+
+
+def repeats(terms: set[str], named: set[str], said: list[tuple[set[str], set[str]]]) -> bool:
+    """True when at least REPEAT_SHARE of `terms` are the words of one sentence in `said` that writes every name
+    of this one too ("The Nicla family is designed for …" after "The Nano family is designed for …" is not one)."""
+    return bool(terms) and any(len(terms & words) >= REPEAT_SHARE * len(terms) and named <= known
+                               for words, known in said)
+
+
+def _says_nothing(sentences: list[str]) -> bool:
+    """True when the sentences hold no content word (a list number, a marker)."""
+    return not any(content_terms(CITE.sub(" ", s)) for s in sentences)
+
+
+def without_repeats(reply: str) -> str:
+    """`reply` with every sentence that repeats an earlier one removed; lines and paragraphs are kept."""
+    said: list[tuple[set[str], set[str]]] = []
+    lines: list[str] = []
+    for line in reply.splitlines():
+        if not line.strip():
+            lines.append("")
+            continue
+        kept, dropped = [], False
+        for sentence in split_sentences(line):
+            terms, named = content_terms(CITE.sub(" ", sentence)), names(sentence)
+            if repeats(terms, named, said):
+                dropped = True
+                continue
+            if terms:
+                said.append((terms, named))
+            kept.append(sentence)
+        if kept and not (dropped and _says_nothing(kept)):  # "2 [4]." is left of a repeated list item
+            lines.append(" ".join(kept))
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
+
+
+def without_cut_end(reply: str) -> str:
+    """`reply` without a last sentence (or list line) the token limit cut off; kept when nothing else is said."""
+    lines = reply.rstrip().splitlines()
+    last = split_sentences(lines[-1]) if lines else []
+    if not last or _ENDED.search(last[-1]):
+        return reply
+    if len(last) > 1 and not _says_nothing(last[:-1]):
+        lines[-1] = " ".join(last[:-1])
+    elif any(line.strip() for line in lines[:-1]):
+        lines.pop()
+    else:
+        return reply
+    return "\n".join(lines).strip()
+
+
+def tidy_reply(reply: str, truncated: bool) -> str:
+    """The reply without repeated sentences and, when the model hit its token limit, without its cut-off end."""
+    text = without_repeats(reply)
+    return without_cut_end(text) if truncated else text
