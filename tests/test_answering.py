@@ -8,6 +8,7 @@ import pytest
 
 from kgrag.answer import NO_ANSWER, answer_options, build_blocks, generate_answer, stream_answer
 from kgrag.answering.cite import repair_citations
+from kgrag.answering.extract import asks_product, quote_answer
 from kgrag.answering.names import missing_names
 from kgrag.answering.select import focus_units
 from kgrag.answering.terms import analyse, is_refusal
@@ -503,3 +504,17 @@ def test_a_looping_llm_answer_states_each_sentence_once() -> None:
     events = list(stream_answer(llm, question, _context(question), mode="auto", focus_tokens=100, max_tokens=20))
     assert events[-1]["data"]["answer"] == answer.text
 
+
+def test_quotes_answering_which_product_say_whose_they_are() -> None:
+    """"Which board offers X?" is answered by the product: each quoted passage is led by its document's title."""
+    question = "Which board in these datasheets offers an I2C interface to the host board?"
+    assert asks_product(analyse(question)) and not asks_product(analyse("Which sensor measures pressure?"))
+    blocks = build_blocks(_context(question))
+    focus = focus_units(question, {b.n: b.text for b in blocks}, {b.n: b.header() for b in blocks}, 200)
+    quoted = quote_answer(focus.ranked, n=1, titles={b.n: b.title for b in blocks})
+    assert quoted == "Orbit Carrier: I2C interface to the host board [1]."
+    assert quote_answer(focus.ranked, n=1) == "I2C interface to the host board [1]."
+    four = quote_answer(focus.ranked, n=4, titles={b.n: b.title for b in blocks})
+    assert four == ("Orbit Carrier: I2C interface to the host board [1]. Zephyr Board: Install the board package from "
+                    "the boards manager before uploading a sketch [3]. Orbit Carrier: 260 to 1260 hPa absolute pressure "
+                    "range [1]. Temperature accuracy: ± 0.5 °C, 15 to +40 °C [1].")  # led again only after another

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from kgrag.answering.cite import marker_numbers, repair_citations
 from kgrag.answering.compare import try_compare
-from kgrag.answering.extract import quote_answer, try_extract, try_list
+from kgrag.answering.extract import asks_product, quote_answer, try_extract, try_list
 from kgrag.answering.grounding import reply_problems
 from kgrag.answering.names import unknown_names
 from kgrag.answering.select import Focus, focus_units
@@ -232,6 +232,7 @@ def plan_answer(
         context.info["missing_parts"] = q.parts
         return Plan(blocks, "refuse", NO_ANSWER)
     scopes = {b.n: b.header() for b in blocks}
+    owners = {b.n: b.title for b in blocks} if asks_product(q) else None  # "which board …": quotes say whose
     focus = focus_units(question, {b.n: b.text for b in blocks}, scopes, max(focus_tokens, 200), embedder)
     focused = focused_blocks(blocks, focus)
     coverage = question_coverage(question, "\n".join([b.header() for b in focused] + [b.text for b in focused]))
@@ -241,20 +242,20 @@ def plan_answer(
     relevance = max((s.parts.get("dense", 0.0) for s in focus.ranked), default=0.0)
     if embedder is not None and min_relevance > 0 and relevance < min_relevance:  # no passage is about the question
         context.info["relevance"] = round(relevance, 3)
-        evidence = quote_answer(focus.ranked) if mode != "generative" else NO_ANSWER
+        evidence = quote_answer(focus.ranked, titles=owners) if mode != "generative" else NO_ANSWER
         return evidence_plan(blocks, context, evidence)
     facts = [b for b in blocks if b.items and b.items[0].kind == "relation"]
     verb, unknown = unknown_names(question, q, names_text, [(b.title, b.text, b in facts) for b in blocks], mode)
     if unknown:  # the question names something the context never mentions (or only lists): say so, show what was found
         context.info["missing_names" if verb == "mention" else "named_in_passing"] = unknown
-        return evidence_plan(blocks, context, quote_answer(focus.ranked),
+        return evidence_plan(blocks, context, quote_answer(focus.ranked, titles=owners),
                              f"The documents found do not {verb} {' or '.join(unknown)}; the closest passages:")
     if mode in ("extractive", "auto"):  # "which boards use the X": the graph's fact table lists them
         listed = try_list(q, {b.n: b.text for b in facts})
         if listed is not None:
             context.info["answer_path"] = "graph list"
             return Plan(blocks, "quote", listed)
-    evidence = quote_answer(focus.ranked) if mode == "auto" else NO_ANSWER
+    evidence = quote_answer(focus.ranked, titles=owners) if mode == "auto" else NO_ANSWER
     if coverage < min_coverage - FOCUS_SLACK:  # the context covers the question, its best units do not: a small
         return evidence_plan(blocks, context, evidence)  # model would answer off-topic
     if mode in ("extractive", "auto"):
@@ -268,7 +269,7 @@ def plan_answer(
             return Plan(blocks, "quote", f"{found.text} [{found.unit.cited()}].", support=found.unit.text)
     if mode == "extractive":
         context.info["answer_path"] = "quotes"
-        return Plan(blocks, "quote", quote_answer(focus.ranked))
+        return Plan(blocks, "quote", quote_answer(focus.ranked, titles=owners))
     if q.yes_no and mode == "auto" and focus_tokens > 0:  # a small local model affirms what it is asked ("The X
         return evidence_plan(blocks, context, evidence)  # includes a separate sensor"): show the passages instead
     context.info["answer_path"] = "focused" if focus_tokens > 0 else "full"

@@ -63,6 +63,7 @@ _LIST_VERB_TEXT = ("has have use uses used using integrate integrates feature fe
 _LIST_VERBS = frozenset(fold(w) for w in _LIST_VERB_TEXT.split())
 # The words that name a whole type ("sensors", "modules", "boards"): a list question asks for all of its kind.
 _GENERIC = frozenset({fold(t) for t in TYPE_WORDS} | {fold(w) for w in TYPE_WORDS["Product"]})
+_PRODUCT_WORDS = frozenset(fold(w) for w in TYPE_WORDS["Product"])
 
 
 @dataclass
@@ -269,18 +270,31 @@ def try_list(q: QuestionTerms, fact_blocks: Mapping[int, str]) -> str | None:
     return f"{subject_named} – {label}: {items}."
 
 
-def quote_answer(ranked: list[Scored], n: int = QUOTES) -> str:
+def asks_product(q: QuestionTerms) -> bool:
+    """True when the answer is a product ("Which carrier board offers an FD-CAN port?"): its quotes say whose they are."""
+    return q.wants_name and bool(q.attributes & _PRODUCT_WORDS)
+
+
+def quote_answer(ranked: list[Scored], n: int = QUOTES, titles: Mapping[int, str] | None = None) -> str:
     """The best `n` units quoted with their markers: the no-LLM answer when no single unit states the value. A unit
-    repeating one already quoted ("has power component: MP2322" / "…: MP2322GQH") adds nothing and is passed over."""
+    repeating one already quoted ("has power component: MP2322" / "…: MP2322GQH") adds nothing and is passed over.
+    With `titles` (block number -> document title) a quote is led by its product unless it names it or the
+    quote before was led by it."""
     out: list[str] = []
     seen: list[str] = []
+    led = ""  # the product of the quote before: the next quote of the same product needs no lead
     for s in ranked:
         key = squash(s.unit.display())
         if (s.unit.kind == "heading" or s.score <= 0 or s.foreign or len(s.unit.text.split()) < MIN_QUOTE_WORDS
                 or any(key in k or k in key for k in seen)):
             continue
         seen.append(key)
-        out.append(f"{s.unit.display().rstrip(' .;')} [{s.unit.cited()}].")
+        quote = s.unit.display().rstrip(" .;")
+        title = (titles or {}).get(s.unit.block, "")
+        if title and title != led and title.lower() not in quote.lower():
+            quote = f"{title}: {quote}"
+        led = title
+        out.append(f"{quote} [{s.unit.cited()}].")
         if len(out) == n:
             break
     return " ".join(out) or NO_ANSWER
