@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from kgrag.answering.cite import marker_numbers, repair_citations
 from kgrag.answering.compare import try_compare
-from kgrag.answering.extract import asks_product, quote_answer, try_extract, try_list
+from kgrag.answering.extract import quote_answer, try_extract, try_list
 from kgrag.answering.grounding import reply_problems
 from kgrag.answering.names import unknown_names
 from kgrag.answering.select import Focus, focus_units
@@ -17,6 +17,7 @@ from kgrag.answering.terms import (
     CITE,
     NO_ANSWER,
     analyse,
+    asks_product,
     content_terms,
     is_refusal,
     name_found,

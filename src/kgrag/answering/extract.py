@@ -63,7 +63,6 @@ _LIST_VERB_TEXT = ("has have use uses used using integrate integrates feature fe
 _LIST_VERBS = frozenset(fold(w) for w in _LIST_VERB_TEXT.split())
 # The words that name a whole type ("sensors", "modules", "boards"): a list question asks for all of its kind.
 _GENERIC = frozenset({fold(t) for t in TYPE_WORDS} | {fold(w) for w in TYPE_WORDS["Product"]})
-_PRODUCT_WORDS = frozenset(fold(w) for w in TYPE_WORDS["Product"])
 
 
 @dataclass
@@ -268,11 +267,6 @@ def try_list(q: QuestionTerms, fact_blocks: Mapping[int, str]) -> str | None:
         return None
     items = "; ".join(f"{name} [{n}]" for name, n in found.items())
     return f"{subject_named} – {label}: {items}."
-
-
-def asks_product(q: QuestionTerms) -> bool:
-    """True when the answer is a product ("Which carrier board offers an FD-CAN port?"): its quotes say whose they are."""
-    return q.wants_name and bool(q.attributes & _PRODUCT_WORDS)
 
 
 def quote_answer(ranked: list[Scored], n: int = QUOTES, titles: Mapping[int, str] | None = None) -> str:

@@ -70,6 +70,7 @@ _AMERICAN = {"colour": "color", "behaviour": "behavior", "favour": "favor", "met
 
 
 CLASS_WORDS = frozenset(fold(w) for t, words in TYPE_WORDS.items() if t != "Product" for w in words)  # kinds of part
+PRODUCT_WORDS = frozenset(fold(w) for w in TYPE_WORDS["Product"])  # "board", "kit", "carrier" …
 
 
 def content_terms(text: str) -> set[str]:
@@ -165,6 +166,11 @@ def asks_kind(attributes: set[str]) -> bool:
     """"What is the USB connector type / the kind of battery …" asks for a name ("USB-C", a part), not a measured
     quantity: a voltage row that names the connector is no answer. A quantity word keeps it a value question."""
     return bool(attributes & KIND_WORDS) and not asked_dimensions(attributes)
+
+
+def asks_product(q: QuestionTerms) -> bool:
+    """True when the answer is a product ("Which carrier board offers an FD-CAN port?"), not a part or a value."""
+    return q.wants_name and bool(q.attributes & PRODUCT_WORDS)
 
 
 def counted_thing(question: str, head: list[str]) -> str:
