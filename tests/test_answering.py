@@ -518,3 +518,14 @@ def test_quotes_answering_which_product_say_whose_they_are() -> None:
     assert four == ("Orbit Carrier: I2C interface to the host board [1]. Zephyr Board: Install the board package from "
                     "the boards manager before uploading a sketch [3]. Orbit Carrier: 260 to 1260 hPa absolute pressure "
                     "range [1]. Temperature accuracy: ± 0.5 °C, 15 to +40 °C [1].")  # led again only after another
+
+
+def test_a_which_board_reply_that_names_no_board_shows_the_passages_with_their_products() -> None:
+    question = "Which board in these datasheets offers an I2C interface to the host board?"
+    vague = generate_answer(FakeLLM(replies=["The board offers an I2C interface for connecting sensors [1]."]), question,
+                            _context(question), mode="auto", focus_tokens=150)
+    assert vague.context.info["no_product_named"] and vague.context.info["answer_path"] == "evidence"
+    assert "Orbit Carrier: I2C interface to the host board [1]." in vague.text
+    named = generate_answer(FakeLLM(replies=["The Orbit Carrier offers it for connecting sensors [1]."]), question, _context(question),
+                            mode="auto", focus_tokens=150)
+    assert named.text == "The Orbit Carrier offers it for connecting sensors [1]." and named.grounded

@@ -11,7 +11,16 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from kgrag.answering.terms import CITE, analyse, content_terms, name_found, title_names
+from kgrag.answering.terms import (
+    CITE,
+    PRODUCT_WORDS,
+    analyse,
+    asks_product,
+    content_terms,
+    fold,
+    name_found,
+    title_names,
+)
 from kgrag.answering.units import FACT_SUBJECT
 from kgrag.answering.values import (
     COST,
@@ -145,9 +154,28 @@ def lacks_asked_value(question: str, reply: str) -> bool:
     return asks and not _ANY_NUMBER.search(without_values_of(CITE.sub(" ", reply), question))
 
 
+def names_no_product(question: str, reply: str, titles: Iterable[str]) -> bool:
+    """A question asking which product ("Which board comes with four isolated relays?") answered without naming one
+    of the sources' products: "The board comes with four … relays [5]" does not say which."""
+    if not asks_product(analyse(question)):
+        return False
+    said = CITE.sub(" ", reply).lower()
+    return not any(name_found(product_key(title), said) for title in titles if title.split())
+
+
+def product_key(title: str) -> str:
+    """What a reply must write to name a document's product: the first two words of its title after the vendor
+    ("Edge Control" of "Arduino Edge Control", "MKR IoT" of "Arduino MKR IoT Carrier Rev2"); the whole title when
+    what follows the first word is only a class word ("Orbit Carrier")."""
+    words = title.split()
+    rest = words[1:3]
+    return " ".join(rest) if any(fold(w) not in PRODUCT_WORDS for w in rest) else title
+
+
 def reply_problems(question: str, reply: str, sources: Sequence[tuple[str, str]]) -> dict[str, Any]:
     """Why a generated reply is no answer (empty when it is one), by name: values no source gives or only other
-    products' sources give, no value for a question asking one, an echo of the question. `sources` are (title,
+    products' sources give, no value for a question asking one, an echo of the question, no product for a
+    question asking which. `sources` are (title,
     text) of every block the model could read."""
     texts = [question, *(text for _, text in sources)]
     found: dict[str, Any] = {
@@ -155,5 +183,6 @@ def reply_problems(question: str, reply: str, sources: Sequence[tuple[str, str]]
         "values_of_other_products": values_of_other_products(reply, question, sources),
         "answer_without_value": lacks_asked_value(question, reply),
         "echo": echoes(question, reply, " ".join(title for title, _ in sources)),
+        "no_product_named": names_no_product(question, reply, [title for title, _ in sources if title]),
     }
     return {key: value for key, value in found.items() if value}
