@@ -14,7 +14,7 @@ from kgrag.answering.select import focus_units
 from kgrag.answering.terms import analyse, asks_product, is_refusal
 from kgrag.answering.tidy import tidy_reply
 from kgrag.answering.units import block_units
-from kgrag.answering.values import asked_dimensions, has_value, part_numbers
+from kgrag.answering.values import asked_dimensions, has_value, part_numbers, without_tolerances
 from kgrag.config import Settings
 from kgrag.errors import ConfigError
 from kgrag.evaluate.answer_metrics import Corpus, answer_scores, cited_support, summarize
@@ -529,3 +529,16 @@ def test_a_which_board_reply_that_names_no_board_shows_the_passages_with_their_p
     named = generate_answer(FakeLLM(replies=["The Orbit Carrier offers it for connecting sensors [1]."]), question, _context(question),
                             mode="auto", focus_tokens=150)
     assert named.text == "The Orbit Carrier offers it for connecting sensors [1]." and named.grounded
+
+
+def test_an_accuracy_is_no_answer_to_how_far_or_how_much() -> None:
+    """"<±10 cm" says how exactly a distance is measured: it answers an accuracy question, not "how far"."""
+    assert not has_value(without_tolerances("2-way ranging, achieving an accuracy of <±10 cm", {"maximum", "distance"}))
+    assert has_value(without_tolerances("2-way ranging, achieving an accuracy of <±10 cm", {"ranging", "accuracy"}))
+    tag = _item("Ranging: 2-way ranging, achieving an accuracy of <±10 cm\nThe maximum ranging distance depends on the "
+                "anchor placement.", "t1", "Orbit Tag")
+    question = "What is the maximum ranging distance of the Orbit Tag?"
+    context = Context(question=question, strategy="test", items=[tag], tokens=40, budget=2000)
+    llm = FakeLLM(replies=["The documents do not contain the answer."])
+    answer = generate_answer(llm, question, context, mode="auto", focus_tokens=150)
+    assert llm.calls == 1 and answer.context.info["answer_path"] != "extractive"  # the model is asked instead

@@ -40,6 +40,7 @@ from kgrag.answering.values import (
     has_value,
     part_numbers,
     value_dimensions,
+    without_tolerances,
     without_values_of,
 )
 from kgrag.graph.datasheet.vocab import SKU, TYPE_WORDS
@@ -92,8 +93,8 @@ def states_value(q: QuestionTerms, unit: Unit) -> bool:
     if COST.search(q.text):  # "How much does it cost?": a price, not an order code
         return bool(PRICE.search(unit.text))
     values = without_values_of(unit.value_text(), q.text)  # "24V" in "the 24V IN pin" names the pin
-    if asked_dimensions(q.attributes) and not q.wants_name:  # "up to what distance": a part number is no length
-        return has_value(values)
+    if asked_dimensions(q.attributes) and not q.wants_name:  # "up to what distance": a part number is no length,
+        return has_value(without_tolerances(values, q.attributes))  # nor an accuracy ("±10 cm") an asked length
     asked = {p.lower() for p in q.parts}
     skus = {m.lower() for m in SKU.findall(unit.display())}  # a product's order code ("SKU: ABX00102") is no part of it
     new_parts = [p for p in part_numbers(unit.text)

@@ -59,6 +59,8 @@ PRICE = re.compile(r"(?:[$€£¥]\s?(\d[\d.,]*\d|\d))|(?:(\d[\d.,]*\d|\d)\s?(?:
 COST = re.compile(r"\b(?:costs?|price[sd]?|pricing)\b", re.IGNORECASE)  # a question asking a price
 # A range or tolerance: "260 to 1260 hPa", "-40 °C ... +85 °C", "1.7-3.6 V", "±2 %".
 RANGE = re.compile(rf"(?<![\w.]){NUMBER}\s?(?:{_UNIT_ALT})?\s?(?:to|-|–|—|~|\.\.\.?|…|and)\s?{NUMBER}\s?(?:{_UNIT_ALT})(?![\w])")
+ACCURACY_WORDS = frozenset({"accuracy", "accurate", "tolerance", "precision", "precise", "error", "deviation",
+                            "uncertainty"})  # folded words asking how exact a value is (a ± value answers them)
 TOLERANCE = re.compile(rf"(?:±|\+/-|\+-)\s?\d+(?:[.,]\d+)?\s?(?:{_UNIT_ALT})?")
 # A display or camera grid, "480 x 800", "1920×1080" (sizes in mm carry their unit and are not matched).
 PIXEL_GRID = re.compile(r"(?<![\w.])\d{2,5}\s?[x×]\s?\d{2,5}(?![\w.]|\s?(?:mm|cm|in|inch|mil)\b)")
@@ -98,6 +100,14 @@ def asked_dimensions(terms: set[str]) -> set[str]:
 def has_value(text: str) -> bool:
     """True when `text` states a number with a unit, a range, a tolerance or a pixel grid."""
     return bool(NUMBER_UNIT.search(text) or RANGE.search(text) or TOLERANCE.search(text) or PIXEL_GRID.search(text))
+
+
+def without_tolerances(text: str, terms: set[str]) -> str:
+    """`text` without its ± values unless the (folded) question terms ask how exact something is: "<±10 cm" says
+    how exactly a distance is measured, not how far the ranging reaches."""
+    if terms & ACCURACY_WORDS or any(t.startswith("accura") for t in terms):
+        return text
+    return TOLERANCE.sub(" ", text)
 
 
 def _value_key(m: re.Match[str]) -> tuple[str, str]:
