@@ -441,6 +441,16 @@ def test_a_word_opening_a_second_sentence_and_a_gas_formula_are_not_names() -> N
     assert analyse("What is the flash of the Zephyr H7?").names == ["Zephyr", "H7"]  # a designator is no formula
 
 
+def test_the_unit_of_a_value_the_question_writes_is_not_a_name() -> None:
+    """"60 V / 2.5 A relays", "its 24 V DC plug": the letters measure a value; as names they halved every passage's
+    name score (a passage without a "V" near it counted as about another product)."""
+    relays = analyse("Which board comes with four isolated 60 V / 2.5 A solid-state relays at 24 V DC?")
+    assert relays.names == [] and relays.phrases == []
+    jack = analyse("What size barrel jack does the Zephyr Max use for its 24 V power plug?")
+    assert jack.names == ["Zephyr", "Max"] and jack.phrases == [["Zephyr", "Max"]]
+    assert analyse("Does the Zephyr C33 run at 5 V?").names == ["Zephyr", "C33"]
+
+
 def test_a_name_written_with_a_slash_is_found_when_each_side_is() -> None:
     from kgrag.answering.names import missing_names
 

@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from kgrag.answering.values import PART, asked_dimensions
+from kgrag.answering.values import PART, asked_dimensions, dimension_of_unit
 from kgrag.graph.datasheet.vocab import TYPE_WORDS
 
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9.\-_/]*")
@@ -186,6 +186,19 @@ def counted_thing(question: str, head: list[str]) -> str:
 # A gas or compound written as its formula (two or more element symbols, each with at most one digit): "CO2", "NO2",
 # "H2S", "CH4". Short designators ("H7", "X8", "C33") and part numbers ("HS3003") do not fit.
 CHEMICAL = re.compile(r"(?=\w*\d)(?:(?:Cl|C|H|N|O|S|F)\d?){2,4}")
+_CURRENT_KINDS = frozenset({"ac", "dc", "rms"})  # "24 V DC": a qualifier of the value, like its unit
+
+
+def value_unit(tokens: list[str], i: int) -> bool:
+    """The token is the unit of a number the question writes ("60 V", "2.5 A", "24 V DC"), not a name."""
+    if i == 0:
+        return False
+    before, tok = tokens[i - 1], tokens[i]
+    if before.isdigit() and dimension_of_unit(tok):
+        return True
+    return tok.lower() in _CURRENT_KINDS and i > 1 and tokens[i - 2].isdigit() and bool(dimension_of_unit(before))
+
+
 _SENTENCE_END = re.compile(r"[.?!]\s")  # "… or the Zephyr Mini? Give both values.": "Give" opens a sentence
 _NEGATIONS = frozenset({"not", "except", "unlike", "excluding"})
 
@@ -216,8 +229,8 @@ def analyse(question: str) -> QuestionTerms:
             asked.append(tok)
             continue
         first = i == 0 or bool(_SENTENCE_END.search(question, matches[i - 1].end(), matches[i].start()))
-        if CHEMICAL.fullmatch(tok):  # "CO2", "NO2": what a sensor measures, not a part it has
-            asked.append(tok)
+        if CHEMICAL.fullmatch(tok) or value_unit(tokens, i):  # "CO2": what a sensor measures, not a part it has;
+            asked.append(tok)  # "60 V": a value's unit
             continue
         if _is_name(tok, first=first) or (tok.isdigit() and i > 0 and names and names[-1] == tokens[i - 1]):
             if _negated(tokens, i):  # "the original Nano 33 BLE, not the Rev2": a name set aside, not asked about
