@@ -570,3 +570,21 @@ def test_a_british_spelling_meets_the_datasheets_american_one() -> None:
     assert analyse("How many colours can the Zephyr Panel show?").count_of == "color"
     assert question_coverage("Which colours and what grey levels does the Zephyr Panel show?",
                              "The Zephyr Panel shows 16.7 million colors and 256 gray levels.") == 1.0
+
+
+def test_a_question_asking_a_version_needs_a_version_number_next_to_the_asked_thing() -> None:
+    from kgrag.answering.grounding import reply_problems
+
+    q = analyse("Which Linux kernel version does the Zephyr X8 ship with?")
+    linux = Unit(block=1, pos=0, text="The Zephyr X8 hosts an embedded Linux OS for Industry 4.0 deployments.",
+                 kind="sentence")
+    assert try_extract(q, [Scored(linux, score=1.0, attributes=1.0, names=1.0)], {1: "Zephyr X8"}) is None
+    kernel = Unit(block=1, pos=1, text="The Zephyr X8 ships with the Linux kernel 5.10.72.", kind="sentence")
+    found = try_extract(q, [Scored(kernel, score=1.0, attributes=1.0, names=1.0)], {1: "Zephyr X8"})
+    assert found is not None and "5.10.72" in found.text
+    made_up = reply_problems(q.text, "The Zephyr X8 ships with Linux 5.15 [1].", [("Zephyr X8", linux.text)])
+    assert made_up["unsupported_values"] == ["5.15"]
+    from kgrag.answering.values import ASKS_VERSION
+
+    assert ASKS_VERSION.search("Does it support Bluetooth Low Energy, and if so, which version?")
+    assert not ASKS_VERSION.search("Which version of the Zephyr Carrier measures higher pressure?")  # a variant

@@ -29,6 +29,7 @@ from kgrag.answering.terms import (
 )
 from kgrag.answering.units import FACT_SUBJECT, Unit
 from kgrag.answering.values import (
+    ASKS_VERSION,
     COST,
     NUMBER_UNIT,
     NUMBER_WORDS,
@@ -40,6 +41,7 @@ from kgrag.answering.values import (
     has_value,
     part_numbers,
     value_dimensions,
+    versions_after,
     without_tolerances,
     without_values_of,
 )
@@ -92,6 +94,8 @@ def states_value(q: QuestionTerms, unit: Unit) -> bool:
         return states_count(q.count_of, unit.text)
     if COST.search(q.text):  # "How much does it cost?": a price, not an order code
         return bool(PRICE.search(unit.text))
+    if ASKS_VERSION.search(q.text):  # "Which kernel version …": a version number, not a sentence naming Linux
+        return bool(versions_after(unit.display(), q.attributes | {n.lower() for n in q.names}))
     values = without_values_of(unit.value_text(), q.text)  # "24V" in "the 24V IN pin" names the pin
     if asked_dimensions(q.attributes) and not q.wants_name:  # "up to what distance": a part number is no length,
         return has_value(without_tolerances(values, q.attributes))  # nor an accuracy ("±10 cm") an asked length

@@ -23,10 +23,12 @@ from kgrag.answering.terms import (
 )
 from kgrag.answering.units import FACT_SUBJECT
 from kgrag.answering.values import (
+    ASKS_VERSION,
     COST,
     NUMBER_UNIT,
     NUMBER_WORDS,
     PRICE,
+    VERSION,
     asked_dimensions,
     dimension_of_unit,
     part_numbers,
@@ -78,6 +80,13 @@ def unsupported_values(reply: str, sources: Iterable[str]) -> list[str]:
             uses[value] |= dims
     return [value for value, dims in stated_values(reply)
             if not (uses.get(value, set()) & (dims | {BARE}))]
+
+
+def unsupported_versions(reply: str, sources: Iterable[str]) -> list[str]:
+    """Version numbers of `reply` ("Linux 5.10", "v2.1") that no source writes: a small model makes them up."""
+    written = " ".join(sources).lower()
+    said = [m.group(0) for m in VERSION.finditer(CITE.sub(" ", reply))]
+    return [v for v in dict.fromkeys(said) if not re.search(rf"(?<![\w.]){re.escape(v.lower())}(?![\w])", written)]
 
 
 def values_of_other_products(reply: str, question: str, sources: Iterable[tuple[str, str]]) -> list[str]:
@@ -179,7 +188,8 @@ def reply_problems(question: str, reply: str, sources: Sequence[tuple[str, str]]
     text) of every block the model could read."""
     texts = [question, *(text for _, text in sources)]
     found: dict[str, Any] = {
-        "unsupported_values": unsupported_values(reply, texts),
+        "unsupported_values": unsupported_values(reply, texts) + (
+            unsupported_versions(reply, texts) if ASKS_VERSION.search(question) else []),
         "values_of_other_products": values_of_other_products(reply, question, sources),
         "answer_without_value": lacks_asked_value(question, reply),
         "echo": echoes(question, reply, " ".join(title for title, _ in sources)),

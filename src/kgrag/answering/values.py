@@ -56,6 +56,10 @@ NUMBER_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|s
 # A number followed by a unit ("3.3 V", "64MHz", "± 0.5 °C", "0-100% RH").
 NUMBER_UNIT = re.compile(rf"(?<![\w.])({NUMBER}{MULTIPLIER})\s?(?:x\s?)?({_UNIT_ALT})(?![\w])")  # "8k bytes"
 PRICE = re.compile(r"(?:[$€£¥]\s?(\d[\d.,]*\d|\d))|(?:(\d[\d.,]*\d|\d)\s?(?:USD|EUR|GBP|dollars|euros)\b)")  # "$ 12.90", "12 USD"
+# A version: "5.0", "v1.2.3", "Rev 3", "version 2"; and a question asking one ("which kernel version").
+VERSION = re.compile(rf"(?<![\w.])[vV]?\d+(?:\.\d+)+(?!\w|\.\d)(?!\s?(?:{_UNIT_ALT})(?![\w]))"
+                     r"|\b(?:v|ver|version|rev|revision)\.?\s?\d+\b", re.IGNORECASE)  # not a quantity: "3.3 V"
+ASKS_VERSION = re.compile(r"\bversions?\b(?!\s+of\s+the\b)", re.IGNORECASE)  # "version of the X": a variant of X
 COST = re.compile(r"\b(?:costs?|price[sd]?|pricing)\b", re.IGNORECASE)  # a question asking a price
 # A range or tolerance: "260 to 1260 hPa", "-40 °C ... +85 °C", "1.7-3.6 V", "±2 %".
 RANGE = re.compile(rf"(?<![\w.]){NUMBER}\s?(?:{_UNIT_ALT})?\s?(?:to|-|–|—|~|\.\.\.?|…|and)\s?{NUMBER}\s?(?:{_UNIT_ALT})(?![\w])")
@@ -100,6 +104,17 @@ def asked_dimensions(terms: set[str]) -> set[str]:
 def has_value(text: str) -> bool:
     """True when `text` states a number with a unit, a range, a tolerance or a pixel grid."""
     return bool(NUMBER_UNIT.search(text) or RANGE.search(text) or TOLERANCE.search(text) or PIXEL_GRID.search(text))
+
+
+def versions_after(text: str, words: set[str]) -> list[str]:
+    """The versions in `text` written within three words after one of `words` (lower-cased): "kernel 5.10",
+    "Bluetooth® Low Energy 5.3"; not "Industry 4.0 with Linux" for the Linux kernel's version."""
+    found = []
+    for m in VERSION.finditer(text):
+        before = re.findall(r"[\w-]+", text[max(0, m.start() - 60):m.start()].lower())[-3:]
+        if any(w in words or w.rstrip("s") in words for w in before):
+            found.append(m.group(0))
+    return found
 
 
 def without_tolerances(text: str, terms: set[str]) -> str:
