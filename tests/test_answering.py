@@ -542,3 +542,30 @@ def test_an_accuracy_is_no_answer_to_how_far_or_how_much() -> None:
     llm = FakeLLM(replies=["The documents do not contain the answer."])
     answer = generate_answer(llm, question, context, mode="auto", focus_tokens=150)
     assert llm.calls == 1 and answer.context.info["answer_path"] != "extractive"  # the model is asked instead
+
+
+def test_a_small_models_answer_is_followed_by_the_passages_it_did_not_already_say() -> None:
+    """Auto mode with a focused (small) model: after the answer, the best focus units in the documents' own words
+    (about the asked product, carrying an asked word), skipping one the answer already says; none after an
+    answer of a strong (unfocused) model."""
+    question = "Why should I install the board package first?"
+    answer = generate_answer(FakeLLM(replies=["It is needed before uploading [3]."]), question, _context(question),
+                             mode="auto", focus_tokens=100, passages=2)
+    assert answer.text == ("It is needed before uploading [3].\n\nFrom the documents: Install the board package "
+                           "from the boards manager before uploading a sketch [3].") and answer.grounded
+    echoed = generate_answer(FakeLLM(replies=["Install the board package from the boards manager before uploading "
+                                              "a sketch, as the guide says [3]."]), question, _context(question),
+                             mode="auto", focus_tokens=100, passages=2)
+    assert "From the documents" not in echoed.text  # the answer says it already
+    full = generate_answer(FakeLLM(replies=["It is needed before uploading [3]."]), question, _context(question),
+                           mode="generative", focus_tokens=0, passages=2)
+    assert full.text == "It is needed before uploading [3]."
+    settings = Settings()
+    assert answer_options(settings)["passages"] == 2 and answer_options(settings, "generative")["passages"] == 0
+    settings.llm.provider = "openai"
+    assert answer_options(settings)["passages"] == 0  # a strong model's answer stands alone
+    other = "Why does the Orbit Carrier need a temperature sensor with that accuracy?"
+    carrier = generate_answer(FakeLLM(replies=["It is about half a degree for weather use [1]."]), other,
+                              _context(other), mode="auto", focus_tokens=150, passages=2)
+    assert carrier.text.endswith("From the documents: Temperature accuracy: ± 0.5 °C, 15 to +40 °C [1].")
+    assert "±0.1" not in carrier.text  # the Zephyr Board's temperature accuracy row is another product's

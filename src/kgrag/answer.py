@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from kgrag.answering.cite import marker_numbers, repair_citations
 from kgrag.answering.compare import try_compare
-from kgrag.answering.extract import quote_answer, try_extract, try_list
+from kgrag.answering.extract import key_passages, quote_answer, try_extract, try_list
 from kgrag.answering.grounding import reply_problems
 from kgrag.answering.names import unknown_names
 from kgrag.answering.select import Focus, focus_units
@@ -45,6 +45,7 @@ FOCUSED_PROMPT = (
 MODES = ("auto", "extractive", "generative")
 GRAPH_FACTS = "knowledge graph facts, each line citing its source"
 NO_DIRECT_ANSWER = "The documents do not contain a direct answer; the closest passages:"
+FROM_DOCUMENTS = "From the documents:"
 FOCUS_SLACK = 0.1  # the focused context may cover a little less of the question than the whole context
 MIN_QUESTION_COVERAGE = 0.45
 MIN_RELEVANCE = 0.40  # bundled MiniLM: best cosine of any focused unit to the question below which the documents
@@ -209,12 +210,13 @@ class Plan:
     lead: str = NO_DIRECT_ANSWER  # what the evidence answer says first
     support: str = ""  # the unit an extractive answer quotes (its citation shows that sentence, not the heading)
     sources: list[Block] = field(default_factory=list)  # every block (the evidence may cite outside the focus)
+    follow_up: Callable[[str], str] | None = None  # a small model's reply -> the quotes that follow its answer
 
 
 def plan_answer(
     question: str, context: Context, *, mode: str = "generative", focus_tokens: int = 0,
     min_coverage: float = MIN_QUESTION_COVERAGE, embedder: Embedder | None = None, max_tokens: int = 256,
-    min_relevance: float = 0.0,
+    min_relevance: float = 0.0, passages: int = 0,
 ) -> Plan:
     """Choose the answer path: refusal when the context misses the question, the closest quotes (auto) or a
     refusal when the focused units miss it, a quote when `mode` allows and one unit states the asked value, the
@@ -274,8 +276,9 @@ def plan_answer(
     if q.yes_no and mode == "auto" and focus_tokens > 0:  # a small local model affirms what it is asked ("The X
         return evidence_plan(blocks, context, evidence)  # includes a separate sensor"): show the passages instead
     context.info["answer_path"] = "focused" if focus_tokens > 0 else "full"
+    follow = key_passages(q, focus.ranked, focus.units) if mode == "auto" and focus_tokens > 0 and passages else []
     return Plan(focused if focus_tokens > 0 else blocks, "generate", max_tokens=max_tokens, evidence=evidence,
-                sources=blocks)
+                sources=blocks, follow_up=(lambda reply: quote_answer(follow, passages, owners, said=reply)))
 
 
 def evidence_plan(blocks: list[Block], context: Context, evidence: str, lead: str = NO_DIRECT_ANSWER) -> Plan:
@@ -310,6 +313,9 @@ def finish_plan(question: str, context: Context, plan: Plan, reply: str = "", us
         problems = reply_problems(question, reply, [(b.title, b.header() + "\n" + b.text) for b in sources])
         context.info.update(problems)  # shown as evidence in auto mode: what the model said is not an answer
         said = not is_refusal(reply) and not problems
+        quotes = plan.follow_up(reply) if said and plan.follow_up else NO_ANSWER
+        if not is_refusal(quotes):  # the documents' own words after a small model's paraphrase
+            reply = f"{reply}\n\n{FROM_DOCUMENTS} {quotes}"
         if said or is_refusal(plan.evidence):  # an answer, or no evidence to show instead
             return finish_answer(question, context, plan.blocks, reply, usage)
         context.info["answer_path"] = "evidence"
@@ -328,12 +334,13 @@ def _messages(question: str, plan: Plan, focused: bool) -> list[Message]:
 def generate_answer(
     llm: LLM, question: str, context: Context, *, max_tokens: int = 256, min_coverage: float = MIN_QUESTION_COVERAGE,
     mode: str = "generative", focus_tokens: int = 0, embedder: Embedder | None = None, min_relevance: float = 0.0,
+    passages: int = 0,
 ) -> Answer:
     """Answer from the context only: a refusal (no LLM) when it misses the question, a quote when the facts are
     explicit (`mode` extractive/auto), else the LLM over the focused (`focus_tokens` > 0) or full context."""
     start = time.perf_counter()
     plan = plan_answer(question, context, mode=mode, focus_tokens=focus_tokens, min_coverage=min_coverage,
-                       embedder=embedder, max_tokens=max_tokens, min_relevance=min_relevance)
+                       embedder=embedder, max_tokens=max_tokens, min_relevance=min_relevance, passages=passages)
     if plan.action != "generate":
         answer = finish_plan(question, context, plan)
     else:
@@ -351,10 +358,11 @@ def block_payload(blocks: list[Block]) -> list[dict[str, Any]]:
 def stream_answer(
     llm: LLM, question: str, context: Context, *, max_tokens: int = 256, min_coverage: float = MIN_QUESTION_COVERAGE,
     mode: str = "generative", focus_tokens: int = 0, embedder: Embedder | None = None, min_relevance: float = 0.0,
+    passages: int = 0,
 ) -> Iterator[dict[str, Any]]:
     """Events: one `sources` (the numbered blocks the answer cites), `token` pieces, then `done` with the answer."""
     plan = plan_answer(question, context, mode=mode, focus_tokens=focus_tokens, min_coverage=min_coverage,
-                       embedder=embedder, max_tokens=max_tokens, min_relevance=min_relevance)
+                       embedder=embedder, max_tokens=max_tokens, min_relevance=min_relevance, passages=passages)
     yield {"event": "sources", "data": block_payload(plan.blocks)}
     if plan.action != "generate":
         answer = finish_plan(question, context, plan)
@@ -383,6 +391,7 @@ def answer_options(settings: Settings, mode: str | None = None) -> dict[str, Any
     return {
         "mode": (mode or a.mode).strip().lower(),
         "focus_tokens": a.focus_tokens if focused else 0,
+        "passages": a.passages if focused and (mode or a.mode).strip().lower() == "auto" else 0,
         "max_tokens": min(a.focus_max_tokens, settings.llm.max_answer_tokens) if focused else settings.llm.max_answer_tokens,
         "min_coverage": settings.retrieval.min_question_coverage,
         # the threshold is on the bundled MiniLM's cosine scale; other embedders score differently: off unless set

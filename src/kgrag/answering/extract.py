@@ -10,12 +10,13 @@ unit measures the quantity asked, when the question names one.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
 from kgrag.answering.names import squash
 from kgrag.answering.select import Scored, whole_name
 from kgrag.answering.terms import (
+    CITE,
     CLASS_WORDS,
     NO_ANSWER,
     REVISION,
@@ -52,6 +53,8 @@ MIN_ATTRIBUTES = 0.4  # share of the question's attribute words the unit must ca
 MIN_COUNT_ATTRIBUTES = 0.2  # a count of the asked thing ("5-point … touch") is evidence enough of what is asked
 MIN_NAMES = 0.35  # share of the question's names found near the unit (block title/section counts half)
 QUOTES = 3  # units quoted (the closest passages) when no single unit states the asked value
+KEY_SCORE = 0.7  # a key passage scores at least this share of the best focus unit
+SAID_SHARE = 0.6  # share of a unit's words an answer must hold for the unit to count as said
 MIN_QUOTE_WORDS = 5
 CANDIDATES = 4  # units considered for a quote, best-scored first
 COUNT_CANDIDATES = 40  # "how many": deeper, a count of the asked thing is a strict test
@@ -274,18 +277,20 @@ def try_list(q: QuestionTerms, fact_blocks: Mapping[int, str]) -> str | None:
     return f"{subject_named} – {label}: {items}."
 
 
-def quote_answer(ranked: list[Scored], n: int = QUOTES, titles: Mapping[int, str] | None = None) -> str:
+def quote_answer(ranked: list[Scored], n: int = QUOTES, titles: Mapping[int, str] | None = None,
+                 said: str = "") -> str:
     """The best `n` units quoted with their markers: the no-LLM answer when no single unit states the value. A unit
-    repeating one already quoted ("has power component: MP2322" / "…: MP2322GQH") adds nothing and is passed over.
-    With `titles` (block number -> document title) a quote is led by its product unless it names it or the
-    quote before was led by it."""
+    repeating one already quoted ("has power component: MP2322" / "…: MP2322GQH") adds nothing and is passed over,
+    and so is one whose words the text `said` (an answer the quotes follow) already holds. With `titles` (block
+    number -> document title) a quote is led by its product unless it names it or the quote before was led by it."""
     out: list[str] = []
     seen: list[str] = []
+    told = content_terms(CITE.sub(" ", said))
     led = ""  # the product of the quote before: the next quote of the same product needs no lead
     for s in ranked:
         key = squash(s.unit.display())
         if (s.unit.kind == "heading" or s.score <= 0 or s.foreign or len(s.unit.text.split()) < MIN_QUOTE_WORDS
-                or any(key in k or k in key for k in seen)):
+                or any(key in k or k in key for k in seen) or (told and _said_already(s.unit, told))):
             continue
         seen.append(key)
         quote = s.unit.display().rstrip(" .;")
@@ -297,3 +302,18 @@ def quote_answer(ranked: list[Scored], n: int = QUOTES, titles: Mapping[int, str
         if len(out) == n:
             break
     return " ".join(out) or NO_ANSWER
+
+
+def _said_already(unit: Unit, told: set[str]) -> bool:
+    """Most of the unit's content words are in the answer already: quoting it adds nothing."""
+    words = content_terms(unit.display())
+    return bool(words) and len(words & told) >= SAID_SHARE * len(words)
+
+
+def key_passages(q: QuestionTerms, ranked: list[Scored], shown: Collection[int]) -> list[Scored]:
+    """The focus units a small model's answer may be followed by: in a block the model was `shown` (its numbers are
+    the answer's citations), close to the best unit's score, carrying an asked word, and about the named product
+    (not a variant's), so a quote brings no other product in."""
+    top = max((s.score for s in ranked), default=0.0)
+    return [s for s in ranked if s.unit.block in shown and s.score >= KEY_SCORE * top
+            and (s.attributes > 0 or not q.attributes) and not (q.names and (s.names < MIN_NAMES or s.variant))]
