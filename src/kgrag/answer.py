@@ -7,14 +7,13 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from kgrag.answering.cite import marker_numbers, repair_citations
+from kgrag.answering.cite import best_sentence, cited_numbers, cited_segment, repair_citations
 from kgrag.answering.compare import try_compare
 from kgrag.answering.extract import key_passages, quote_answer, try_extract, try_list
 from kgrag.answering.grounding import reply_problems
 from kgrag.answering.names import unknown_names
 from kgrag.answering.select import Focus, focus_units
 from kgrag.answering.terms import (
-    CITE,
     NO_ANSWER,
     analyse,
     asks_product,
@@ -111,43 +110,6 @@ def build_messages(question: str, blocks: list[Block]) -> list[Message]:
     sources = "\n\n".join(f"[{b.n}] ({b.header()})\n{b.text}" for b in blocks)
     user = f"Sources:\n{sources}\n\nQuestion: {question}\nAnswer (cite sources like [1]):"
     return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": user}]
-
-
-def best_sentence(block_text: str, answer: str) -> str:
-    """The sentence of a block that shares most terms with the answer (numbers count double)."""
-    from kgrag.ingest.sentences import split_sentences
-
-    target = content_terms(answer)
-
-    def overlap(sentence: str) -> float:
-        shared = content_terms(sentence) & target
-        return sum(2.0 if any(ch.isdigit() for ch in t) else 1.0 for t in shared)
-
-    lines = [line for line in block_text.splitlines() if line.strip()]  # table rows and headings stay apart
-    sentences = [s for line in lines for s in split_sentences(line) if s.strip()] or [block_text]
-    return max(sentences, key=overlap).strip()
-
-
-def cited_numbers(text: str, n_blocks: int) -> list[int]:
-    found: list[int] = []
-    for group in CITE.findall(text):
-        for n in marker_numbers(group):
-            if 1 <= n <= n_blocks and n not in found:
-                found.append(n)
-    return found
-
-
-def cited_segment(answer_text: str, n: int) -> str:
-    """The words a marker [n] stands behind: from the previous marker (or the text's start) up to the first marker
-    citing n ("…: BPX-210 [2]; HTS-30 [3]" -> "HTS-30" for 3); the whole answer when n is not cited or nothing
-    stands there."""
-    start = 0
-    for m in CITE.finditer(answer_text):
-        if n in marker_numbers(m.group(1)):
-            segment = answer_text[start:m.start()].strip(" ;,.")
-            return segment if content_terms(segment) else answer_text
-        start = m.end()
-    return answer_text
 
 
 def make_citations(answer_text: str, blocks: list[Block], support: str = "") -> list[Citation]:

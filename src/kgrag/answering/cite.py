@@ -3,7 +3,8 @@
 Small models often drop the markers, cite a number that does not exist, or pile every source number onto a
 sentence; the repair keeps valid markers, removes invalid ones, keeps of several numbers on one sentence only
 the blocks that support it about as well as the best of them, and gives each uncited sentence the block it
-overlaps most (numbers weigh double), falling back to the citation of the sentence before it.
+overlaps most (numbers weigh double), falling back to the citation of the sentence before it. A citation then
+quotes the sentence of its block closest to what its marker stands behind.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from kgrag.answering.terms import CITE, markers_only, term_list
+from kgrag.answering.terms import CITE, content_terms, markers_only, term_list
 from kgrag.ingest.sentences import split_sentences
 
 _END = re.compile(r"([.!?:;]*)\s*$")
@@ -106,3 +107,38 @@ def repair_citations(answer: str, texts: Mapping[int, str] | Sequence[str]) -> s
             sentences.append(sentence)
         out_lines.append(" ".join(sentences))
     return "\n".join(out_lines).strip()
+
+
+def best_sentence(block_text: str, answer: str) -> str:
+    """The sentence of a block that shares most terms with the answer (numbers count double)."""
+    target = content_terms(answer)
+
+    def overlap(sentence: str) -> float:
+        shared = content_terms(sentence) & target
+        return sum(2.0 if any(ch.isdigit() for ch in t) else 1.0 for t in shared)
+
+    lines = [line for line in block_text.splitlines() if line.strip()]  # table rows and headings stay apart
+    sentences = [s for line in lines for s in split_sentences(line) if s.strip()] or [block_text]
+    return max(sentences, key=overlap).strip()
+
+
+def cited_numbers(text: str, n_blocks: int) -> list[int]:
+    found: list[int] = []
+    for group in CITE.findall(text):
+        for n in marker_numbers(group):
+            if 1 <= n <= n_blocks and n not in found:
+                found.append(n)
+    return found
+
+
+def cited_segment(answer_text: str, n: int) -> str:
+    """The words a marker [n] stands behind: from the previous marker (or the text's start) up to the first marker
+    citing n ("…: BPX-210 [2]; HTS-30 [3]" -> "HTS-30" for 3); the whole answer when n is not cited or nothing
+    stands there."""
+    start = 0
+    for m in CITE.finditer(answer_text):
+        if n in marker_numbers(m.group(1)):
+            segment = answer_text[start:m.start()].strip(" ;,.")
+            return segment if content_terms(segment) else answer_text
+        start = m.end()
+    return answer_text
