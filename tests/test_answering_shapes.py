@@ -157,6 +157,11 @@ def test_which_kind_of_part_is_answered_by_a_part_number_next_to_that_kind() -> 
     ranked = [Scored(units[0], score=0.9, attributes=1.0, names=1.0), Scored(units[1], score=0.5, attributes=1.0, names=1.0)]
     found = try_extract(analyse("Which IMU is on the Zephyr Core?"), ranked, {1: "Zephyr Core"})
     assert found is not None and "QS6DSOX" in found.text
+    crypto = analyse("Which crypto chip stores keys on the Zephyr Core?")  # "based on QX32, a crypto chip": QX32 is
+    assert try_extract(crypto, ranked[:1], {1: "Zephyr Core"}) is None  # the item before, not the crypto chip
+    named = Unit(block=1, pos=2, text="Keys are stored in the QE608A crypto chip.", kind="sentence")
+    found = try_extract(crypto, [Scored(named, score=0.9, attributes=1.0, names=1.0)], {1: "Zephyr Core"})
+    assert found is not None and "QE608A" in found.text
 
 
 class _Unrelated:

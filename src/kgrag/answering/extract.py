@@ -59,6 +59,7 @@ MIN_QUOTE_WORDS = 5
 CANDIDATES = 4  # units considered for a quote, best-scored first
 COUNT_CANDIDATES = 40  # "how many": deeper, a count of the asked thing is a strict test
 MIN_WORDS = 3  # a quote shorter than this is a label, not an answer
+_ITEM_BREAK = re.compile(r"[,;]|\band\b")  # between two items of a list
 KIND_WINDOW = 3  # words between the asked kind of part ("IMU") and the part number that names it
 _COUNT = re.compile(rf"(?<![\w.])(?:{NUMBER_WORDS})(?:\s?[×x]?\s+|-(?=[A-Za-z]))((?:[\w-]+\s+){{0,3}}[\w-]+)", re.IGNORECASE)
 _FACT_LINE = re.compile(r"^(?P<attr>[^|]+?) \| (?P<value>.+?)(?: \[(?P<n>\d+)\])?$")  # "in product | Nicla Voice [4]"
@@ -134,10 +135,15 @@ def names_the_kind(q: QuestionTerms, unit: Unit) -> bool:
     asked = {p.lower() for p in q.parts}
     if unit.kind == "row" or any(fold(w) in kinds for w in TOKEN.findall(unit.heading)):
         return any(fold(w) in kinds for w in TOKEN.findall(unit.scoped()))  # a row, or lines under "Microcontroller"
-    words = TOKEN.findall(unit.text)
-    spots = [i for i, w in enumerate(words) if fold(w) in kinds]
-    parts = [i for i, w in enumerate(words) if PART.fullmatch(w) and w.lower() not in asked]
-    return any(abs(i - j) <= KIND_WINDOW for i in spots for j in parts)
+    words = list(TOKEN.finditer(unit.text))
+    spots = [i for i, w in enumerate(words) if fold(w.group(0)) in kinds]
+    parts = [i for i, w in enumerate(words) if PART.fullmatch(w.group(0)) and w.group(0).lower() not in asked]
+
+    def one_item(i: int, j: int) -> bool:  # "module based on ESP32, a crypto chip": another item of a list
+        a, b = sorted((i, j))
+        return not _ITEM_BREAK.search(unit.text, words[a].end(), words[b].start())
+
+    return any(abs(i - j) <= KIND_WINDOW and one_item(i, j) for i in spots for j in parts)
 
 
 def unit_fits(q: QuestionTerms, unit: Unit) -> bool:
