@@ -593,3 +593,13 @@ def test_a_question_asking_a_version_needs_a_version_number_next_to_the_asked_th
 
     assert ASKS_VERSION.search("Does it support Bluetooth Low Energy, and if so, which version?")
     assert not ASKS_VERSION.search("Which version of the Zephyr Carrier measures higher pressure?")  # a variant
+
+
+def test_a_rating_the_reply_writes_and_no_source_does_is_made_up() -> None:
+    from kgrag.answering.grounding import reply_problems
+
+    sources = [("Zephyr PLC", "certifications: cULus, ENEC, FCC, CE\nProtection degree: IP20\nSupports 13 relays")]
+    question = "Which SIL functional-safety level is the Zephyr PLC certified to?"
+    assert reply_problems(question, "The Zephyr PLC is certified to SIL 13 [1].", sources)["unsupported_values"] \
+        == ["SIL 13"]
+    assert reply_problems("What IP rating does the Zephyr PLC have?", "It is rated IP 20 [1].", sources) == {}

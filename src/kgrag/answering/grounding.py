@@ -38,6 +38,7 @@ from kgrag.answering.values import (
 STANDALONE_NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*")  # standalone numbers: "3.3", "1,000", "260"; not "ESP32"
 _IN_PRODUCT = re.compile(r"^in product \| ([^\[\n]+)", re.MULTILINE)
 _ANY_NUMBER = re.compile(rf"(?<![\w-])(?:{NUMBER_WORDS})(?![\w-])|\d", re.IGNORECASE)
+DESIGNATION = re.compile(r"\b([A-Z]{2,5}|Class|Level|Grade|Type|Cat)[ -](\d+(?:\.\d+)?)\b(?!\s?%)")  # "SIL 3", "IP 67"
 BARE = ""  # a number written without a unit after it (a table cell whose unit is in the header, a count)
 
 
@@ -80,6 +81,18 @@ def unsupported_values(reply: str, sources: Iterable[str]) -> list[str]:
             uses[value] |= dims
     return [value for value, dims in stated_values(reply)
             if not (uses.get(value, set()) & (dims | {BARE}))]
+
+
+def unsupported_designations(reply: str, sources: Iterable[str]) -> list[str]:
+    """Ratings and levels written as an acronym and a number ("SIL 13", "IP 67", "Class 2") that no source writes
+    (with or without the space): a small model makes them up from a nearby number."""
+    written = " ".join(sources).lower()
+    found = []
+    for m in DESIGNATION.finditer(CITE.sub(" ", reply)):
+        code, number = m.group(1).lower(), m.group(2)
+        if not re.search(rf"(?<![a-z0-9]){re.escape(code)}[\s-]?{re.escape(number)}(?![\d.])", written):
+            found.append(m.group(0))
+    return list(dict.fromkeys(found))
 
 
 def unsupported_versions(reply: str, sources: Iterable[str]) -> list[str]:
@@ -188,7 +201,7 @@ def reply_problems(question: str, reply: str, sources: Sequence[tuple[str, str]]
     text) of every block the model could read."""
     texts = [question, *(text for _, text in sources)]
     found: dict[str, Any] = {
-        "unsupported_values": unsupported_values(reply, texts) + (
+        "unsupported_values": unsupported_values(reply, texts) + unsupported_designations(reply, texts) + (
             unsupported_versions(reply, texts) if ASKS_VERSION.search(question) else []),
         "values_of_other_products": values_of_other_products(reply, question, sources),
         "answer_without_value": lacks_asked_value(question, reply),
