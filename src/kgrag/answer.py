@@ -210,11 +210,11 @@ def plan_answer(
         evidence = quote_answer(focus.ranked, titles=owners) if mode != "generative" else NO_ANSWER
         return evidence_plan(blocks, context, evidence)
     facts = [b for b in blocks if b.items and b.items[0].kind == "relation"]
-    verb, unknown = unknown_names(question, q, names_text, [(b.title, b.text, b in facts) for b in blocks], mode)
+    unknown = unknown_names(question, q, names_text, [(b.title, b.text, b in facts) for b in blocks], mode)
     if unknown:  # the question names something the context never mentions (or only lists): say so, show what was found
-        context.info["missing_names" if verb == "mention" else "named_in_passing"] = unknown
+        context.info[unknown.key] = unknown.names
         return evidence_plan(blocks, context, quote_answer(focus.ranked, titles=owners),
-                             f"The documents found do not {verb} {' or '.join(unknown)}; the closest passages:")
+                             f"The documents found do not {unknown.verb} {' or '.join(unknown.names)}; the closest passages:")
     if mode in ("extractive", "auto"):  # "which boards use the X": the graph's fact table lists them
         listed = try_list(q, {b.n: b.text for b in facts})
         if listed is not None:

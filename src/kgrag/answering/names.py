@@ -4,6 +4,7 @@ something else ("the Nicla Sense ME" answered from the "Nicla Sense Env" datashe
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 from kgrag.answering.terms import QuestionTerms, name_found, quoted_words
 from kgrag.graph.keys import GENERIC_WORDS
@@ -63,14 +64,25 @@ def squash(text: str) -> str:
     return re.sub(r"[\W_]+", "", text.lower())
 
 
+class Unknown(NamedTuple):
+    """Names of the question the context does not describe, and how the answer says so."""
+
+    key: str  # the context info key reporting them: missing_names | named_in_passing
+    verb: str  # "The documents found do not <verb> X": mention | describe (they only list)
+    names: list[str]
+
+
 def unknown_names(question: str, q: QuestionTerms, names_text: str, sources: list[tuple[str, str, bool]],
-                  mode: str) -> tuple[str, list[str]]:
-    """("mention", names the context never mentions) or ("describe (they only list)", names it only lists); nothing
-    for generative mode (a strong model reads the full context and says so itself)."""
+                  mode: str) -> Unknown | None:
+    """Names the context never mentions, else names it only lists; None when every name is described, and for
+    generative mode (a strong model reads the full context and says so itself)."""
     if mode == "generative":
-        return "", []
+        return None
     missing = missing_names(question, q, names_text)
-    return ("mention", missing) if missing else ("describe (they only list)", named_in_passing(q, sources))
+    if missing:
+        return Unknown("missing_names", "mention", missing)
+    listed = named_in_passing(q, sources)
+    return Unknown("named_in_passing", "describe (they only list)", listed) if listed else None
 
 
 _EXAMPLE = re.compile(r"\((?:e\.g\.|for example|such as)[^)]*\)", re.IGNORECASE)  # "(e.g., Arduino UNO R4 WiFi)"
