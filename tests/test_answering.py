@@ -12,7 +12,7 @@ from kgrag.answering.extract import quote_answer
 from kgrag.answering.names import missing_names
 from kgrag.answering.select import focus_units
 from kgrag.answering.terms import analyse, asks_product, is_refusal
-from kgrag.answering.tidy import tidy_reply
+from kgrag.answering.tidy import loops, tidy_reply
 from kgrag.answering.units import block_units
 from kgrag.answering.values import asked_dimensions, has_value, part_numbers, without_tolerances
 from kgrag.config import Settings
@@ -569,3 +569,21 @@ def test_a_small_models_answer_is_followed_by_the_passages_it_did_not_already_sa
                               _context(other), mode="auto", focus_tokens=150, passages=2)
     assert carrier.text.endswith("From the documents: Temperature accuracy: ± 0.5 °C, 15 to +40 °C [1].")
     assert "±0.1" not in carrier.text  # the Zephyr Board's temperature accuracy row is another product's
+
+
+def test_a_stream_stops_when_the_model_starts_repeating_itself() -> None:
+    """Streaming stops at the first repeated sentence (what follows would be removed), and the model is released."""
+    question = "Why should I install the board package first?"
+    pulled: list[str] = []
+
+    class Looping(FakeLLM):
+        def stream(self, messages, *, max_tokens=512, temperature=0.0):  # type: ignore[no-untyped-def]
+            for word in ("Install the board package before uploading a sketch [3]. " * 20).split(" "):
+                pulled.append(word)
+                yield word + " "
+
+    events = list(stream_answer(Looping(), question, _context(question), mode="auto", focus_tokens=100))
+    assert events[-1]["data"]["answer"] == "Install the board package before uploading a sketch [3]."
+    assert len(pulled) < 20  # stopped in the second sentence, not after twenty
+    assert not loops("The range is 0 to 100 %RH [2]. The response time is 4 s [2].")
+    assert loops("The range is 0 to 100 %RH [2]. The response time is 4 s [2]. The range is 0 to 100 %RH [2].")

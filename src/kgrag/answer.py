@@ -22,7 +22,7 @@ from kgrag.answering.terms import (
     name_found,
     question_coverage,
 )
-from kgrag.answering.tidy import tidy_reply
+from kgrag.answering.tidy import loops, tidy_reply
 from kgrag.errors import ConfigError
 from kgrag.models.base import LLM, Embedder, Message
 from kgrag.types import Answer, Citation, Context, ContextItem
@@ -332,9 +332,15 @@ def stream_answer(
         yield {"event": "done", "data": answer.to_dict()}
         return
     pieces: list[str] = []
-    for piece in llm.stream(_messages(question, plan, focus_tokens > 0), max_tokens=plan.max_tokens):
-        pieces.append(piece)
-        yield {"event": "token", "data": piece}
+    stream = llm.stream(_messages(question, plan, focus_tokens > 0), max_tokens=plan.max_tokens)
+    try:
+        for piece in stream:
+            pieces.append(piece)
+            yield {"event": "token", "data": piece}
+            if any(c in piece for c in ".!?]") and loops("".join(pieces)):
+                break  # the model repeats itself: the rest would be removed, stop generating it
+    finally:
+        getattr(stream, "close", lambda: None)()  # a generator releases the model now, not when collected
     usage = {"completion_tokens": len(pieces)}  # a piece is at most one token: the limit was hit if as many came
     yield {"event": "done", "data": finish_plan(question, context, plan, "".join(pieces), usage).to_dict()}
 

@@ -71,6 +71,16 @@ def without_cut_end(reply: str) -> str:
     return "\n".join(lines).strip()
 
 
+def loops(text: str) -> bool:
+    """True when the last finished sentence of a reply being written repeats an earlier one: the model has started
+    a loop, and what follows would be removed anyway (a stream stops there)."""
+    if not _ENDED.search(text):
+        return False
+    sentences = [s for line in text.splitlines() for s in split_sentences(line)]
+    said = [(content_terms(CITE.sub(" ", s)), names(s)) for s in sentences[:-1]]
+    return len(sentences) > 1 and repeats(content_terms(CITE.sub(" ", sentences[-1])), names(sentences[-1]), said)
+
+
 def tidy_reply(reply: str, truncated: bool) -> str:
     """The reply without repeated sentences and, when the model hit its token limit, without its cut-off end."""
     text = without_repeats(reply)
