@@ -545,14 +545,14 @@ def test_an_accuracy_is_no_answer_to_how_far_or_how_much() -> None:
 
 
 def test_a_small_models_answer_is_followed_by_the_passages_it_did_not_already_say() -> None:
-    """Auto mode with a focused (small) model: after the answer, the best focus units in the documents' own words
-    (about the asked product, carrying an asked word), skipping one the answer already says; none after an
-    answer of a strong (unfocused) model."""
+    """Auto mode with a focused (small) model: after the answer, the best focus units in the documents' own words,
+    each led by its product (about the asked product, carrying an asked word), skipping one the answer already says;
+    none after an answer of a strong (unfocused) model."""
     question = "Why should I install the board package first?"
     answer = generate_answer(FakeLLM(replies=["It is needed before uploading [3]."]), question, _context(question),
                              mode="auto", focus_tokens=100, passages=2)
-    assert answer.text == ("It is needed before uploading [3].\n\nFrom the documents: Install the board package "
-                           "from the boards manager before uploading a sketch [3].") and answer.grounded
+    assert answer.text == ("It is needed before uploading [3].\n\nFrom the documents: Zephyr Board: Install the board "
+                           "package from the boards manager before uploading a sketch [3].") and answer.grounded
     echoed = generate_answer(FakeLLM(replies=["Install the board package from the boards manager before uploading "
                                               "a sketch, as the guide says [3]."]), question, _context(question),
                              mode="auto", focus_tokens=100, passages=2)
@@ -567,7 +567,7 @@ def test_a_small_models_answer_is_followed_by_the_passages_it_did_not_already_sa
     other = "Why does the Orbit Carrier need a temperature sensor with that accuracy?"
     carrier = generate_answer(FakeLLM(replies=["It is about half a degree for weather use [1]."]), other,
                               _context(other), mode="auto", focus_tokens=150, passages=2)
-    assert carrier.text.endswith("From the documents: Temperature accuracy: ± 0.5 °C, 15 to +40 °C [1].")
+    assert carrier.text.endswith("From the documents: Orbit Carrier: Temperature accuracy: ± 0.5 °C, 15 to +40 °C [1].")
     assert "±0.1" not in carrier.text  # the Zephyr Board's temperature accuracy row is another product's
 
 
@@ -587,3 +587,15 @@ def test_a_stream_stops_when_the_model_starts_repeating_itself() -> None:
     assert len(pulled) < 20  # stopped in the second sentence, not after twenty
     assert not loops("The range is 0 to 100 %RH [2]. The response time is 4 s [2].")
     assert loops("The range is 0 to 100 %RH [2]. The response time is 4 s [2]. The range is 0 to 100 %RH [2].")
+
+
+def test_passages_for_two_alternatives_give_each_ones_best_first_and_never_a_copy_note() -> None:
+    """"Which is better …, the Zephyr Board or the Orbit Carrier?": the passages start with each product's best one;
+    a "(also in …)" line (where else a passage appears) is never quoted on its own."""
+    question = "Which is better for measuring temperature accurately, the Zephyr Board or the Orbit Carrier?"
+    context = _context(question)
+    context.items[1].text += "\n(also in Orbit Carrier, Sensors)"
+    answer = generate_answer(FakeLLM(replies=["Either can measure it with a stated accuracy [2]."]), question, context,
+                             mode="auto", focus_tokens=200, passages=2)
+    quoted = answer.text.split("From the documents: ")[1]
+    assert quoted.startswith("Zephyr Board: ") and "Orbit Carrier: " in quoted and "(also in" not in quoted

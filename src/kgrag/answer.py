@@ -238,9 +238,10 @@ def plan_answer(
     if q.yes_no and mode == "auto" and focus_tokens > 0:  # a small local model affirms what it is asked ("The X
         return evidence_plan(blocks, context, evidence)  # includes a separate sensor"): show the passages instead
     context.info["answer_path"] = "focused" if focus_tokens > 0 else "full"
-    follow = key_passages(q, focus.ranked, focus.units) if mode == "auto" and focus_tokens > 0 and passages else []
+    titles = {b.n: b.title for b in blocks}
+    follow = key_passages(q, focus.ranked, focus.units, titles) if mode == "auto" and focus_tokens > 0 and passages else []
     return Plan(focused if focus_tokens > 0 else blocks, "generate", max_tokens=max_tokens, evidence=evidence,
-                sources=blocks, follow_up=(lambda reply: quote_answer(follow, passages, owners, said=reply)))
+                sources=blocks, follow_up=(lambda reply: quote_answer(follow, passages, titles, said=reply)))
 
 
 def evidence_plan(blocks: list[Block], context: Context, evidence: str, lead: str = NO_DIRECT_ANSWER) -> Plan:

@@ -22,10 +22,12 @@ from kgrag.answering.terms import (
     REVISION,
     TOKEN,
     QuestionTerms,
+    alternative_names,
     content_terms,
     fold,
     name_found,
     term_list,
+    title_names,
     words_found,
 )
 from kgrag.answering.units import FACT_SUBJECT, Unit
@@ -47,6 +49,7 @@ from kgrag.answering.values import (
     without_values_of,
 )
 from kgrag.graph.datasheet.vocab import SKU, TYPE_WORDS
+from kgrag.retrieve.compact import COPY_NOTE
 
 MIN_ATTRIBUTES = 0.4  # share of the question's attribute words the unit must carry (a value in the asked unit
 # counts for the words that ask for it)
@@ -296,11 +299,13 @@ def quote_answer(ranked: list[Scored], n: int = QUOTES, titles: Mapping[int, str
     for s in ranked:
         key = squash(s.unit.display())
         if (s.unit.kind == "heading" or s.score <= 0 or s.foreign or len(s.unit.text.split()) < MIN_QUOTE_WORDS
+                or s.unit.text.startswith(COPY_NOTE)  # where else a passage appears says nothing on its own
                 or any(key in k or k in key for k in seen) or (told and _said_already(s.unit, told))):
             continue
         seen.append(key)
         quote = s.unit.display().rstrip(" .;")
-        title = (titles or {}).get(s.unit.block, "")
+        fact = FACT_SUBJECT.match(s.unit.heading) if titles is not None else None  # a gathered graph fact: its subject
+        title = (titles or {}).get(s.unit.block, "") or (fact["name"] if fact else "")
         if title and title != led and title.lower() not in quote.lower():
             quote = f"{title}: {quote}"
         led = title
@@ -316,10 +321,21 @@ def _said_already(unit: Unit, told: set[str]) -> bool:
     return bool(words) and len(words & told) >= SAID_SHARE * len(words)
 
 
-def key_passages(q: QuestionTerms, ranked: list[Scored], shown: Collection[int]) -> list[Scored]:
+def key_passages(q: QuestionTerms, ranked: list[Scored], shown: Collection[int],
+                 titles: Mapping[int, str] | None = None) -> list[Scored]:
     """The focus units a small model's answer may be followed by: in a block the model was `shown` (its numbers are
     the answer's citations), close to the best unit's score, carrying an asked word, and about the named product
-    (not a variant's), so a quote brings no other product in."""
+    (not a variant's), so a quote brings no other product in. When the question offers two products as alternatives
+    (`titles`: block number -> document title), each one's best passage comes first."""
     top = max((s.score for s in ranked), default=0.0)
-    return [s for s in ranked if s.unit.block in shown and s.score >= KEY_SCORE * top
-            and (s.attributes > 0 or not q.attributes) and not (q.names and (s.names < MIN_NAMES or s.variant))]
+    sides = alternative_names(q.text, q.phrases) if titles else []  # "the A or the B?": each one's best passage first
+
+    def about(s: Scored, side: list[str]) -> bool:
+        return title_names(side, (titles or {}).get(s.unit.block, ""))
+
+    keep = [s for s in ranked if s.unit.block in shown and s.score >= KEY_SCORE * top
+            and (s.attributes > 0 or not q.attributes)  # a unit about one of two alternatives names half of the names
+            and (any(about(s, side) for side in sides) or not (q.names and (s.names < MIN_NAMES or s.variant)))]
+    lead = [next((s for s in keep if about(s, side)), None) for side in sides]
+    first = [s for s in lead if s is not None]
+    return first + [s for s in keep if all(s is not f for f in first)]

@@ -304,6 +304,16 @@ def compared_names(question: str, phrases: list[list[str]]) -> list[list[str]]:
         joints = list(_AND.finditer(question))
     else:
         return []
+    return names_around(question, phrases, joints)
+
+
+def alternative_names(question: str, phrases: list[list[str]]) -> list[list[str]]:
+    """The two names a question offers as alternatives ("Should I use a Portenta X8 or a Portenta H7?"), or []."""
+    return names_around(question, phrases, list(_ALTERNATIVE.finditer(question))[:1])
+
+
+def names_around(question: str, phrases: list[list[str]], joints: list[re.Match[str]]) -> list[list[str]]:
+    """The last name before and the first name after the first joint ("or", "and") that has a name on each side."""
     at: list[tuple[int, list[str]]] = []  # where each name starts; the two around "or" / "and" are compared
     for p in phrases:
         m = re.search(r"(?<![\w-])" + r"\W+".join(re.escape(w) for w in p) + r"(?![\w-])", question)

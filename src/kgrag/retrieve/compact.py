@@ -16,6 +16,7 @@ from kgrag.types import ContextItem
 
 MIN_ITEM_CHARS = 40
 MAX_OVERLAP = 0.6  # a chunk whose words are this much inside one already kept chunk is a near-copy
+COPY_NOTE = "(also in "  # opens the line a near-copy from another product leaves: "(also in Nicla Voice, 5 Board …)"
 MAX_COPY_NOTES = 1  # a passage copied in more products than this is boilerplate: no "also in" notes
 _LETTER = re.compile(r"[^\W\d_]")
 _NON_LATIN = re.compile(r"[^\W\d_\u0000-\u024F]")
@@ -110,8 +111,8 @@ def _note_copy(kept: ContextItem, copy: ContextItem) -> None:
         return
     also.append(product)
     if len(also) > MAX_COPY_NOTES:
-        kept.text = "\n".join(line for line in kept.text.split("\n") if not line.startswith("(also in "))
+        kept.text = "\n".join(line for line in kept.text.split("\n") if not line.startswith(COPY_NOTE))
     else:
         where = f", {copy.source['section'].split(' > ')[-1]}" if copy.source.get("section") else ""
-        kept.text += f"\n(also in {product}{where})"
+        kept.text += f"\n{COPY_NOTE}{product}{where})"
     kept.tokens = 0  # recounted when packed (one short item, rarely)
