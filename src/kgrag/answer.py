@@ -197,7 +197,8 @@ def plan_answer(
         context.info["missing_parts"] = q.parts
         return Plan(blocks, "refuse", NO_ANSWER)
     scopes = {b.n: b.header() for b in blocks}
-    owners = {b.n: b.title for b in blocks} if asks_product(q) else None  # "which board …": quotes say whose
+    titles = {b.n: b.title for b in blocks}
+    owners = titles if asks_product(q) else None  # "which board …": every quote says whose it is
     focus = focus_units(question, {b.n: b.text for b in blocks}, scopes, max(focus_tokens, 200), embedder)
     focused = focused_blocks(blocks, focus)
     coverage = question_coverage(question, "\n".join([b.header() for b in focused] + [b.text for b in focused]))
@@ -238,7 +239,6 @@ def plan_answer(
     if q.yes_no and mode == "auto" and focus_tokens > 0:  # a small local model affirms what it is asked ("The X
         return evidence_plan(blocks, context, evidence)  # includes a separate sensor"): show the passages instead
     context.info["answer_path"] = "focused" if focus_tokens > 0 else "full"
-    titles = {b.n: b.title for b in blocks}
     follow = key_passages(q, focus.ranked, focus.units, titles) if mode == "auto" and focus_tokens > 0 and passages else []
     return Plan(focused if focus_tokens > 0 else blocks, "generate", max_tokens=max_tokens, evidence=evidence,
                 sources=blocks, follow_up=(lambda reply: quote_answer(follow, passages, titles, said=reply)))
