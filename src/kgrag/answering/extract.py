@@ -290,8 +290,9 @@ def quote_answer(ranked: list[Scored], n: int = QUOTES, titles: Mapping[int, str
                  said: str = "") -> str:
     """The best `n` units quoted with their markers: the no-LLM answer when no single unit states the value. A unit
     repeating one already quoted ("has power component: MP2322" / "…: MP2322GQH") adds nothing and is passed over,
-    and so is one whose words the text `said` (an answer the quotes follow) already holds. With `titles` (block
-    number -> document title) a quote is led by its product unless it names it or the quote before was led by it."""
+    and so is one whose words the text `said` (an answer the quotes follow) already holds, and a copy note. With
+    `titles` (block number -> document title) a quote is led by its product (a gathered graph fact by its subject)
+    unless it names it or the quote before was led by it."""
     out: list[str] = []
     seen: list[str] = []
     told = content_terms(CITE.sub(" ", said))
