@@ -529,6 +529,9 @@ def test_a_which_board_reply_that_names_no_board_shows_the_passages_with_their_p
     named = generate_answer(FakeLLM(replies=["The Orbit Carrier offers it for connecting sensors [1]."]), question, _context(question),
                             mode="auto", focus_tokens=150)
     assert named.text == "The Orbit Carrier offers it for connecting sensors [1]." and named.grounded
+    from kgrag.answering.grounding import names_no_product
+
+    assert not names_no_product(question, "The board offers it [1].", [])  # no titled source: nothing to check
 
 
 def test_an_accuracy_is_no_answer_to_how_far_or_how_much() -> None:

@@ -179,10 +179,11 @@ def lacks_asked_value(question: str, reply: str) -> bool:
 def names_no_product(question: str, reply: str, titles: Iterable[str]) -> bool:
     """A question asking which product ("Which board comes with four isolated relays?") answered without naming one
     of the sources' products: "The board comes with four … relays [5]" does not say which."""
-    if not asks_product(analyse(question)):
+    keys = [product_key(title) for title in titles if title.split()]
+    if not keys or not asks_product(analyse(question)):  # no source names a product: nothing to check against
         return False
     said = CITE.sub(" ", reply).lower()
-    return not any(name_found(product_key(title), said) for title in titles if title.split())
+    return not any(name_found(key, said) for key in keys)
 
 
 def product_key(title: str) -> str:
