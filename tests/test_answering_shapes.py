@@ -603,3 +603,5 @@ def test_a_rating_the_reply_writes_and_no_source_does_is_made_up() -> None:
     assert reply_problems(question, "The Zephyr PLC is certified to SIL 13 [1].", sources)["unsupported_values"] \
         == ["SIL 13"]
     assert reply_problems("What IP rating does the Zephyr PLC have?", "It is rated IP 20 [1].", sources) == {}
+    assert reply_problems("Which Wi-Fi standard does it support?", "It supports IEEE 802.11 b/g/n [1].",
+                          [("Zephyr PLC", "Wi-Fi 802.11 b/g/n")]) == {}  # the number alone names the standard

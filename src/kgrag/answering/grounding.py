@@ -90,8 +90,11 @@ def unsupported_designations(reply: str, sources: Iterable[str]) -> list[str]:
     found = []
     for m in DESIGNATION.finditer(CITE.sub(" ", reply)):
         code, number = m.group(1).lower(), m.group(2)
-        if not re.search(rf"(?<![a-z0-9]){re.escape(code)}[\s-]?{re.escape(number)}(?![\d.])", written):
-            found.append(m.group(0))
+        if re.search(rf"(?<![a-z0-9]){re.escape(code)}[\s-]?{re.escape(number)}(?![\d.])", written):
+            continue
+        if ("." in number or len(number) > 2) and re.search(rf"(?<![\w.]){re.escape(number)}(?![\d])", written):
+            continue  # "IEEE 802.11" where the source writes "802.11 b/g/n": the number alone names it
+        found.append(m.group(0))
     return list(dict.fromkeys(found))
 
 
