@@ -22,6 +22,11 @@ def names(sentence: str) -> set[str]:
     return {w.lower() for w in words if any(c.isupper() or c.isdigit() for c in w)}
 
 
+def said_in(sentence: str) -> tuple[set[str], set[str]]:
+    """What a sentence says, for the repeat test: its content words and its names (citation markers ignored)."""
+    return content_terms(CITE.sub(" ", sentence)), names(sentence)
+
+
 def repeats(terms: set[str], named: set[str], said: list[tuple[set[str], set[str]]]) -> bool:
     """True when at least REPEAT_SHARE of `terms` are the words of one sentence in `said` that writes every name
     of this one too ("The Nicla family is designed for …" after "The Nano family is designed for …" is not one)."""
@@ -31,7 +36,7 @@ def repeats(terms: set[str], named: set[str], said: list[tuple[set[str], set[str
 
 def _says_nothing(sentences: list[str]) -> bool:
     """True when the sentences hold no content word (a list number, a marker)."""
-    return not any(content_terms(CITE.sub(" ", s)) for s in sentences)
+    return not any(said_in(s)[0] for s in sentences)
 
 
 def without_repeats(reply: str) -> str:
@@ -44,7 +49,7 @@ def without_repeats(reply: str) -> str:
             continue
         kept, dropped = [], False
         for sentence in split_sentences(line):
-            terms, named = content_terms(CITE.sub(" ", sentence)), names(sentence)
+            terms, named = said_in(sentence)
             if repeats(terms, named, said):
                 dropped = True
                 continue
@@ -77,8 +82,7 @@ def loops(text: str) -> bool:
     if not _ENDED.search(text):
         return False
     sentences = [s for line in text.splitlines() for s in split_sentences(line)]
-    said = [(content_terms(CITE.sub(" ", s)), names(s)) for s in sentences[:-1]]
-    return len(sentences) > 1 and repeats(content_terms(CITE.sub(" ", sentences[-1])), names(sentences[-1]), said)
+    return len(sentences) > 1 and repeats(*said_in(sentences[-1]), [said_in(s) for s in sentences[:-1]])
 
 
 def tidy_reply(reply: str, truncated: bool) -> str:
