@@ -404,6 +404,8 @@ def test_a_multi_word_name_counts_whole() -> None:
     assert missing_names(q.text, q, names_text) == ["Acme Orbit Carrier"]
     q = analyse("Which Sensor does the Zephyr Board Kit use for temperature?")
     assert missing_names(q.text, q, names_text) == []  # capitalised class nouns around a product's name
+    q = analyse("Summarize the I/O and A/D inputs of the Zephyr Board.")
+    assert q.names == ["Zephyr", "Board"] and missing_names(q.text, q, names_text) == []  # abbreviated terms name nothing
 
 
 def test_a_name_the_context_never_mentions_is_reported_not_answered() -> None:

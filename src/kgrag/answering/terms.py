@@ -116,12 +116,15 @@ def stem(word: str) -> str:
     return word[:5] if len(word) > 5 and word.isalpha() else word
 
 
+_LETTER_PAIR = re.compile(r"[A-Za-z](?:/[A-Za-z])+")  # "I/O", "A/D": an abbreviated term, not a name
+
+
 def _is_name(token: str, first: bool) -> bool:
     has_digit = any(c.isdigit() for c in token)
     has_alpha = any(c.isalpha() for c in token)
     if has_digit and has_alpha:
         return True
-    if first or not token[:1].isupper():
+    if first or not token[:1].isupper() or _LETTER_PAIR.fullmatch(token):
         return False
     if len(token) > 1 and token.isupper():
         return True  # an acronym, even one spelled like a stop word: "Nicla Sense ME", "IT"
