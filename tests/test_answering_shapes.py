@@ -88,6 +88,25 @@ def test_the_row_whose_label_asks_no_more_than_the_question_is_quoted() -> None:
     assert _best("What is the flash memory size of the Zephyr Core?", rows) == "Flash | 2 MB"
 
 
+def test_a_unit_or_quantity_word_the_question_writes_asks_a_value() -> None:
+    """"(in dBm)", "in nits", "wavelength", "how bright": the quantity asked, so a quote must state it."""
+    assert analyse("How sensitive is the Zephyr Core's receiver (in dBm)?").dimensions == {"power", "level"}
+    assert analyse("How bright is the Zephyr Panel, in nits?").dimensions == {"light"}
+    assert "length" in analyse("What wavelength does the Zephyr Ranger's laser emit?").dimensions
+    assert not analyse("Is the Zephyr Core firmware written in C?").dimensions  # one letter is too ambiguous
+    rows = ["Laser | Class 1 laser emitter", "Laser wavelength | 940 nm"]
+    assert _best("What wavelength is the laser emitter of the Zephyr Core?", rows) == rows[1]
+
+
+def test_the_row_at_the_condition_the_question_writes_is_quoted() -> None:
+    """Rows that tie on every asked word: the one at the asked temperature, not the table's first row."""
+    rows = ["Temperature -10 °C | Output voltage 0.2 V", "Temperature 0 °C | Output voltage 0.4 V",
+            "Temperature 10 °C | Output voltage 0.6 V"]
+    question = "What output voltage does the Zephyr Core's temperature sensor give at 0 °C?"
+    assert _best(question, rows) == rows[1]
+    assert _best("What output voltage does the Zephyr Core's temperature sensor give?", rows) == rows[0]
+
+
 def test_a_row_mixing_other_quantities_loses_to_one_stating_only_the_asked_one() -> None:
     rows = ["Humidity range | 0-100 % RH, -40 °C to +125 °C", "Relative humidity range | 0-100 %"]
     assert _best("What is the humidity range of the Zephyr Core?", rows) == "Relative humidity range | 0-100 %"
@@ -272,6 +291,10 @@ def test_a_reply_giving_no_number_for_a_question_asking_a_quantity_gives_way_to_
     assert lacks_asked_value("How heavy is the Zephyr Ranger?", "The Zephyr Ranger is a lightweight sensor [1].")
     assert not lacks_asked_value("How many relays does the Zephyr Core have?", "It has two relays [1].")
     assert not lacks_asked_value("Why does the Zephyr Ranger use time-of-flight?", "It measures distance [1].")
+    question = "How bright is the Zephyr 20 Display's backlight, in nits?"  # a unit the question writes asks a value
+    assert lacks_asked_value(question, "The Zephyr 20 Display's backlight is driven by the LED driver (U3) [2].")
+    assert not lacks_asked_value(question, "The backlight reaches 350 nits [2].") and not lacks_asked_value(
+        "How sensitive is the Zephyr 20 receiver (in dBm)?", "It receives down to -96 dBm [1].")
     question = "How heavy is the Zephyr Ranger?"
     llm = FakeLLM(replies=["The Zephyr Ranger is a light sensor for robots [1]."])
     answer = generate_answer(llm, question, _context(question, ("Zephyr Ranger", RANGER)), mode="auto", focus_tokens=300)
@@ -304,6 +327,10 @@ def test_a_value_only_another_products_document_gives_is_not_an_answer_for_the_a
     ratings = [("Zephyr Eye", "The Zephyr Eye has a 2 MP camera."), ("Zephyr Scope", "Its enclosure is rated IP20.")]
     assert values_of_other_products("The Zephyr Eye is rated IP20 [2].", "What IP rating does the Zephyr Eye have?",
                                     ratings) == ["IP20"]  # a rating or chip name borrowed from another product
+    facts = "Zephyr Scope (Product)\nreceiver sensitivity | -139 dBm (Min)\ntransmit power | 27 dBm (Max)"
+    assert values_of_other_products("The Zephyr Eye receives down to -139 dBm [1].",  # "(Min)" ends a fact line
+                                    "What is the receiver sensitivity of the Zephyr Eye (in dBm)?",
+                                    [("", facts), sources[0]]) == ["139"]
     question = "What frame rate does the Zephyr Eye camera reach?"
     llm = FakeLLM(replies=["The Zephyr Eye camera runs at 60 fps [2]."])
     context = _context(question, *((t, f"{t}\n{x}") for t, x in sources))
@@ -418,6 +445,18 @@ def test_a_count_of_the_asked_thing_needs_fewer_of_the_asked_words() -> None:
     unit = Unit(block=1, pos=0, text="5-point and gesture support", kind="sentence")
     found = try_extract(q, [Scored(unit, score=1.0, attributes=0.25, names=0.67)], {1: "Zephyr Panel"})
     assert found is not None and "5-point" in found.text
+
+
+def test_a_count_of_a_thing_no_source_names_is_no_answer() -> None:
+    """"How many detents …" over passages that never say "detent": the reply's "360" counts something else."""
+    from kgrag.answering.grounding import count_unstated, reply_problems
+
+    sources = [("Zephyr Knob", "The rotary encoder turns 360° (continuous rotation). It has 2 push switches.")]
+    question = "How many detents per full turn does the rotary encoder on the Zephyr Knob have?"
+    assert reply_problems(question, "It has 360° (continuous rotation) [1].", sources)["count_unstated"]
+    assert not count_unstated("How many push switches does the Zephyr Knob have?", [sources[0][1]])
+    assert not count_unstated("How many touch points does it support?", ["5-point touch and gestures"])
+    assert not count_unstated("What is the rotation range?", [sources[0][1]])
 
 
 def test_a_value_the_question_writes_names_a_pin_and_is_no_answer() -> None:

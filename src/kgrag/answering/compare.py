@@ -13,7 +13,7 @@ from kgrag.answering.grounding import STANDALONE_NUMBER, number_form
 from kgrag.answering.select import Scored, attribute_share, name_score, variant_of
 from kgrag.answering.terms import COMPARATIVES, GREATER, QuestionTerms, content_terms, title_names
 from kgrag.answering.units import FACT_SUBJECT
-from kgrag.answering.values import NUMBER_UNIT, asked_dimensions, dimension_of_unit
+from kgrag.answering.values import NUMBER_UNIT, dimension_of_unit
 
 _COMPARED = re.compile(rf"\b(?:{'|'.join(sorted(COMPARATIVES))})\b\s+([^,:;?()]+?)\s*(?:[,:;?(]|\bthe\b|$)",
                        re.IGNORECASE)
@@ -55,7 +55,7 @@ def _one_side(q: QuestionTerms, phrase: list[str], other: list[str], quantity: s
 
 def _single_value(q: QuestionTerms, found: Extraction) -> tuple[float, str, str] | None:
     """(number, unit, as written) when the quote states exactly one value of the asked quantity."""
-    dims = asked_dimensions(q.attributes)
+    dims = q.dimensions
     text = found.unit.value_text()
     values = [m for m in NUMBER_UNIT.finditer(text) if not dims or dimension_of_unit(m.group(2)) & dims]
     if len(values) != 1 or len(STANDALONE_NUMBER.findall(text)) != 1:  # a range ("-20 to +70 °C") has two ends

@@ -47,6 +47,7 @@ from kgrag.answering.values import (
     versions_after,
     without_tolerances,
     without_values_of,
+    writes_values_of,
 )
 from kgrag.graph.datasheet.vocab import SKU, TYPE_WORDS
 from kgrag.retrieve.compact import COPY_NOTE
@@ -104,7 +105,7 @@ def states_value(q: QuestionTerms, unit: Unit) -> bool:
     if ASKS_VERSION.search(q.text):  # "Which kernel version …": a version number, not a sentence naming Linux
         return bool(versions_after(unit.display(), q.attributes | {n.lower() for n in q.names}))
     values = without_values_of(unit.value_text(), q.text)  # "24V" in "the 24V IN pin" names the pin
-    if asked_dimensions(q.attributes) and not q.wants_name:  # "up to what distance": a part number is no length,
+    if q.dimensions and not q.wants_name:  # "up to what distance": a part number is no length,
         return has_value(without_tolerances(values, q.attributes))  # nor an accuracy ("±10 cm") an asked length
     asked = {p.lower() for p in q.parts}
     skus = {m.lower() for m in SKU.findall(unit.display())}  # a product's order code ("SKU: ABX00102") is no part of it
@@ -151,7 +152,7 @@ def names_the_kind(q: QuestionTerms, unit: Unit) -> bool:
 
 def unit_fits(q: QuestionTerms, unit: Unit) -> bool:
     """When the question names a quantity (voltage, temperature, ...), the unit's values must measure it."""
-    dims = asked_dimensions(q.attributes)
+    dims = q.dimensions
     found = value_dimensions(unit.value_text())
     return not dims or not found or bool(dims & found)
 
@@ -159,7 +160,7 @@ def unit_fits(q: QuestionTerms, unit: Unit) -> bool:
 def value_fit(q: QuestionTerms, unit: Unit) -> tuple[int, int]:
     """(states a value of the asked quantity, minus the values in units that measure nothing asked): for a
     humidity range, "0-100 % RH" beats a sentence with no humidity value, and beats "0-100 % RH, -40 °C …"."""
-    dims = asked_dimensions(q.attributes)
+    dims = q.dimensions
     if not dims:
         return 0, 0
     text = unit.value_text()
@@ -224,7 +225,8 @@ def try_extract(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) 
         return None
     # the asked attribute decides, then the row whose label asks for no more than that ("flash | 2 MB" before
     # "secured flash user memory | 50 kB" for "the flash memory size")
-    ranks = [(round(s.attributes, 2), s.names, *value_fit(q, s.unit), label_precision(q, s.unit)) for s in fits]
+    ranks = [(round(s.attributes, 2), s.names, *value_fit(q, s.unit), writes_values_of(s.unit.value_text(), q.text),
+              label_precision(q, s.unit)) for s in fits]
     top = max(ranks)
     tied = [s for s, r in zip(fits, ranks, strict=True) if r == top]
     first = min(tied, key=lambda s: (s.unit.block, s.unit.pos))  # a datasheet lists the main part's values first

@@ -19,6 +19,7 @@ from kgrag.answering.terms import (
     content_terms,
     fold,
     name_found,
+    stem,
     title_names,
 )
 from kgrag.answering.units import FACT_SUBJECT
@@ -29,7 +30,6 @@ from kgrag.answering.values import (
     NUMBER_WORDS,
     PRICE,
     VERSION,
-    asked_dimensions,
     dimension_of_unit,
     part_numbers,
     without_values_of,
@@ -37,7 +37,8 @@ from kgrag.answering.values import (
 
 STANDALONE_NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*")  # standalone numbers: "3.3", "1,000", "260"; not "ESP32"
 _IN_PRODUCT = re.compile(r"^in product \| ([^\[\n]+)", re.MULTILINE)
-_ANY_NUMBER = re.compile(rf"(?<![\w-])(?:{NUMBER_WORDS})(?![\w-])|\d", re.IGNORECASE)
+# A number of its own: a count word, or digits not glued after letters ("U3", "LV52204" and "Cortex-M4" name parts)
+_ANY_NUMBER = re.compile(rf"(?<![\w-])(?:{NUMBER_WORDS})(?![\w-])|(?<![A-Za-z\d.])\d+(?:[.,]\d+)?", re.IGNORECASE)
 DESIGNATION = re.compile(r"\b([A-Z]{2,5}|Class|Level|Grade|Type|Cat)[ -](\d+(?:\.\d+)?)\b(?!\s?%)")  # "SIL 3", "IP 67"
 BARE = ""  # a number written without a unit after it (a table cell whose unit is in the header, a count)
 
@@ -175,8 +176,20 @@ def lacks_asked_value(question: str, reply: str) -> bool:
     answered without any number: "The Mid Carrier is a lightweight board" does not say how heavy it is."""
     q = analyse(question)
     asks = q.wants_value and not q.wants_name and not q.yes_no and (
-        bool(asked_dimensions(q.attributes)) or bool(q.count_of) or bool(COST.search(question)))
-    return asks and not _ANY_NUMBER.search(without_values_of(CITE.sub(" ", reply), question))
+        bool(q.dimensions) or bool(q.count_of) or bool(COST.search(question)))
+    written = {m.group(0) for m in _ANY_NUMBER.finditer(question)}  # "the Nano 33 IoT": a number naming the product
+    said = _ANY_NUMBER.finditer(without_values_of(CITE.sub(" ", reply), question))
+    return asks and all(m.group(0) in written for m in said)
+
+
+def count_unstated(question: str, texts: Iterable[str]) -> bool:
+    """A how-many question whose counted thing no source names ("How many detents per turn …" over passages that never
+    say "detent"): whatever number the reply gives counts something else."""
+    counted = analyse(question).count_of
+    if not counted:
+        return False
+    said = re.compile(rf"(?<![a-z]){re.escape(stem(counted))}", re.IGNORECASE)  # "switches", "5-point"
+    return not any(said.search(text) for text in texts)
 
 
 def names_no_product(question: str, reply: str, titles: Iterable[str]) -> bool:
@@ -209,6 +222,7 @@ def reply_problems(question: str, reply: str, sources: Sequence[tuple[str, str]]
             unsupported_versions(reply, texts) if ASKS_VERSION.search(question) else []),
         "values_of_other_products": values_of_other_products(reply, question, sources),
         "answer_without_value": lacks_asked_value(question, reply),
+        "count_unstated": count_unstated(question, texts[1:]),
         "echo": echoes(question, reply, " ".join(title for title, _ in sources)),
         "no_product_named": names_no_product(question, reply, [title for title, _ in sources if title]),
     }

@@ -139,7 +139,7 @@ def score_units(
 
     unit_terms = [term_list(u.scoped()) for u in units]
     lexical = _norm(bm25(words(query), [words(terms) for terms in unit_terms]))
-    dims = asked_dimensions(q.attributes)
+    dims = q.dimensions
     blocks: dict[int, str] = {}
     for u in units:
         blocks[u.block] = blocks.get(u.block, scopes.get(u.block, "")) + "\n" + u.scoped()

@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from kgrag.answering.values import PART, asked_dimensions, dimension_of_unit
+from kgrag.answering.values import PART, asked_dimensions, dimension_of_unit, written_dimensions
 from kgrag.graph.datasheet.vocab import TYPE_WORDS
 
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9.\-_/]*")
@@ -145,6 +145,7 @@ class QuestionTerms:
     wants_name: bool = False  # "which/who ...": the answer names a part or product, not a number
     count_of: str = ""  # "how many relays ...": the folded thing counted; the answer is a count of it
     yes_no: bool = False
+    dimensions: set[str] = field(default_factory=set)  # quantities asked: by a word ("voltage") or a unit ("in dBm")
     compares: list[list[str]] = field(default_factory=list)  # "which has more X, A or B": the two names set apart
     together: list[list[str]] = field(default_factory=list)  # asked words joined by "and" / a list ("Flash, SRAM and
     # EEPROM", "the dimensions and the weight"): a quote must give each of a group
@@ -263,6 +264,7 @@ def analyse(question: str) -> QuestionTerms:
         wants_name=bool(_WHICH.match(question)) or names_a_class(question, head) or asks_kind(attributes),
         count_of=counted_thing(question, head),
         yes_no=yes_no,
+        dimensions=asked_dimensions(attributes) | written_dimensions(question),
         compares=compared_names(question, phrases),
         together=asked_together(question, matches, head, attributes),
     )

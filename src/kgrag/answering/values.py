@@ -20,7 +20,8 @@ DIMENSIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "data_rate": (("baud", "throughput", "bitrate", "rate", "speed"), ("bps", "kbps", "Mbps", "Gbps", "baud", "kB/s", "MB/s")),
     "memory": (("memory", "flash", "ram", "sram", "eeprom", "storage", "rom", "psram", "cache"),
                ("B", "KB", "kB", "MB", "GB", "Kb", "Mb", "Gb", "KiB", "MiB", "Kbit", "Mbit", "kbit", "byte", "bytes")),
-    "length": (("distance", "length", "width", "height", "thickness", "dimension", "size", "diameter", "pitch"),
+    "length": (("distance", "length", "width", "height", "thickness", "dimension", "size", "diameter", "pitch",
+                "wavelength"),
                ("m", "mm", "cm", "km", "µm", "um", "nm", "in", "inch", "inches", "mil", "meter", "meters", "metre",
                 "metres", "millimeters", "millimetres", "centimeters", "centimetres")),
     "temperature": (("temperature", "thermal", "heat"), ("°C", "°F", "K", "ºC", "C")),
@@ -34,8 +35,9 @@ DIMENSIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "angular_rate": (("gyroscope", "angular"), ("dps", "°/s", "rad/s")),
     "acceleration": (("acceleration", "accelerometer"), ("g", "m/s²", "m/s2", "mg")),
     "resolution": (("resolution", "adc", "dac", "bit", "bits", "pixel", "pixels"), ("bit", "bits", "LSB", "px", "pixels")),
-    "level": (("gain", "noise", "snr", "sensitivity", "loudness", "loud", "attenuation"), ("dB", "dBA", "dBFS", "dBi", "dBm")),
-    "light": (("light", "illuminance", "brightness", "luminous"), ("lux", "lx", "cd", "lm", "nm")),
+    "level": (("gain", "noise", "snr", "sensitivity", "sensitive", "loudness", "loud", "attenuation"), ("dB", "dBA", "dBFS", "dBi", "dBm")),
+    "light": (("light", "illuminance", "brightness", "bright", "luminous", "luminance"),
+              ("lux", "lx", "cd", "lm", "nm", "nit", "nits", "cd/m²", "cd/m2")),
     "capacity": (("capacity", "battery", "charge"), ("mAh", "Ah", "Wh", "mWh")),
     "resistance": (("resistance", "impedance", "resistor"), ("Ω", "kΩ", "MΩ", "ohm", "ohms", "kohm")),
     "capacitance": (("capacitance", "capacitor"), ("F", "µF", "uF", "nF", "pF")),
@@ -101,6 +103,16 @@ def asked_dimensions(terms: set[str]) -> set[str]:
     return {name for name, (words, _) in DIMENSIONS.items() if any(w in terms for w in words)}
 
 
+# "(in dBm)", "in nits": a unit the question writes says which quantity it asks (one letter alone is too
+# ambiguous: "in C" is a language as often as degrees)
+_WRITTEN_UNIT = re.compile(rf"(?:\bin\s+|\(\s*(?:in\s+)?)({_UNIT_ALT})(?![\w])")
+
+
+def written_dimensions(question: str) -> set[str]:
+    """Quantities of the units a question asks its answer in ("How sensitive is it (in dBm)?" -> power, level)."""
+    return {d for m in _WRITTEN_UNIT.finditer(question) if len(m.group(1)) > 1 for d in dimension_of_unit(m.group(1))}
+
+
 def has_value(text: str) -> bool:
     """True when `text` states a number with a unit, a range, a tolerance or a pixel grid."""
     return bool(NUMBER_UNIT.search(text) or RANGE.search(text) or TOLERANCE.search(text) or PIXEL_GRID.search(text))
@@ -134,6 +146,13 @@ def without_values_of(text: str, question: str) -> str:
     names the pin, so a passage saying only "24V IN" states no answer to "its maximum input voltage"."""
     asked = {_value_key(m) for m in NUMBER_UNIT.finditer(question)}
     return NUMBER_UNIT.sub(lambda m: " " if _value_key(m) in asked else m.group(0), text) if asked else text
+
+
+def writes_values_of(text: str, question: str) -> bool:
+    """`text` writes a number-with-unit the question writes: "400 mV at 0 °C" or a table row at 0 °C is about the asked
+    condition ("What does the sensor output at 0 °C?"), the rows at -10 °C or 25 °C are not."""
+    asked = {_value_key(m) for m in NUMBER_UNIT.finditer(question)}
+    return bool(asked) and any(_value_key(m) in asked for m in NUMBER_UNIT.finditer(text))
 
 
 def part_numbers(text: str) -> list[str]:
