@@ -331,6 +331,10 @@ def test_a_value_only_another_products_document_gives_is_not_an_answer_for_the_a
     assert values_of_other_products("The Zephyr Eye receives down to -139 dBm [1].",  # "(Min)" ends a fact line
                                     "What is the receiver sensitivity of the Zephyr Eye (in dBm)?",
                                     [("", facts), sources[0]]) == ["139"]
+    part = "QX9 (Component, in Zephyr Scope)\nrx sensitivity | -139 dBm (Min)"  # a part of another product
+    assert values_of_other_products("The Zephyr Eye receives down to -139 dBm [1].",
+                                    "What is the receiver sensitivity of the Zephyr Eye (in dBm)?",
+                                    [("", part), sources[0]]) == ["139"]
     question = "What frame rate does the Zephyr Eye camera reach?"
     llm = FakeLLM(replies=["The Zephyr Eye camera runs at 60 fps [2]."])
     context = _context(question, *((t, f"{t}\n{x}") for t, x in sources))

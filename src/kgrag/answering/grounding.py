@@ -157,8 +157,9 @@ def _about_product(group: str, asked: Callable[[str], bool]) -> str:
     part whose `in product` lines name only other products ("BMI270 (Sensor) / in product | Nano 33 BLE Rev2");
     "" when it may be about an asked product."""
     head = FACT_SUBJECT.match(group.splitlines()[0].strip()) if group.strip() else None
-    if head and head["type"] == "Product":
-        return "" if asked(head["name"]) else head["name"]
+    if head and (head["type"] == "Product" or head["owner"]):  # "SX1302 (Component, in WisGate Edge Lite 2)"
+        product = head["name"] if head["type"] == "Product" else head["owner"]
+        return "" if asked(product) else product
     owners = [m.group(1).strip() for m in _IN_PRODUCT.finditer(group)]
     return owners[0] if owners and not any(asked(o) for o in owners) else ""
 

@@ -158,6 +158,16 @@ def shows(adj: GraphAdjacency, fact: Fact, text: str) -> bool:
     return states(fact.value, text) and (not fact.between_entities or states(adj.names[fact.subject], text))
 
 
+def part_owner(adj: GraphAdjacency, node: int) -> str:
+    """The one product that has this part ("WisGate Edge Lite 2" for its SX1302), so the part's values are not read as
+    the asked product's; "" for a product, or a part in several products (a common chip says nothing of any one)."""
+    if adj.types[node] in (PRODUCT_TYPE, VALUE_TYPE, FAMILY_TYPE):
+        return ""
+    owners = {int(adj.rel_src[r]) for r in adj.incident(node).tolist() if int(adj.rel_dst[r]) == node
+              and adj.types[int(adj.rel_src[r])] == PRODUCT_TYPE and adj.rel_types[r].startswith("has ")}
+    return adj.names[owners.pop()] if len(owners) == 1 else ""
+
+
 def fact_lines(adj: GraphAdjacency, facts: Iterable[Fact], block_of: dict[str, int],
                shown: dict[str, str] | None = None) -> list[tuple[int, str, list[int]]]:
     """Per subject (in order of its best fact): a header line and `attribute | value [n]` lines.
@@ -172,7 +182,8 @@ def fact_lines(adj: GraphAdjacency, facts: Iterable[Fact], block_of: dict[str, i
     out: list[tuple[int, str, list[int]]] = []
     for subject, items in groups.items():
         etype = adj.types[subject]
-        lines = [f"{adj.names[subject]} ({etype})" if etype else adj.names[subject]]
+        owner = part_owner(adj, subject) if etype else ""
+        lines = [f"{adj.names[subject]} ({etype}{f', in {owner}' if owner else ''})" if etype else adj.names[subject]]
         rels = []
         for f in items:
             refs = sorted({block_of[c] for c in f.chunks if c in block_of and (c not in shown or shows(adj, f, shown[c]))})
