@@ -384,6 +384,7 @@ def test_a_small_model_is_not_asked_yes_or_no_the_closest_passages_answer() -> N
     question = "Does the QX-700 measure humidity?"
     answer = generate_answer(FakeLLM(replies=[]), question, _context(question), mode="auto", focus_tokens=100)
     assert answer.context.info["answer_path"] == "evidence" and not answer.grounded and "[" in answer.text
+    assert "Zephyr Board: " in answer.text  # each quote says whose document it comes from
 
 
 def test_a_multi_word_name_counts_whole() -> None:

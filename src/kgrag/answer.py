@@ -16,7 +16,6 @@ from kgrag.answering.select import Focus, focus_units
 from kgrag.answering.terms import (
     NO_ANSWER,
     analyse,
-    asks_product,
     content_terms,
     is_refusal,
     name_found,
@@ -198,7 +197,7 @@ def plan_answer(
         return Plan(blocks, "refuse", NO_ANSWER)
     scopes = {b.n: b.header() for b in blocks}
     titles = {b.n: b.title for b in blocks}
-    owners = titles if asks_product(q) else None  # "which board …": every quote says whose it is
+    owners = titles  # every quote says whose it is ("which board …", two products, parts in a fact table)
     focus = focus_units(question, {b.n: b.text for b in blocks}, scopes, max(focus_tokens, 200), embedder)
     focused = focused_blocks(blocks, focus)
     coverage = question_coverage(question, "\n".join([b.header() for b in focused] + [b.text for b in focused]))
