@@ -247,3 +247,13 @@ def test_a_quantity_asked_with_an_adjective_meets_the_noun_a_datasheet_labels_it
     adj = get_adjacency(family_index.store)
     orbit = [n for n, name in enumerate(adj.names) if name == "Orbit"]
     assert "67 g" in {f.value for f in collect_facts(adj, orbit, "How heavy is the Orbit?")}
+
+
+def test_a_which_board_question_asking_more_of_that_board_scopes_to_it(sibling_index: Index) -> None:
+    """"Which board carries the QX210, and what microcontroller is it based on?": the board that has the named part
+    (not one the question names) is found from the first clause, and its own chunks and facts answer the second."""
+    question = "Which board carries the QX210 barometer, and what microcontroller is it based on?"
+    context = sibling_index.search(question, strategy="kg-facts", budget=400)
+    assert context.info["bridge"] == "Zephyr Mini Rev2" and "QRF52840" in context.text()
+    assert "bridge" not in sibling_index.search("Which board carries the QX210 barometer?", strategy="kg-facts",
+                                                budget=400).info  # nothing more asked of it: no second step

@@ -11,13 +11,17 @@ Weights were chosen on the Arduino dev questions only (docs/benchmarks.md).
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
 
+from kgrag.answering.terms import analyse, asks_product
 from kgrag.graph.adjacency import GraphAdjacency, get_adjacency
 from kgrag.graph.algorithms import subgraph_from
+from kgrag.graph.datasheet.vocab import PRODUCT_TYPE
 from kgrag.retrieve.base import Retriever, register
 from kgrag.retrieve.chunks import allowed_chunks, chunk_items, sparse_search
 from kgrag.retrieve.compact import MAX_OVERLAP, compact_items, novel_items
@@ -87,6 +91,42 @@ def rank_chunks(index: Any, adj: GraphAdjacency, question: str, qvec: np.ndarray
     return ranked, info
 
 
+BRIDGE_TOP = 5  # first-ranked chunks that vote for the product a which-board question points to
+# "…, and what …", "… and which …": a second question about the product the first clause asks for
+_THEN_ASKS = re.compile(r"(?:[,;]\s*(?:and\s+)?|\s+and\s+)(?:what|which|how|where|when|who)\b", re.IGNORECASE)
+
+
+def bridge_product(index: Any, adj: GraphAdjacency, question: str, links: list[Link], k: int, alpha: float,
+                   opts: dict[str, Any]) -> int | None:
+    """For a question that asks which product and then asks more of it ("Which Nicla board includes a
+    time-of-flight sensor, and what microcontroller does that board use?"): the product most of the first-ranked
+    chunks for the question's first clause belong to, among the products linked to every part, interface and family
+    the question names, never a product it names.
+    Its own chunks and facts answer the second part; None for other questions."""
+    q = analyse(question)
+    second = _THEN_ASKS.search(question)
+    if not (asks_product(q) and second):
+        return None
+    clause = question[:second.start()]  # "Which Nicla board includes a time-of-flight sensor": what picks the board
+    ranked, _ = rank_chunks(index, adj, clause, question_vector(index, clause), links, k, alpha, opts.get("version"), opts)
+    named = {lk.node for lk in links if lk.type == PRODUCT_TYPE}
+    candidates: set[int] | None = None  # the products that have each named part and belong to each named family
+    for lk in links:
+        if lk.type != PRODUCT_TYPE:
+            near = {int(n) for n in adj.neighbours(lk.node).tolist() if adj.types[int(n)] == PRODUCT_TYPE} - named
+            candidates = near if candidates is None else candidates & near
+    top = [c for c, _ in ranked[:BRIDGE_TOP]]
+    owners = chunk_products(index, adj, top)
+    votes: Counter[int] = Counter()
+    for rank, cid in enumerate(top):
+        own = owners.get(cid, set()) - named
+        if candidates is not None:
+            own &= candidates
+        for node in own:
+            votes[node] += 1.0 / (rank + 1) / len(own)
+    return votes.most_common(1)[0][0] if votes else None
+
+
 @register
 class FactsRetriever(Retriever):
     name = "kg-facts"
@@ -101,6 +141,11 @@ class FactsRetriever(Retriever):
         k = candidate_count(budget, index.settings.retrieval.top_k)
         alpha = float(options.get("alpha", index.settings.retrieval.alpha))
         ranked, info = rank_chunks(index, adj, question, qvec, links, k, alpha, options.get("version"), options)
+        bridge = bridge_product(index, adj, question, links, k, alpha, options) if options.get("bridge", True) else None
+        if bridge is not None:  # "Which board has X, and what Y does it use?": that board's own chunks and facts
+            links = [*links, Link(bridge, adj.names[bridge], "Product", "bridge", 0.5)]
+            ranked, info = rank_chunks(index, adj, question, qvec, links, k, alpha, options.get("version"), options)
+            info["bridge"] = adj.names[bridge]
         info["linked"] = [{"name": lk.name, "type": lk.type, "match": lk.match} for lk in links]
         share = float(options.get("fact_share", FACT_SHARE))
         facts = collect_facts(adj, [lk.node for lk in links], question,
