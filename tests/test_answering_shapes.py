@@ -88,6 +88,13 @@ def test_the_row_whose_label_asks_no_more_than_the_question_is_quoted() -> None:
     assert _best("What is the flash memory size of the Zephyr Core?", rows) == "Flash | 2 MB"
 
 
+def test_a_which_part_question_is_answered_by_the_part_not_by_a_quantity_its_words_suggest() -> None:
+    """"the battery" in "Which chip charges the battery" asks no capacity: the charger's row, not the 5Ah battery's."""
+    rows = ["Power | Low power, runs for 34 months on a 12V/5Ah battery, RTC CR2032 Lithium Battery back up",
+            "Battery | LT3652 Solar Panel Battery Charger"]
+    assert _best("Which chip charges the battery from the solar panel on the Zephyr Core?", rows) == rows[1]
+
+
 def test_a_unit_or_quantity_word_the_question_writes_asks_a_value() -> None:
     """"(in dBm)", "in nits", "wavelength", "how bright": the quantity asked, so a quote must state it."""
     assert analyse("How sensitive is the Zephyr Core's receiver (in dBm)?").dimensions == {"power", "level"}
