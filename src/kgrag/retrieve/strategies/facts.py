@@ -4,6 +4,8 @@
 2. The question's products/components are linked (retrieve/scoping.py, longest name wins, numeric-safe);
    the linked products' own chunks and the chunks naming a linked component join the candidates (dense
    order within them) and get a bonus; chunks of other products are damped when a product was named.
+   A question asking which product and then more of it ("Which Nicla board has a ToF sensor, and what
+   microcontroller does it use?") is scoped to the product its first clause finds (`bridge_product`).
 3. Facts around the linked entities (retrieve/fact_table.py) go first as `attribute | value [n]` lines within
    FACT_SHARE of the budget; the re-ranked chunks fill the rest. With no link the result is hybrid's.
 Weights were chosen on the Arduino dev questions only (docs/benchmarks.md).
