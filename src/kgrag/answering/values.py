@@ -28,8 +28,8 @@ DIMENSIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "pressure": (("pressure", "barometric", "altitude"), ("Pa", "hPa", "kPa", "MPa", "bar", "mbar", "atm", "psi")),
     "humidity": (("humidity", "moisture"), ("%RH", "RH", "rH", "%rH", "%")),  # relative humidity is a percentage
     "time": (("time", "duration", "delay", "latency", "period", "timeout", "lifetime", "startup", "response", "long"),
-             ("s", "ms", "µs", "us", "ns", "min", "h", "sec", "seconds", "minute", "minutes", "hour", "hours", "day",
-              "days", "week", "weeks", "month", "months", "year", "years")),
+             ("s", "ms", "µs", "us", "ns", "min", "h", "sec", "seconds", "minutes", "hours", "days", "weeks", "months",
+              "years")),
     "mass": (("weight", "mass", "weigh", "heavy"), ("g", "kg", "mg", "gram", "grams", "kilogram", "kilograms")),
     "angle": (("angle", "rotation", "tilt"), ("°", "deg", "degrees", "rad")),
     "angular_rate": (("gyroscope", "angular"), ("dps", "°/s", "rad/s")),
