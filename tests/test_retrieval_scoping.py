@@ -156,6 +156,9 @@ def test_a_fact_line_cites_only_a_block_that_shows_its_value(sibling_index: Inde
     lines = "\n".join(text for _, text, _ in fact_lines(adj, [fact], {"lost": 2, "shows": 5}, shown))
     assert "260 to 1260 hPa [5]" in lines
     assert lines.startswith("QX210 (Sensor, in Zephyr Mini Rev2)\n")  # a part of one product says whose it is
+    member = next(f for f in collect_facts(adj, [adj.names.index("QX210")], "Which boards use the QX210?")
+                  if f.attribute == "in product")
+    assert fact_lines(adj, [member], {})[0][1].startswith("QX210 (Sensor)\n")  # its line says it: not twice
     assert "[5]" not in "\n".join(text for _, text, _ in fact_lines(adj, [fact], {"lost": 2}, shown))
     assert states("0-100%", "0 – 100 % relative humidity") and not states("2A", "12 A")
     member = next(f for f in collect_facts(adj, [adj.names.index("QRF52832")], "Which boards use the QRF52832?")

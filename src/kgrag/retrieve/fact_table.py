@@ -183,6 +183,8 @@ def fact_lines(adj: GraphAdjacency, facts: Iterable[Fact], block_of: dict[str, i
     for subject, items in groups.items():
         etype = adj.types[subject]
         owner = part_owner(adj, subject) if etype else ""
+        if any(f.between_entities and f.value == owner for f in items):
+            owner = ""  # an "in product | X" line already says it
         lines = [f"{adj.names[subject]} ({etype}{f', in {owner}' if owner else ''})" if etype else adj.names[subject]]
         rels = []
         for f in items:
