@@ -196,8 +196,7 @@ def plan_answer(
         context.info["missing_parts"] = q.parts
         return Plan(blocks, "refuse", NO_ANSWER)
     scopes = {b.n: b.header() for b in blocks}
-    titles = {b.n: b.title for b in blocks}
-    owners = titles  # every quote says whose it is ("which board …", two products, parts in a fact table)
+    titles = {b.n: b.title for b in blocks}  # every quote says whose it is (which board, two products, a part's facts)
     focus = focus_units(question, {b.n: b.text for b in blocks}, scopes, max(focus_tokens, 200), embedder)
     focused = focused_blocks(blocks, focus)
     coverage = question_coverage(question, "\n".join([b.header() for b in focused] + [b.text for b in focused]))
@@ -207,20 +206,20 @@ def plan_answer(
     relevance = max((s.parts.get("dense", 0.0) for s in focus.ranked), default=0.0)
     if embedder is not None and min_relevance > 0 and relevance < min_relevance:  # no passage is about the question
         context.info["relevance"] = round(relevance, 3)
-        evidence = quote_answer(focus.ranked, titles=owners) if mode != "generative" else NO_ANSWER
+        evidence = quote_answer(focus.ranked, titles=titles) if mode != "generative" else NO_ANSWER
         return evidence_plan(blocks, context, evidence)
     facts = [b for b in blocks if b.items and b.items[0].kind == "relation"]
     unknown = unknown_names(question, q, names_text, [(b.title, b.text, b in facts) for b in blocks], mode)
     if unknown:  # the question names something the context never mentions (or only lists): say so, show what was found
         context.info[unknown.key] = unknown.names
-        return evidence_plan(blocks, context, quote_answer(focus.ranked, titles=owners),
+        return evidence_plan(blocks, context, quote_answer(focus.ranked, titles=titles),
                              f"The documents found do not {unknown.verb} {' or '.join(unknown.names)}; the closest passages:")
     if mode in ("extractive", "auto"):  # "which boards use the X": the graph's fact table lists them
         listed = try_list(q, {b.n: b.text for b in facts})
         if listed is not None:
             context.info["answer_path"] = "graph list"
             return Plan(blocks, "quote", listed)
-    evidence = quote_answer(focus.ranked, titles=owners) if mode == "auto" else NO_ANSWER
+    evidence = quote_answer(focus.ranked, titles=titles) if mode == "auto" else NO_ANSWER
     if coverage < min_coverage - FOCUS_SLACK:  # the context covers the question, its best units do not: a small
         return evidence_plan(blocks, context, evidence)  # model would answer off-topic
     if mode in ("extractive", "auto"):
@@ -234,7 +233,7 @@ def plan_answer(
             return Plan(blocks, "quote", f"{found.text} [{found.unit.cited()}].", support=found.unit.text)
     if mode == "extractive":
         context.info["answer_path"] = "quotes"
-        return Plan(blocks, "quote", quote_answer(focus.ranked, titles=owners))
+        return Plan(blocks, "quote", quote_answer(focus.ranked, titles=titles))
     if q.yes_no and mode == "auto" and focus_tokens > 0:  # a small local model affirms what it is asked ("The X
         return evidence_plan(blocks, context, evidence)  # includes a separate sensor"): show the passages instead
     context.info["answer_path"] = "focused" if focus_tokens > 0 else "full"
