@@ -655,3 +655,18 @@ def test_a_rating_the_reply_writes_and_no_source_does_is_made_up() -> None:
     assert reply_problems("What IP rating does the Zephyr PLC have?", "It is rated IP 20 [1].", sources) == {}
     assert reply_problems("Which Wi-Fi standard does it support?", "It supports IEEE 802.11 b/g/n [1].",
                           [("Zephyr PLC", "Wi-Fi 802.11 b/g/n")]) == {}  # the number alone names the standard
+
+
+def test_each_clause_of_a_two_part_question_gets_its_own_quote() -> None:
+    """"…, and how much internal memory does it have?": one row answered half the question; each clause is quoted."""
+    from kgrag.answering.clauses import joined, quote_each_clause, two_clauses
+
+    rows = ["Microcontroller | 78 MHz Arm Cortex-M33", "Internal memory | 1536 kB Flash and 256 kB RAM",
+            "Operating temperature | -40 to 85 °C"]
+    units = [Unit(block=1, pos=n, text=row, kind="row") for n, row in enumerate(rows)]
+    question = "What clock speed does the Zephyr Core's microcontroller run at, and how much internal memory does it have?"
+    found = quote_each_clause(question, units, {1: "Zephyr Core"}, {1: "Zephyr Core"})
+    assert found is not None and [f.unit.text for f in found] == rows[:2]
+    assert joined(found).count("Zephyr Core: ") == 1 and "1536 kB" in joined(found)
+    assert two_clauses("Which module is on the Zephyr Core, and what CPU does that module contain?") is None  # the
+    assert two_clauses("What is the Zephyr Core's clock speed?") is None  # first answer is what the second asks about

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from kgrag.answering.cite import best_sentence, cited_numbers, cited_segment, repair_citations
+from kgrag.answering.clauses import joined, quote_each_clause
 from kgrag.answering.compare import try_compare
 from kgrag.answering.extract import key_passages, quote_answer, try_extract, try_list
 from kgrag.answering.grounding import reply_problems
@@ -227,6 +228,11 @@ def plan_answer(
         if compared is not None:
             context.info["answer_path"] = "comparison"
             return Plan(blocks, "quote", compared)
+        each = quote_each_clause(question, [s.unit for s in focus.ranked], scopes, titles)
+        if each is not None:  # "…, and what …": a quote for each clause
+            context.info["answer_path"] = "extractive"
+            return Plan(blocks, "quote", joined(each),
+                        support="\n".join(f.unit.text for f in each))
         found = try_extract(q, focus.ranked, {b.n: b.title for b in blocks})
         if found is not None:
             context.info["answer_path"] = "extractive"
