@@ -224,19 +224,18 @@ def plan_answer(
     if coverage < min_coverage - FOCUS_SLACK:  # the context covers the question, its best units do not: a small
         return evidence_plan(blocks, context, evidence)  # model would answer off-topic
     if mode in ("extractive", "auto"):
-        compared = try_compare(q, focus.ranked, {b.n: b.title for b in blocks})
+        compared = try_compare(q, focus.ranked, titles)
         if compared is not None:
             context.info["answer_path"] = "comparison"
             return Plan(blocks, "quote", compared)
-        each = quote_each_clause(question, [s.unit for s in focus.ranked], scopes, titles)
-        if each is not None:  # "…, and what …": a quote for each clause
+        # "…, and what …": a quote for each clause; else one unit stating the asked value
+        found = quote_each_clause(question, [s.unit for s in focus.ranked], scopes, titles)
+        if found is None:
+            one = try_extract(q, focus.ranked, titles)
+            found = [one] if one is not None else None
+        if found:
             context.info["answer_path"] = "extractive"
-            return Plan(blocks, "quote", joined(each),
-                        support="\n".join(f.unit.text for f in each))
-        found = try_extract(q, focus.ranked, {b.n: b.title for b in blocks})
-        if found is not None:
-            context.info["answer_path"] = "extractive"
-            return Plan(blocks, "quote", f"{found.text} [{found.unit.cited()}].", support=found.unit.text)
+            return Plan(blocks, "quote", joined(found), support="\n".join(f.unit.text for f in found))
     if mode == "extractive":
         context.info["answer_path"] = "quotes"
         return Plan(blocks, "quote", quote_answer(focus.ranked, titles=titles))

@@ -4,7 +4,6 @@ frequency range does it cover?"): each clause is answered by its own quote, so o
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 
 from kgrag.answering.extract import Extraction, try_extract
 from kgrag.answering.select import score_units
@@ -33,7 +32,7 @@ def two_clauses(question: str) -> tuple[str, str] | None:
     return f"{first}?", f"{second[:1].upper()}{second[1:]}, on the {names}?"
 
 
-def quote_each_clause(question: str, units: list[Unit], scopes: Mapping[int, str],
+def quote_each_clause(question: str, units: list[Unit], scopes: dict[int, str],
                       titles: dict[int, str]) -> list[Extraction] | None:
     """One quote per clause of a two-clause question (one when a single unit answers both), or None when either clause
     has no explicit quote: the model then reads the focus."""
@@ -42,7 +41,7 @@ def quote_each_clause(question: str, units: list[Unit], scopes: Mapping[int, str
         return None
     found: list[Extraction] = []
     for clause in clauses:
-        hit = try_extract(analyse(clause), score_units(clause, units, dict(scopes)), titles)
+        hit = try_extract(analyse(clause), score_units(clause, units, scopes), titles)
         if hit is None:
             return None
         if not any(f.unit == hit.unit for f in found):
@@ -52,11 +51,7 @@ def quote_each_clause(question: str, units: list[Unit], scopes: Mapping[int, str
 
 def joined(found: list[Extraction]) -> str:
     """The quotes as one answer, each with its citation; a product lead the previous quote already gave is not repeated."""
-    out, lead = [], ""
-    for f in found:
-        text = f.text
-        if lead and text.startswith(lead):
-            text = text[len(lead):]
-        lead = text.split(": ", 1)[0] + ": " if ": " in text and not lead else lead
-        out.append(f"{text} [{f.unit.cited()}].")
-    return " ".join(out)
+    first = found[0].text
+    lead = first.split(": ", 1)[0] + ": " if ": " in first else ""
+    texts = [first] + [f.text.removeprefix(lead) if lead else f.text for f in found[1:]]
+    return " ".join(f"{text} [{f.unit.cited()}]." for text, f in zip(texts, found, strict=True))
