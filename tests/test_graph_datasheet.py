@@ -170,3 +170,12 @@ def test_memory_sizes_with_a_multiplier_under_a_processor_header_are_its_facts()
 def test_a_tolerance_written_plus_slash_minus_keeps_its_sign() -> None:
     t = triples(extract(chunk("Temperature sensor\naccuracy max +-2.5 °C")))
     assert ("Zephyr Mini Rev2", "accuracy", "+-2.5 °C") in t and not any(v == "-2.5 °C" for _, _, v in t)
+
+
+def test_a_part_named_first_in_a_long_explained_value_is_the_products_part() -> None:
+    x = extract(chunk("Feature | Description\nOnboard Indoor Air Quality Sensor | Acme QZ4410AI1V (total volatile organic "
+                      "compounds, CO2, and indoor air quality)\nOnboard Microphone | Ultra-compact, low-power, "
+                      "omnidirectional, digital MEMS microphone (x2) with a long explanation of what it does"))
+    t = triples(x)
+    assert ("Zephyr Mini Rev2", "has sensor", "QZ4410AI1V") in t and types(x)["QZ4410AI1V"] == "Sensor"
+    assert not any(v.startswith("Ultra-compact") for _, _, v in t)  # a long value without a part stays out

@@ -43,6 +43,8 @@ HAS_LABEL = {"Sensor": "has sensor", "Microcontroller": "has microcontroller", "
              "Display": "has display", "Actuator": "has actuator", PART_TYPE: "has component"}
 MAX_VALUE_CHARS = 60
 MAX_ATTRIBUTE_WORDS = 6
+MAX_HEAD_WORDS = 4  # "NXP SR150 UWB transceiver"; not "On the top of DCU150 module", not a label "CAN02: …"
+_VALUE_HEAD = re.compile(r"\s\(|,\s")  # where an explanation of a value starts
 _FILLER = {"with", "up", "to", "of", "the", "a", "an", "and", "at", "for", "in", "on", "from", "typical", "typ",
            "max", "min", "maximum", "minimum", "approx", "approximately", "than", "more", "less", "range"}
 
@@ -254,6 +256,9 @@ class DatasheetExtractor(Extractor):
         """(subject, attribute, value) when both are informative: a short label and a short value."""
         attribute = " ".join(_FOOTNOTE.sub("", attribute).strip(" :-–").split())  # "UWB DPD mode²": a footnote mark
         value = " ".join(value.strip(" ;,").split())
+        if len(value) > MAX_VALUE_CHARS:  # "Renesas ZMOD4410AI1V (total volatile organic compounds, …)": a part
+            head = _VALUE_HEAD.split(value, 1)[0].strip()  # named first, then explained; the name is the value
+            value = head if L.part_names(head) and len(head.split()) <= MAX_HEAD_WORDS and ":" not in head else value
         if (not subject or not attribute or not value or len(value) > MAX_VALUE_CHARS
                 or len(attribute.split()) > MAX_ATTRIBUTE_WORDS or is_junk_name(attribute) or "http" in value
                 or entity_key(attribute) == entity_key(value) or not attribute[:1].isalpha()
