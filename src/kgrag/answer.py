@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from kgrag.answering.choose import try_choose
 from kgrag.answering.cite import best_sentence, cited_numbers, cited_segment, repair_citations
 from kgrag.answering.clauses import joined, quote_each_clause
 from kgrag.answering.compare import try_compare
@@ -220,6 +221,10 @@ def plan_answer(
         if listed is not None:
             context.info["answer_path"] = "graph list"
             return Plan(blocks, "quote", listed)
+    chosen = try_choose(q, focus.ranked, titles) if mode in ("extractive", "auto") else None
+    if chosen is not None:  # "the A or the B for …?": the option the documents' evidence picks, with both quotes
+        context.info["answer_path"] = "choice"
+        return Plan(blocks, "quote", chosen)
     evidence = quote_answer(focus.ranked, titles=titles) if mode == "auto" else NO_ANSWER
     if coverage < min_coverage - FOCUS_SLACK:  # the context covers the question, its best units do not: a small
         return evidence_plan(blocks, context, evidence)  # model would answer off-topic

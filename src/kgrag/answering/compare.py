@@ -19,7 +19,7 @@ _COMPARED = re.compile(rf"\b(?:{'|'.join(sorted(COMPARATIVES))})\b\s+([^,:;?()]+
                        re.IGNORECASE)
 
 
-def _about(phrase: list[str], s: Scored, titles: dict[int, str]) -> bool:
+def unit_about(phrase: list[str], s: Scored, titles: dict[int, str]) -> bool:
     """The unit is about the named product: its document's title ends with the name, or (graph facts gathered from
     several documents) the fact's subject is that name."""
     title = titles.get(s.unit.block, "")
@@ -45,7 +45,7 @@ def _one_side(q: QuestionTerms, phrase: list[str], other: list[str], quantity: s
                   attributes=attributes, compares=[], wants_name=False)  # "which" picks a side
     mine = []
     for s in ranked:
-        if _about(phrase, s, titles) and not _about(other, s, titles):
+        if unit_about(phrase, s, titles) and not unit_about(other, s, titles):
             far = titles.get(s.unit.block, "")
             share = attribute_share(attributes, attributes, s.unit) if quantity else s.attributes
             mine.append(replace(s, names=name_score([phrase], s.unit.scoped(), far), attributes=share,

@@ -65,6 +65,8 @@ ASKS_VERSION = re.compile(r"\bversions?\b(?!\s+of\s+the\b)", re.IGNORECASE)  # "
 COST = re.compile(r"\b(?:costs?|price[sd]?|pricing)\b", re.IGNORECASE)  # a question asking a price
 # A range or tolerance: "260 to 1260 hPa", "-40 °C ... +85 °C", "1.7-3.6 V", "±2 %".
 RANGE = re.compile(rf"(?<![\w.]){NUMBER}\s?(?:{_UNIT_ALT})?\s?(?:to|-|–|—|~|\.\.\.?|…|and)\s?{NUMBER}\s?(?:{_UNIT_ALT})(?![\w])")
+# A range's two ends and its unit: "-40 - +85 °C", "0 to 70 °C", "4.5 to 5.5 V" (groups: low, high, unit).
+RANGE_ENDS = re.compile(rf"(?<![\w.])({NUMBER})\s?(?:{_UNIT_ALT})?\s?(?:to|-|–|—|~|\.\.\.?|…)\s?({NUMBER})\s?({_UNIT_ALT})(?![\w])")
 ACCURACY_WORDS = frozenset({"accuracy", "accurate", "tolerance", "precision", "precise", "error", "deviation",
                             "uncertainty"})  # folded words asking how exact a value is (a ± value answers them)
 TOLERANCE = re.compile(rf"(?:±|\+/-|\+-)\s?\d+(?:[.,]\d+)?\s?(?:{_UNIT_ALT})?")

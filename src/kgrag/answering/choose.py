@@ -1,0 +1,195 @@
+"""Choice questions: two named products offered for one need ("Should I use the A or the B for always-on keyword
+spotting?", "The node must run at -20 °C: the A or the B?"). Each option's evidence is read from the units about
+it: how many of the need's words its best unit holds, whether a value the question writes fits the option's rated
+value or range, and whether the option's units say it does *not* do it. Answered only when one option clearly wins,
+with the quotes of both, so the user sees why; otherwise the question goes the usual way (a small model picks the
+wrong side of such questions about as often as the right one)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from kgrag.answering.compare import unit_about
+from kgrag.answering.grounding import number_form
+from kgrag.answering.select import Scored
+from kgrag.answering.terms import PRODUCT_WORDS, QuestionTerms, alternative_names, content_terms, words_found
+from kgrag.answering.values import NUMBER_UNIT, RANGE_ENDS, dimension_of_unit, dimension_words
+
+# The words of a question that offer a choice; without one, "A or B" is no request to pick ("Does the A or the B
+# have a CAN bus?" is two yes/no questions).
+_CHOICE = re.compile(r"\b(?:better|best|suited|suitable|choice|choose|pick|prefer\w*|recommend\w*|fits?|go with|"
+                     r"should\s+(?:I|we)\s+(?:use|get|buy|take))\b", re.IGNORECASE)
+# Words of the choice itself, not of the need: "Which board is better suited for …", "I am …", "…, and why?"
+CHOICE_WORDS = frozenset(["better", "best", "suited", "suitable", "suit", "choice", "choose", "pick", "prefer", "recommend", "fit", "go", "use", "need", "want", "require", "requirement", "project", "application", "am", "based", "why", "good", "right", "option"])
+# A unit saying the product does not do it: "is NOT 5V tolerant", "not compatible with", "only supports 3.3V".
+_DENIES = re.compile(r"\b(?:not|cannot|can't|doesn't|isn't|incompatible|unsupported|only\s+supports?)\b",
+                     re.IGNORECASE)
+# The value the question writes is an upper bound of what the product may have ("draws less than 10 mA").
+_AT_MOST = re.compile(r"\b(?:less than|under|below|at most|no more than|lower than|up to|within)\s*$", re.IGNORECASE)
+MIN_WORDS = 2  # need words the winner's best unit holds
+MARGIN = 2  # and how many more than the other option's best unit
+
+
+@dataclass
+class Side:
+    """One option's evidence: its best unit for the need (and how many need words it holds), a unit whose rated
+    value or range the asked value fits or misses, and a unit denying the need."""
+
+    name: list[str]
+    units: int = 0  # units about the option at all: with none, its documents were not found, so nothing is known
+    best: Scored | None = None
+    words: int = 0
+    fits: Scored | None = None
+    misses: Scored | None = None
+    denies: Scored | None = None
+
+
+def need_terms(q: QuestionTerms, sides: list[list[str]]) -> set[str]:
+    """The question's words that say what the product must do: not the options' names, not the choice's words,
+    not bare numbers (their values are checked as values)."""
+    names = {w.lower() for side in sides for w in side}
+    return {t for t in q.terms if t not in names and t not in CHOICE_WORDS and t not in PRODUCT_WORDS
+            and not t.replace(".", "").isdigit()}
+
+
+def asked_value(question: str) -> tuple[float, str, bool] | None:
+    """The one value the question writes (number in its base unit, the base unit, True when it is an upper bound:
+    "draws less than 10 mA"), or None."""
+    found = list(NUMBER_UNIT.finditer(question))
+    if len(found) != 1:
+        return None
+    m = found[0]
+    number = _number(m.group(1))
+    if number is None:
+        return None
+    scaled, unit = _scaled(number, m.group(2))
+    return scaled, unit, bool(_AT_MOST.search(question[:m.start()]))
+
+
+_PREFIX = {"k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "m": 1e-3, "µ": 1e-6, "u": 1e-6, "n": 1e-9}
+# Quantities a product offers "enough of": a need of 40 kB fits 48 kB of flash, a 3 m reach fits a 4 m one.
+_AT_LEAST = frozenset({"memory", "length", "data_rate", "frequency", "resolution", "capacity", "current", "power"})
+# Words saying a single value is a limit, not a nominal value: "rated voltage 250 VAC", "up to 480 MHz".
+_LIMIT = re.compile(r"(?:\b(?:max(?:imum)?|up to|rated|limit|≤|<)\W*(?:\w+\W+){0,3})$", re.IGNORECASE)
+
+
+def _scaled(number: float, unit: str) -> tuple[float, str]:
+    """The value in the unit without its prefix ("48 kB" -> 48000 B, "230 VAC" -> 230 V) when that is a unit of the
+    same quantity; "°C", "dBm" stay as written."""
+    unit = re.sub(r"(?i)(?<=V)(?:AC|DC)$", "", unit.strip())
+    head, rest = unit[:1], unit[1:]
+    if head in _PREFIX and rest and dimension_of_unit(rest) & dimension_of_unit(unit):
+        return number * _PREFIX[head], rest
+    return number, unit
+
+
+def _number(raw: str) -> float | None:
+    """A written number as a float, its sign kept ("-20" -> -20.0); None when it is no plain number ("8k")."""
+    try:
+        return float(number_form(raw).replace(" ", "")) * (-1 if raw.strip().startswith("-") else 1)
+    except ValueError:
+        return None
+
+
+def fit(text: str, value: tuple[float, str, bool]) -> bool | None:
+    """Does the asked value fit what `text` rates in the same unit? Inside a range; at most a single value written as a
+    limit ("rated", "up to") or of a quantity offered as enough ("48 kB" of flash); equal to a nominal value ("powered
+    with 24 V" does not take 12 V); for an upper bound, a rated value at most the asked one. None when the text rates
+    nothing in that unit."""
+    number, unit, upper = value
+    dims = dimension_of_unit(unit)
+    verdicts: list[bool] = []
+    spans = []
+    for m in RANGE_ENDS.finditer(text):
+        low, high = _number(m.group(1)), _number(m.group(2))
+        if low is None or high is None:
+            continue
+        (low, base), (high, _) = _scaled(low, m.group(3)), _scaled(high, m.group(3))
+        if base == unit:
+            verdicts.append(min(low, high) <= number <= max(low, high))
+            spans.append(m.span())
+    for m in NUMBER_UNIT.finditer(text):
+        raw = _number(m.group(1))
+        if raw is None or any(a <= m.start() < b for a, b in spans):
+            continue
+        rated, base = _scaled(raw, m.group(2))
+        if base != unit:
+            continue
+        if upper:
+            verdicts.append(rated <= number)
+        elif _LIMIT.search(text[:m.start()]) or dims & _AT_LEAST:
+            verdicts.append(abs(number) <= abs(rated))
+        else:
+            verdicts.append(abs(rated - number) <= 0.01 * abs(number))
+    return any(verdicts) if verdicts else None
+
+
+def read_side(name: list[str], other: list[str], need: set[str], value: tuple[float, str, bool] | None,
+              ranked: list[Scored], titles: dict[int, str]) -> Side:
+    """The evidence about one option among the ranked units (its own, not the other option's)."""
+    side = Side(name)
+    quantity = dimension_words(dimension_of_unit(value[1])) if value else set()  # "temperature" for a value in °C
+    for s in ranked:
+        if not unit_about(name, s, titles) or unit_about(other, s, titles):
+            continue
+        side.units += 1
+        text = s.unit.scoped()
+        words = content_terms(text)
+        found = len(words_found(need, words))
+        valued = value is not None and (found > 0 or bool(quantity & words))  # a row about the need or the quantity
+        verdict = fit(s.unit.value_text(), value) if valued and value else None
+        if _DENIES.search(s.unit.text) and (found >= MIN_WORDS or verdict is not None):
+            side.denies = side.denies or s
+            continue
+        if verdict is True:
+            side.fits = side.fits or s
+        elif verdict is False:
+            side.misses = side.misses or s
+        if found > side.words:
+            side.best, side.words = s, found
+    return side
+
+
+def winner(a: Side, b: Side) -> tuple[Side, Scored, Scored | None] | None:
+    """(the chosen option, its deciding unit, the other option's unit to show) when one option clearly wins."""
+    for one, two in ((a, b), (b, a)):
+        if one.fits and not two.fits and two.misses:  # the asked value fits one option's rating, not the other's
+            return one, one.fits, two.misses
+    for one, two in ((a, b), (b, a)):
+        if two.denies and not one.denies and one.best and one.words >= MIN_WORDS:  # "the B is NOT 5V tolerant"
+            return one, one.best, two.denies
+    if a.fits or a.misses or b.fits or b.misses:  # the question's value was checked: words do not overrule it
+        return None
+    for one, two in ((a, b), (b, a)):
+        if (one.best and one.words >= MIN_WORDS and one.words >= two.words + MARGIN and not one.denies
+                and not one.misses and two.units):
+            return one, one.best, two.best if two.words else None
+    return None
+
+
+def _quote(s: Scored, titles: dict[int, str], name: list[str]) -> str:
+    title = titles.get(s.unit.block, "") or " ".join(name)
+    text = s.unit.display().rstrip(" .;")
+    lead = "" if title.lower() in text.lower() else f"{title}: "
+    return f"{lead}{text} [{s.unit.cited()}]."
+
+
+def try_choose(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) -> str | None:
+    """The option the documents' evidence picks, its deciding quote and the other option's closest one; None unless
+    the question offers two products for a need and one clearly wins."""
+    if not _CHOICE.search(q.text):
+        return None
+    sides = alternative_names(q.text, q.phrases)
+    if len(sides) != 2:
+        return None
+    need = need_terms(q, sides)
+    value = asked_value(q.text)
+    a, b = (read_side(one, two, need, value, ranked, titles) for one, two in (sides, sides[::-1]))
+    won = winner(a, b)
+    if won is None:
+        return None
+    chosen, unit, shown = won
+    other = b if chosen is a else a
+    text = f"The {' '.join(chosen.name)}. {_quote(unit, titles, chosen.name)}"
+    return text + (f" {_quote(shown, titles, other.name)}" if shown is not None else "")

@@ -1,0 +1,91 @@
+"""Choice questions ("the A or the B for …?"): the option the documents' evidence picks, quoted with the other's."""
+
+from __future__ import annotations
+
+from kgrag.answer import generate_answer
+from kgrag.answering.choose import asked_value, fit
+from kgrag.models.fake import FakeLLM
+from kgrag.types import Context, ContextItem
+
+CORE = """Zephyr Core overview
+The Zephyr Core is a general purpose board with a QX40 microcontroller running at 64 MHz.
+The board can be powered from USB or from the VIN pin."""
+VOICE = """Zephyr Voice overview
+The QN120 neural processor runs always-on keyword spotting with minimal power consumption.
+The board carries two MEMS microphones."""
+
+
+def _context(question: str, *blocks: tuple[str, str]) -> Context:
+    items = [ContextItem("chunk", text, 0.5, f"c{n}", f"d{n}", {"path": f"{n}.pdf", "title": title})
+             for n, (title, text) in enumerate(blocks, 1)]
+    return Context(question=question, strategy="test", items=items, tokens=300, budget=2000)
+
+
+def _answer(question: str, *blocks: tuple[str, str], replies: list[str] | None = None) -> tuple[str, str]:
+    llm = FakeLLM(replies=replies or [])  # raises if called without replies
+    answer = generate_answer(llm, question, _context(question, *blocks), mode="auto", focus_tokens=300)
+    return answer.text, str(answer.context.info.get("answer_path"))
+
+
+def test_the_option_whose_documents_state_the_need_is_chosen_without_the_llm() -> None:
+    question = "Which board is better suited for always-on keyword spotting: the Zephyr Core or the Zephyr Voice?"
+    text, path = _answer(question, ("Zephyr Core", CORE), ("Zephyr Voice", VOICE))
+    assert path == "choice" and text.startswith("The Zephyr Voice.")
+    assert "always-on keyword spotting with minimal power consumption [2]" in text
+
+
+def test_the_asked_value_inside_one_rated_range_and_outside_the_other_decides() -> None:
+    question = ("A sensor node must run outdoors where temperatures drop to -20 °C. Based on rated operating "
+                "temperature, should I pick the Zephyr Core or the Zephyr Mini?")
+    core = "Zephyr Core ratings\nThe Zephyr Core runs a sensor node indoors.\nRated operating temperature | 0 to 70 °C"
+    mini = "Zephyr Mini ratings\nThe Zephyr Mini runs a sensor node outdoors.\nRated operating temperature | -40 to +85 °C"
+    text, path = _answer(question, ("Zephyr Core", core), ("Zephyr Mini", mini))
+    assert path == "choice" and text.startswith("The Zephyr Mini.")
+    assert "-40 to +85 °C [2]" in text and "0 to 70 °C [1]" in text  # the other option's range is shown too
+
+
+def test_an_option_whose_documents_deny_the_need_loses() -> None:
+    question = "My old sensors output 5 V logic signals. Should I use the Zephyr Core or the Zephyr Mini, and why?"
+    core = "Zephyr Core pins\nThe Zephyr Core I/O pins accept 5 V logic signals from older sensors."
+    mini = "Zephyr Mini pins\nThe Zephyr Mini only supports 3.3 V I/Os and is NOT 5 V tolerant: 5 V logic signals damage it."
+    text, path = _answer(question, ("Zephyr Core", core), ("Zephyr Mini", mini))
+    assert path == "choice" and text.startswith("The Zephyr Core.")
+    assert "NOT 5 V tolerant" in text
+
+
+def test_no_choice_without_clear_evidence_or_without_the_other_options_documents() -> None:
+    even = "Which board is better suited for keyword spotting: the Zephyr Core or the Zephyr Voice?"
+    core = "Zephyr Core audio\nThe Zephyr Core runs keyword spotting models on its QX40."
+    voice = "Zephyr Voice audio\nThe Zephyr Voice runs keyword spotting models on its QN120."
+    _, path = _answer(even, ("Zephyr Core", core), ("Zephyr Voice", voice),
+                      replies=["Both boards run keyword spotting models [1] [2]."])
+    assert path != "choice"  # both sides hold the same words: the model answers
+    unknown = "Which board is better suited for always-on keyword spotting: the Zephyr Voice or the Zephyr Nova?"
+    _, path = _answer(unknown, ("Zephyr Voice", VOICE), replies=["The Zephyr Voice [1]."])
+    assert path != "choice"  # nothing was found about the Nova: its absence proves nothing
+
+
+def test_an_alternative_without_a_choice_word_is_not_a_choice() -> None:
+    question = "Does the Zephyr Core or the Zephyr Voice run always-on keyword spotting?"
+    _, path = _answer(question, ("Zephyr Core", CORE), ("Zephyr Voice", VOICE),
+                      replies=["The Zephyr Voice runs always-on keyword spotting [2]."])
+    assert path != "choice"
+
+
+def test_a_value_fits_a_range_by_its_ends_a_limit_or_an_amount_from_below_and_a_nominal_value_only_when_equal() -> None:
+    load = asked_value("I need to switch a 230 VAC load: the Zephyr Relay or the Zephyr Core?")
+    assert load == (230.0, "V", False)
+    assert fit("Relay rated voltage | 250 VAC", load) is True  # a limit
+    assert fit("Digital outputs | 24 V DC", load) is False
+    assert fit("Clock | 64 MHz", load) is None  # rates nothing in volts
+    supply = asked_value("The cabinet only provides a 12 V DC supply: the Zephyr Relay or the Zephyr Core?")
+    assert fit("The Zephyr Core is powered with a 24V DC power supply.", supply) is False  # nominal, not a limit
+    assert fit("Supply voltage | 12 to 24 V", supply) is True
+    cold = asked_value("It must run at -20 °C: the A1 or the B2?")
+    assert cold is not None and fit("-40 to +85 °C", cold) and fit("0 to 70 °C", cold) is False
+    sketch = asked_value("My sketch needs about 40 kB of program memory: the A1 or the B2?")
+    assert fit("Flash memory | 48 KB", sketch) is True and fit("Flash memory | 32 KB", sketch) is False
+    assert fit("Flash | 1 MB", asked_value("It needs roughly 1.2 MB of flash: the A1 or the B2?")) is False
+    small = asked_value("The node must draw less than 10 mA: which is better, the A1 or the B2?")
+    assert small is not None and small[1:] == ("A", True) and abs(small[0] - 0.01) < 1e-9
+    assert fit("Sleep current | 2 mA", small) and fit("Run | 25 mA", small) is False
