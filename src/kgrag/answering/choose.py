@@ -8,10 +8,11 @@ wrong side of such questions about as often as the right one)."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from kgrag.answering.compare import unit_about
 from kgrag.answering.grounding import number_form
+from kgrag.answering.names import squash
 from kgrag.answering.select import Scored
 from kgrag.answering.terms import PRODUCT_WORDS, QuestionTerms, alternative_names, content_terms, words_found
 from kgrag.answering.values import NUMBER_UNIT, RANGE_ENDS, dimension_of_unit, dimension_words
@@ -43,6 +44,7 @@ class Side:
     fits: Scored | None = None
     misses: Scored | None = None
     denies: Scored | None = None
+    support: list[tuple[int, Scored]] = field(default_factory=list)  # units holding need words, with how many
 
 
 def need_terms(q: QuestionTerms, sides: list[list[str]]) -> set[str]:
@@ -148,7 +150,20 @@ def read_side(name: list[str], other: list[str], need: set[str], value: tuple[fl
             side.misses = side.misses or s
         if found > side.words:
             side.best, side.words = s, found
+        if found:
+            side.support.append((found, s))
     return side
+
+
+def second_quote(side: Side, shown: Scored) -> Scored | None:
+    """The chosen option's next unit holding the most need words (at least MIN_WORDS) that says something the shown
+    one does not."""
+    said = squash(shown.unit.display())
+    for found, s in sorted(side.support, key=lambda fs: -fs[0]):  # stable: the better ranked first among equals
+        key = squash(s.unit.display())
+        if found >= MIN_WORDS and s is not shown and key not in said and said not in key:
+            return s
+    return None
 
 
 def winner(a: Side, b: Side) -> tuple[Side, Scored, Scored | None] | None:
@@ -168,10 +183,12 @@ def winner(a: Side, b: Side) -> tuple[Side, Scored, Scored | None] | None:
     return None
 
 
-def _quote(s: Scored, titles: dict[int, str], name: list[str]) -> str:
+def _quote(s: Scored, titles: dict[int, str], name: list[str], led: Scored | None = None) -> str:
+    """The unit with its marker, led by its product unless the quote before (`led`) was the same product's."""
     title = titles.get(s.unit.block, "") or " ".join(name)
     text = s.unit.display().rstrip(" .;")
-    lead = "" if title.lower() in text.lower() else f"{title}: "
+    same = led is not None and (titles.get(led.unit.block, "") or " ".join(name)) == title
+    lead = "" if same or title.lower() in text.lower() else f"{title}: "
     return f"{lead}{text} [{s.unit.cited()}]."
 
 
@@ -192,4 +209,7 @@ def try_choose(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) -
     chosen, unit, shown = won
     other = b if chosen is a else a
     text = f"The {' '.join(chosen.name)}. {_quote(unit, titles, chosen.name)}"
+    more = second_quote(chosen, unit)  # why, in a second passage of the chosen option
+    if more is not None:
+        text += f" {_quote(more, titles, chosen.name, led=unit)}"
     return text + (f" {_quote(shown, titles, other.name)}" if shown is not None else "")
