@@ -670,3 +670,31 @@ def test_each_clause_of_a_two_part_question_gets_its_own_quote() -> None:
     assert joined(found).count("Zephyr Core: ") == 1 and "1536 kB" in joined(found)
     assert two_clauses("Which module is on the Zephyr Core, and what CPU does that module contain?") is None  # the
     assert two_clauses("What is the Zephyr Core's clock speed?") is None  # first answer is what the second asks about
+
+
+def test_a_vendor_word_before_the_asked_kind_is_no_product_with_variants() -> None:
+    q = analyse("Which Acme sensor on the Zephyr Eye measures outdoor air quality?")
+    assert variant_of(q, "Onboard Outdoor Air Quality Sensor | Acme QZ4510AI1V") is False  # the asked part
+    acme = analyse("What is the flash size of the Acme board?")
+    assert variant_of(acme, "Acme RX24 memory") is True  # a one-word product name still has variants
+    question = "Which Acme sensor on the Zephyr Eye measures outdoor air quality?"
+    eye = "Zephyr Eye features\nOnboard Outdoor Air Quality Sensor | Acme QZ4510AI1V\nOnboard Humidity Sensor | Acme QH4001"
+    assert "QZ4510AI1V [1]" in _answer(question, ("Zephyr Eye", eye))  # quoted, no LLM
+
+
+def test_a_board_position_does_not_answer_which_part() -> None:
+    question = "Which solid-state relay IC drives the four isolated relays on the Zephyr Core?"
+    core = ("Zephyr Core relays\nThe board features four 60V 2.5A solid state relays with galvanic isolation on J11.\n\n"
+            "Ref. | Description\nU18 | QS13102 solid state relay IC")
+    text = _answer(question, ("Zephyr Core", core), replies=["The relays are driven by the QS13102 [1]."])
+    assert "J11" not in text and "QS13102" in text  # the connector J11 is no relay IC: not quoted as the answer
+
+
+def test_page_numbers_and_reference_marks_are_no_values_of_a_source() -> None:
+    from kgrag.answering.grounding import number_uses, values_of_other_products
+
+    assert "7" not in number_uses("Zephyr Core, p. 7, section: 1 The Board\nSee the project hub [7].")
+    sources = [("Zephyr Core", "Zephyr Core, p. 7, section: Board\nThe Zephyr Core runs at 16 MHz [7]."),
+               ("Zephyr Tag", "Zephyr Tag, p. 8\nNormal mode with BLE advertising | I NM1 | - | 7 | - | mA")]
+    reply = "The Zephyr Core draws 7 mA in normal mode [2]."
+    assert values_of_other_products(reply, "How much current does the Zephyr Core draw?", sources) == ["7"]

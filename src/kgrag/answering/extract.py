@@ -23,6 +23,7 @@ from kgrag.answering.terms import (
     TOKEN,
     QuestionTerms,
     alternative_names,
+    asks_product,
     content_terms,
     fold,
     name_found,
@@ -94,6 +95,9 @@ def states_count(thing: str, text: str) -> bool:
     return len(cells) == 2 and any(fold(w) == thing for w in cells[0].split()) and bool(re.fullmatch(r"\d+", cells[1]))
 
 
+BOARD_POSITION = re.compile(r"[A-Z]{1,2}\d{1,2}(?:-\d{1,2})?")  # "J11", "U3", "IC4", "J8-17"; not "B306", "BMI270"
+
+
 def states_value(q: QuestionTerms, unit: Unit) -> bool:
     """The unit states a value: number+unit, range, tolerance, or a part number not named in the question
     ("which/who" questions need the part number: their answer is a name; "how many" ones a count; one asking a
@@ -111,6 +115,8 @@ def states_value(q: QuestionTerms, unit: Unit) -> bool:
     skus = {m.lower() for m in SKU.findall(unit.display())}  # a product's order code ("SKU: ABX00102") is no part of it
     new_parts = [p for p in part_numbers(unit.text)
                  if p.lower() not in asked and p.lower() not in skus and not REVISION.fullmatch(p)]  # "Rev2"
+    if q.wants_name and q.attributes & CLASS_WORDS and not asks_product(q):  # "Which relay IC …": a board position
+        new_parts = [p for p in new_parts if not BOARD_POSITION.fullmatch(p)]  # ("J11", "U3") names no part
     if new_parts and (not q.wants_name or names_the_kind(q, unit)):
         return True
     return has_value(values) and not q.wants_name

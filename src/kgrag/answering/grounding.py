@@ -40,6 +40,7 @@ _IN_PRODUCT = re.compile(r"^in product \| ([^\[\n]+)", re.MULTILINE)
 # A number of its own: a count word, or digits not glued after letters ("U3", "LV52204" and "Cortex-M4" name parts)
 _ANY_NUMBER = re.compile(rf"(?<![\w-])(?:{NUMBER_WORDS})(?![\w-])|(?<![A-Za-z\d.])\d+(?:[.,]\d+)?", re.IGNORECASE)
 DESIGNATION = re.compile(r"\b([A-Z]{2,5}|Class|Level|Grade|Type|Cat)[ -](\d+(?:\.\d+)?)\b(?!\s?%)")  # "SIL 3", "IP 67"
+_PAGE_REF = re.compile(r"\bpp?\.\s?\d+(?:\s?[-–]\s?\d+)?")  # "p. 7", "pp. 4-5"
 BARE = ""  # a number written without a unit after it (a table cell whose unit is in the header, a count)
 
 
@@ -56,6 +57,7 @@ def number_uses(text: str) -> dict[str, set[str]]:
     """Each number of `text` -> the quantities it is written with (BARE when no unit follows it)."""
     uses: dict[str, set[str]] = defaultdict(set)
     with_unit: set[int] = set()
+    text = CITE.sub(" ", _PAGE_REF.sub(" ", text))  # a header's "p. 7", a reference "[7]": where, not a value
     for m in NUMBER_UNIT.finditer(text):
         uses[number_form(m.group(1))] |= dimension_of_unit(m.group(2)) or {BARE}
         with_unit.add(m.end(1))

@@ -15,7 +15,17 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from kgrag.answering.terms import QuestionTerms, analyse, fold, foreign_share, name_found, stem, term_list, words_found
+from kgrag.answering.terms import (
+    CLASS_WORDS,
+    QuestionTerms,
+    analyse,
+    fold,
+    foreign_share,
+    name_found,
+    stem,
+    term_list,
+    words_found,
+)
 from kgrag.answering.units import Unit, block_units, render
 from kgrag.answering.values import PART, asked_dimensions, dimension_words, has_value, part_numbers, value_dimensions
 from kgrag.models.base import Embedder
@@ -80,11 +90,21 @@ def variant_of(q: QuestionTerms, text: str) -> bool:
     followed by another capitalised word ("Modulino Thermo" for "Modulino Distance") and never written whole."""
     asked = {t.lower() for t in q.names}
     for name in q.names:
+        if [name] in q.phrases and _qualifies_kind(name, q.text):  # "Which Renesas sensor …": "Renesas ZMOD4510" is
+            # the asked part (a one-word name; "Modulino" of "Modulino Buzzer" names a product)
+            continue
         for m in re.finditer(rf"(?<![A-Za-z0-9]){re.escape(name)}[\s®™]+([A-Za-z0-9][\w-]*)", text):
             nxt = m.group(1)
             if PART.fullmatch(nxt) and nxt.lower() not in asked:
                 return True
     return any(_sibling(phrase, q.phrases, text) for phrase in q.phrases if len(phrase) > 1)
+
+
+def _qualifies_kind(name: str, question: str) -> bool:
+    """The question writes the name right before a kind of part ("Which Renesas sensor", "the Bosch IMU"): a vendor
+    or family word qualifying what is asked, not a product whose variants would differ."""
+    m = re.search(rf"(?<![A-Za-z0-9]){re.escape(name)}\s+([A-Za-z][\w-]*)", question)
+    return bool(m) and fold(m.group(1)) in CLASS_WORDS
 
 
 def _sibling(phrase: list[str], phrases: list[list[str]], text: str) -> bool:
