@@ -698,3 +698,15 @@ def test_page_numbers_and_reference_marks_are_no_values_of_a_source() -> None:
                ("Zephyr Tag", "Zephyr Tag, p. 8\nNormal mode with BLE advertising | I NM1 | - | 7 | - | mA")]
     reply = "The Zephyr Core draws 7 mA in normal mode [2]."
     assert values_of_other_products(reply, "How much current does the Zephyr Core draw?", sources) == ["7"]
+
+
+def test_spec_lines_after_a_paragraph_ending_with_a_colon_belong_to_what_it_names() -> None:
+    text = ("3 Temperature Sensor\nThe temperature sensor is the QT236A2 from Acme, look for the QT236 and not the "
+            "QT235. Here you can see its main characteristics:\n\n400 mV at 0 °C\n-10 °C to 125 °C Vdd 3.1 V to 5.5 V")
+    vdd = [u for u in block_units(1, text) if "Vdd" in u.text][0]
+    assert "QT236" in vdd.heading  # the list line is about the part the lead-in names
+    question = "What supply voltage range does the QT236 temperature sensor on the Zephyr Core accept?"
+    assert analyse(question).dimensions == {"voltage"}  # "temperature sensor" names the part's kind, not the quantity
+    assert analyse("What is the accuracy of the temperature sensor?").dimensions == {"temperature", "ratio"}
+    board = "Zephyr Core power\nThe Zephyr Core accepts a supply voltage range of 12 to 24 V on its screw terminals."
+    assert "3.1 V to 5.5 V [2]" in _answer(question, ("Zephyr Core", board), ("Zephyr Core", text))  # the sensor's Vdd

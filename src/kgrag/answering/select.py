@@ -27,10 +27,19 @@ from kgrag.answering.terms import (
     words_found,
 )
 from kgrag.answering.units import Unit, block_units, render
-from kgrag.answering.values import PART, asked_dimensions, dimension_words, has_value, part_numbers, value_dimensions
+from kgrag.answering.values import (
+    PART,
+    RANGE,
+    asked_dimensions,
+    dimension_words,
+    has_value,
+    part_numbers,
+    value_dimensions,
+)
 from kgrag.models.base import Embedder
 
 WEIGHTS = {"bm25": 0.30, "dense": 0.30, "names": 0.25, "unit": 0.10, "value": 0.05}
+SUPPLY_SYMBOL = re.compile(r"(?<![\w-])V_?(?:DD|CC|IN|BAT|SUPPLY)\w{0,3}(?![\w-])", re.IGNORECASE)  # Vdd, VCC, VIN
 FOREIGN = 0.3  # share of non-Latin letters above which a unit counts as written in another language
 MAX_EMBEDDED = 40  # units embedded per question (the best by the lexical score): 40 and 80 gave the same focus, 0.43 vs 0.73 s
 
@@ -201,6 +210,10 @@ def attribute_share(attributes: set[str], attested: set[str], unit: Unit) -> flo
     if not attested:
         return 0.0
     said = set(term_list(unit.scoped())) | dimension_words(value_dimensions(unit.value_text()) & asked_dimensions(attributes))
+    if RANGE.search(unit.value_text()):  # "3.1 V to 5.5 V" is a range
+        said.add("range")
+    if SUPPLY_SYMBOL.search(unit.scoped()):  # "Vdd 3.1 V to 5.5 V": the symbol of a supply voltage
+        said.add("supply")
     return len(words_found(attributes, said)) / len(attested)
 
 

@@ -264,12 +264,23 @@ def analyse(question: str) -> QuestionTerms:
         wants_name=bool(_WHICH.match(question)) or names_a_class(question, head) or asks_kind(attributes),
         count_of=counted_thing(question, head),
         yes_no=yes_no,
-        dimensions=asked_dimensions(attributes) | written_dimensions(question),
+        dimensions=asked_quantities(question, attributes) | written_dimensions(question),
         compares=compared_names(question, phrases),
         together=asked_together(question, matches, head, attributes),
     )
 
 
+def asked_quantities(question: str, attributes: set[str]) -> set[str]:
+    """Quantities the asked words name; a word naming the kind of a part ("the *temperature* sensor") is left out when
+    another word asks a quantity ("What supply voltage does the temperature sensor accept?" asks a voltage), not
+    only how exact one is."""
+    every = asked_dimensions(attributes)
+    kinds = {fold(m.group(1)) for m in _BEFORE_WORD.finditer(question) if fold(m.group(2)) in CLASS_WORDS}
+    rest = asked_dimensions(attributes - kinds)
+    return rest if rest - {"ratio"} else every  # "the accuracy of the temperature sensor" is a temperature accuracy
+
+
+_BEFORE_WORD = re.compile(r"(?=\b([A-Za-z]+)\s+([A-Za-z]+)\b)")  # every pair of adjacent words
 _JOINED_FILLERS = frozenset({"the", "its", "their", "a", "an"})
 
 

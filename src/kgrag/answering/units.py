@@ -18,6 +18,8 @@ from kgrag.tokens import count_tokens
 _PARAGRAPH = re.compile(r"\n\s*\n")
 _CITE_TAIL = re.compile(r"\s*\[(\d+)\]\s*$")
 MAX_HEADING_WORDS = 10
+MAX_LEAD_WORDS = 60  # a paragraph ending "…:" that leads a list
+MAX_SPEC_WORDS = 16  # a list line stating a value ("-10 °C to 125 °C Vdd 3.1 V to 5.5 V")
 _BRACKET_UNIT = re.compile(r"[\[(]\s*([^\])]{1,6}?)\s*[\])]")  # "TEMPERATURE [°C]", "Current (mA)"
 # a fact group's first line: "nRF52832 (Microcontroller)", "SX1302 (Component, in WisGate Edge Lite 2)"
 FACT_SUBJECT = re.compile(r"^(?P<name>[^|]+?) \((?P<type>[A-Za-z]+)(?:, in (?P<owner>[^|()]+))?\)$")
@@ -124,8 +126,17 @@ def _header_like(row: str, next_row: str | None) -> bool:
 
 
 def _is_lead_in(line: str) -> bool:
-    """A sentence that introduces what follows ("The table below lists …", "Below is a summary of …:")."""
-    return line.rstrip().endswith((".", ":")) and len(line.split()) <= 30 and not is_row(line) and not has_value(line)
+    """A sentence that introduces what follows ("The table below lists …", "Below is a summary of …:"), or a short
+    paragraph whose last sentence does ("The sensor is the TMP236A2DBZR … Here you can see its main characteristics:")."""
+    if is_row(line) or has_value(line):
+        return False
+    return (line.rstrip().endswith((".", ":")) and len(line.split()) <= 30
+            or line.rstrip().endswith(":") and len(line.split()) <= MAX_LEAD_WORDS)
+
+
+def _is_spec_line(line: str) -> bool:
+    """A short line stating a value ("400 mV at 0 °C", "Vdd 3.1 V to 5.5 V"): a list item, like a table row."""
+    return not is_row(line) and len(line.split()) <= MAX_SPEC_WORDS and has_value(line)
 
 
 def block_units(n: int, text: str) -> list[Unit]:
@@ -153,9 +164,14 @@ def block_units(n: int, text: str) -> list[Unit]:
                 continue
         header = ""
         # "Below is a summary of the board's buzzer features." alone before a table says what its rows are about
-        caption = f"{heading} {lead}".strip() if lead and not own and is_row(lines[0]) else heading
-        lead = lines[0] if len(lines) == 1 and _is_lead_in(lines[0]) else ""
+        listed = is_row(lines[0]) or all(_is_spec_line(x) for x in lines)  # a table, or a list of spec lines
+        caption = f"{heading} {lead}".strip() if lead and not own and listed else heading
+        last = lines[-1]  # a paragraph alone before a table, or one ending "…:" before a list, says what follows
+        lead = last if _is_lead_in(last) and (len(lines) == 1 or last.rstrip().endswith(":")) else ""
+        intro = ""  # "… Here you can see its main characteristics:" leads the spec lines after it in the paragraph
         for i, line in enumerate(lines):
+            listed_here = (f"{heading} {intro}".strip() if intro else caption) if _is_spec_line(line) else heading
+            intro = line if line.rstrip().endswith(":") and _is_lead_in(line) else intro if _is_spec_line(line) else ""
             if is_row(line):
                 nxt = lines[i + 1] if i + 1 < len(lines) and is_row(lines[i + 1]) else None
                 prev_row = i > 0 and is_row(lines[i - 1])
@@ -176,7 +192,7 @@ def block_units(n: int, text: str) -> list[Unit]:
                     units.append(Unit(n, len(units), " | ".join(cells), "row", " | ".join(table[0]), heading, p, line=i))
                 continue
             for sentence in split_sentences(line):
-                units.append(Unit(n, len(units), sentence.strip(), "sentence", "", heading, p, line=i))
+                units.append(Unit(n, len(units), sentence.strip(), "sentence", "", listed_here, p, line=i))
     for u in units:
         u.tokens = count_tokens(u.text) + (count_tokens(u.header) if u.header else 0)
     return units
