@@ -179,3 +179,15 @@ def test_a_part_named_first_in_a_long_explained_value_is_the_products_part() -> 
     t = triples(x)
     assert ("Zephyr Mini Rev2", "has sensor", "QZ4410AI1V") in t and types(x)["QZ4410AI1V"] == "Sensor"
     assert not any(v.startswith("Ultra-compact") for _, _, v in t)  # a long value without a part stays out
+
+
+def test_pins_interface_instances_and_catalogue_numbers_are_no_parts() -> None:
+    from kgrag.graph.datasheet.vocab import is_part_number
+
+    for not_part in ("GPIO12", "I2C0", "CAN1", "UART2", "ABX00097", "A000067"):
+        assert not is_part_number(not_part), not_part
+    for part in ("MAX17262", "BMI270", "nRF52840", "DCU040", "SX1302", "RP2040"):
+        assert is_part_number(part), part
+    x = extract(chunk("The Zephyr Mini exposes GPIO12 and I2C0 on its header. It is compatible with the Zephyr Core "
+                      "(SKU: ZBX00042) and the Zephyr Plus ZBX00043.", product="Zephyr Mini"))
+    assert not {"GPIO12", "I2C0", "ZBX00043"} & set(types(x))

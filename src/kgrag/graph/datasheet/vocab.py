@@ -75,6 +75,9 @@ SKU = re.compile(r"\b(?i:SKU|P/N|Part (?:No\.?|Number)|Order(?:ing)? (?:code|num
                  r"\s*[:#]?\s*((?=[A-Z0-9_\-/]*\d)[A-Z0-9][A-Z0-9_\-/]{3,})")
 # U9, J6, SJ1, PB1, D13, A0 and ranges such as U16-U19 or L0-L4: board positions and pins
 REF_DES = re.compile(r"^(?:[A-Z]{1,2}\d{1,2}|[A-Z]\d{3})[A-Z]?(?:-(?:[A-Z]{1,2})?\d{1,3})?$")
+# Letter-digit names that are no parts: pins ("GPIO12"), numbered interface instances ("I2C0", "CAN1", "UART2") and
+# zero-padded catalogue numbers of whole products ("ABX00097", "A000067"), which a datasheet lists as related products.
+NOT_A_PART = re.compile(r"(?i:GPIO|PIO|IO)\d+|(?i:I2C|I3C|SPI|QSPI|UART|USART|CAN|USB|SDIO|I2S|SAI|ETH)\d+|[A-Z]{1,4}0\d{4,}")
 HYPHEN_NAME = re.compile(r"(?<![\w-])[A-Z][a-z]+-[A-Z]\d+[A-Z+]*(?![\w-])")  # Cortex-M4F style core names
 PREFIXED_PART = re.compile(r"(?<![\w-])([A-Z]{2,6})[ -]([A-Z]?\d{2,}[A-Z0-9]*)(?![\w-]|\.\d)")  # "NINA B306", "ANNA-B112"
 # "Kestrel K32", "Syntiant NDP120": a vendor/series word before a short code (never "Table 12", "Header J5").
@@ -97,7 +100,7 @@ def type_from_words(text: str) -> str:
 def is_part_number(token: str) -> bool:
     """A token that names one specific part: letters and digits, not a board position or pin (U9, D13)."""
     token = token.strip()
-    if REF_DES.match(token) or len(token) < 4:
+    if REF_DES.match(token) or len(token) < 4 or NOT_A_PART.fullmatch(token):
         return False
     return bool(PART.fullmatch(token) or HYPHEN_NAME.fullmatch(token))
 
