@@ -260,3 +260,16 @@ def test_a_which_board_question_asking_more_of_that_board_scopes_to_it(sibling_i
     assert context.info["bridge"] == "Zephyr Mini Rev2" and "QRF52840" in context.text()
     assert "bridge" not in sibling_index.search("Which board carries the QX210 barometer?", strategy="kg-facts",
                                                 budget=400).info  # nothing more asked of it: no second step
+
+
+def test_a_difference_question_collects_both_products_parts_and_answers_from_them(sibling_index: Index) -> None:
+    adj = get_adjacency(sibling_index.store)
+    seeds = [adj.names.index("Zephyr Mini Rev2"), adj.names.index("Zephyr Mini")]
+    question = "How does the Zephyr Mini Rev2 differ from the Zephyr Mini?"
+    plain = {(adj.names[f.subject], f.value) for f in collect_facts(adj, seeds, question)}
+    whole = {(adj.names[f.subject], f.value) for f in collect_facts(adj, seeds, question, parts=True)}
+    assert {("Zephyr Mini Rev2", "QX210"), ("Zephyr Mini", "QX100")} <= whole - plain  # no shared word, still asked
+    context = make_retriever("kg-facts", sibling_index).retrieve(question, 2000)
+    plan = plan_answer(question, context, mode="auto", focus_tokens=300)
+    answer = finish_plan(question, context, plan)
+    assert context.info["answer_path"] == "graph list" and "QX210" in answer.text and "QX100" in answer.text

@@ -11,6 +11,7 @@ from kgrag.answering.choose import try_choose
 from kgrag.answering.cite import best_sentence, cited_numbers, cited_segment, repair_citations
 from kgrag.answering.clauses import joined, quote_each_clause
 from kgrag.answering.compare import try_compare
+from kgrag.answering.differ import try_differences
 from kgrag.answering.extract import key_passages, quote_answer, try_extract, try_list
 from kgrag.answering.grounding import reply_problems
 from kgrag.answering.names import unknown_names
@@ -217,8 +218,8 @@ def plan_answer(
         return evidence_plan(blocks, context, quote_answer(focus.ranked, titles=titles),
                              f"The documents found do not {unknown.verb} {' or '.join(unknown.names)}; the closest passages:")
     if mode in ("extractive", "auto"):  # "which boards use the X": the graph's fact table lists them
-        listed = try_list(q, {b.n: b.text for b in facts})
-        if listed is not None:
+        listed = try_list(q, {b.n: b.text for b in facts}) or try_differences(q, {b.n: b.text for b in facts})
+        if listed is not None:  # "…, or did its components change?": the parts each product lists and the other not
             context.info["answer_path"] = "graph list"
             return Plan(blocks, "quote", listed)
     chosen = try_choose(q, focus.ranked, titles) if mode in ("extractive", "auto") else None

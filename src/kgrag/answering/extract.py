@@ -242,7 +242,7 @@ def try_extract(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) 
     return Extraction(best.unit, answer_text(q, best.unit, titles.get(best.unit.block, "")), best.score)
 
 
-def _fact_groups(text: str) -> list[tuple[str, str, list[tuple[str, str, int | None]]]]:
+def fact_groups(text: str) -> list[tuple[str, str, list[tuple[str, str, int | None]]]]:
     """(subject, type, [(attribute, value, cited block)]) of a fact-table block ("Subject (Type)" then lines)."""
     groups: list[tuple[str, str, list[tuple[str, str, int | None]]]] = []
     for line in text.splitlines():
@@ -276,7 +276,7 @@ def try_list(q: QuestionTerms, fact_blocks: Mapping[int, str]) -> str | None:
     found: dict[str, int] = {}
     subject_named = label = ""
     for n, text in fact_blocks.items():
-        for subject, stype, facts in _fact_groups(text):
+        for subject, stype, facts in fact_groups(text):
             named = asked(subject)
             for attr, value, cited in facts:
                 if not _CONTAINS.match(attr):

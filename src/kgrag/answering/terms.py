@@ -343,6 +343,17 @@ def names_around(question: str, phrases: list[list[str]], joints: list[re.Match[
     return []
 
 
+# "What is the difference between the A and the B?", "Do the A and the B have the same sensors?", "Is the A just a
+# renamed B, or did its components change?"
+_DIFFERENCE = re.compile(r"\b(?:differ\w*|difference|same(?!\s+time)|renamed|changed|equivalent|identical|versus|vs\.?)\b"
+                         r"|\b(?:did|has|have)\b[^?,]{0,30}\bchange\b", re.IGNORECASE)  # "did its parts change"; not "what do I change"
+
+
+def asks_difference(question: str) -> bool:
+    """The question asks how two things differ, or whether they are the same."""
+    return bool(_DIFFERENCE.search(question))
+
+
 _QUOTED = re.compile(r"(?<![\w'’])['\"‘“]([^'\"‘’“”]+)['\"’”](?!\w)")
 
 

@@ -98,13 +98,15 @@ def _quantities(value: str) -> frozenset[str]:
 
 
 def collect_facts(adj: GraphAdjacency, seeds: Sequence[int], question: str, max_facts: int = MAX_FACTS,
-                  class_weight: float = CLASS_WEIGHT, unit_weight: float = UNIT_WEIGHT) -> list[Fact]:
+                  class_weight: float = CLASS_WEIGHT, unit_weight: float = UNIT_WEIGHT, parts: bool = False
+                  ) -> list[Fact]:
     """Facts within two hops of the seeds that share a word with the question besides the seeds' names (cut out of
     the question where it writes them, so "sensors" still counts beside "Nano 33 BLE Sense"), or whose value
     measures the quantity the question asks (a part of the named board: its sensor's "detection | 400 cm" for "up
     to what distance"), best first.
 
-    Never walks through value, family or interface nodes (hubs that would connect everything).
+    Never walks through value, family or interface nodes (hubs that would connect everything). With `parts`, every
+    part a seed product has counts as asked ("how do the A and the B differ": both products' whole lists).
     """
     rest = question
     for n in seeds:  # the words the question asks besides the seeds' names ("sensors" of "… Sense Rev2 have")
@@ -133,6 +135,8 @@ def collect_facts(adj: GraphAdjacency, seeds: Sequence[int], question: str, max_
             hits = len(own & wanted) + class_weight * len(kind & wanted)  # wanted excludes the seeds' own names
             if depth and quantities and adj.types[other] == VALUE_TYPE and quantities & _quantities(value):
                 hits += unit_weight
+            if parts and not depth and adj.types[node] == PRODUCT_TYPE and subject == node and attribute.startswith("has "):
+                hits = max(hits, 1.0)
             if not hits:
                 continue  # a fact that answers nothing the question asks costs budget
             score = HOP_WEIGHT[depth] * (1.0 + 2.0 * hits / max(len(wanted), 1)) + 0.01 * min(float(adj.rel_weight[r]), 5.0)

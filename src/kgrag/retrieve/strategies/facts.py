@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from kgrag.answering.terms import analyse, asks_product
+from kgrag.answering.terms import analyse, asks_difference, asks_product
 from kgrag.graph.adjacency import GraphAdjacency, get_adjacency
 from kgrag.graph.algorithms import subgraph_from
 from kgrag.graph.datasheet.vocab import PRODUCT_TYPE
@@ -150,9 +150,11 @@ class FactsRetriever(Retriever):
             info["bridge"] = adj.names[bridge]
         info["linked"] = [{"name": lk.name, "type": lk.type, "match": lk.match} for lk in links]
         share = float(options.get("fact_share", FACT_SHARE))
+        products = sum(adj.types[lk.node] == PRODUCT_TYPE for lk in links)  # "how do the A and the B differ?"
         facts = collect_facts(adj, [lk.node for lk in links], question,
                               class_weight=float(options.get("class_weight", CLASS_WEIGHT)),
-                              unit_weight=float(options.get("unit_weight", UNIT_WEIGHT))) if links and share > 0 else []
+                              unit_weight=float(options.get("unit_weight", UNIT_WEIGHT)),
+                              parts=products >= 2 and asks_difference(question)) if links and share > 0 else []
         if facts:
             support = index.store.relation_support([adj.rel_ids[f.rel] for f in facts])
             for f in facts:

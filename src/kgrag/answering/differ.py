@@ -1,0 +1,82 @@
+"""How two named products differ, from the knowledge graph's fact table ("Is the A just a renamed B, or did its
+components change?", "Do the A and the B have the same sensors?"): the parts each one lists that the other does
+not, then the parts both list. A small model reading two datasheets side by side names a few parts of one; the
+graph holds both lists, so the answer is read from it, every part with the number of its source."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from kgrag.answering.extract import fact_groups
+from kgrag.answering.terms import CLASS_WORDS, QuestionTerms, asks_difference, fold, title_names
+from kgrag.graph.datasheet.vocab import PRODUCT_TYPE, TYPE_WORDS
+
+GENERIC_KINDS = frozenset({"component", "part", "chip", "hardware"} | {fold(w) for w in TYPE_WORDS[PRODUCT_TYPE]})
+PLUMBING = frozenset({"interface", "connector"})  # "has interface | I2C", "has connector | B2B-PH-SM4-TB": no part
+MIN_PARTS = 2  # parts each product must list before their lists are compared
+MIN_PREFIX = 5  # "LPS22HB" and "LPS22HBTR" (an ordering suffix) are one part; "BMI" and "BMI270" are not
+Part = tuple[str, int]  # name, source block
+
+
+def _key(name: str) -> str:
+    return re.sub(r"[\s\-_/]", "", name).upper()
+
+
+def same_part(a: str, b: str) -> bool:
+    """One part written two ways: "APDS-9960" / "APDS9960", "LPS22HB" / "LPS22HBTR" (a suffix of the order code)."""
+    ka, kb = _key(a), _key(b)
+    short, long_ = sorted((ka, kb), key=len)
+    return ka == kb or (len(short) >= MIN_PREFIX and long_.startswith(short) and any(c.isdigit() for c in short))
+
+
+def _parts(facts: list[tuple[str, str, int | None]], n: int, kinds: set[str]) -> list[Part]:
+    """The product's parts of the asked kinds ("has sensor | BMI270"), each once; all parts but interfaces when the
+    question names no kind."""
+    out: list[Part] = []
+    for attr, value, cited in facts:
+        words = attr.split()
+        kind = fold(words[-1])
+        if words[:1] != ["has"] or (kind not in kinds if kinds else kind in PLUMBING):
+            continue  # the asked kind; else every part but the buses and connectors every board has
+        if not any(same_part(value, p) for p, _ in out):
+            out.append((value, cited or n))
+    return out
+
+
+def _listed(parts: list[Part]) -> str:
+    return ", ".join(f"{name} [{n}]" for name, n in parts)
+
+
+def try_differences(q: QuestionTerms, fact_blocks: Mapping[int, str]) -> str | None:
+    """The parts two named products do not share, from their fact groups; None unless the question asks how they
+    differ and each product lists at least MIN_PARTS parts of the asked kind (sensors, or any when it names none)."""
+    if not asks_difference(q.text) or len(q.phrases) < 2:
+        return None
+    kinds = (q.attributes & CLASS_WORDS) - GENERIC_KINDS
+    if kinds and kinds <= PLUMBING:  # "are the analog Grove connectors the same": their pins, not part numbers
+        return None
+    found: dict[int, tuple[str, list[Part], int]] = {}  # question phrase -> (product, its parts, fact block)
+    for n, text in fact_blocks.items():
+        for subject, stype, facts in fact_groups(text):
+            matched = [i for i, p in enumerate(q.phrases) if stype == PRODUCT_TYPE and title_names(p, subject)]
+            if len(matched) == 1 and matched[0] not in found:
+                found[matched[0]] = (subject, _parts(facts, n, kinds), n)
+    if len(found) != 2:
+        return None
+    (a, parts_a, table), (b, parts_b, _) = (found[i] for i in sorted(found))
+    if min(len(parts_a), len(parts_b)) < MIN_PARTS:
+        return None
+    only_a = [p for p in parts_a if not any(same_part(p[0], o) for o, _ in parts_b)]
+    only_b = [p for p in parts_b if not any(same_part(p[0], o) for o, _ in parts_a)]
+    both = [p for p in parts_a if p not in only_a]
+    if not only_a and not only_b:
+        return None  # the same lists: a graph may simply miss what differs, so no verdict from it
+    said = [f"The {a} and the {b} differ in the parts the documents list [{table}]."]
+    if only_a:
+        said.append(f"The {a} has {_listed(only_a)}, which the {b} does not list.")
+    if only_b:
+        said.append(f"The {b} has {_listed(only_b)}, which the {a} does not list.")
+    if both:
+        said.append(f"Both list {_listed(both)}.")
+    return " ".join(said)

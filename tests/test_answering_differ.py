@@ -1,0 +1,36 @@
+"""How two named products differ, read from the graph's fact table."""
+
+from __future__ import annotations
+
+from kgrag.answering.differ import same_part, try_differences
+from kgrag.answering.terms import analyse, asks_difference
+
+TABLE = {1: "Zephyr Mini Rev2 (Product)\nhas sensor | QB270 [3]\nhas sensor | QS3003\nhas sensor | QPS22HB [3]\n"
+            "has module | QINA-B306 [2]\nhas interface | I2C\n\n"
+            "Zephyr Mini (Product)\nhas sensor | QSM9DS1 [4]\nhas sensor | QTS221\nhas sensor | QPS22HBTR [4]\n"
+            "has module | QINA B306 [5]\nhas interface | SPI"}
+
+
+def test_the_parts_each_product_lists_and_the_other_does_not_answer_how_they_differ() -> None:
+    q = analyse("Is the Zephyr Mini Rev2 just a renamed Zephyr Mini, or did its components change?")
+    text = try_differences(q, TABLE) or ""
+    assert text.startswith("The Zephyr Mini Rev2 and the Zephyr Mini differ in the parts the documents list [1].")
+    assert "The Zephyr Mini Rev2 has QB270 [3], QS3003 [1], which the Zephyr Mini does not list." in text
+    assert "The Zephyr Mini has QSM9DS1 [4], QTS221 [1], which the Zephyr Mini Rev2 does not list." in text
+    assert "Both list QPS22HB [3], QINA-B306 [2]." in text  # one part written two ways; buses are not parts
+    sensors = try_differences(analyse("Do the Zephyr Mini and the Zephyr Mini Rev2 have the same sensors?"), TABLE) or ""
+    assert "QINA" not in sensors and "QB270 [3]" in sensors  # only the asked kind
+
+
+def test_no_difference_answer_without_two_products_lists_or_a_difference_asked() -> None:
+    assert try_differences(analyse("Which sensors does the Zephyr Mini have?"), TABLE) is None
+    one = {1: TABLE[1].split("\n\n")[0]}
+    assert try_differences(analyse("How does the Zephyr Mini Rev2 differ from the Zephyr Mini?"), one) is None
+    assert not asks_difference("I need four serial ports at the same time: the A or the B?")
+    assert not asks_difference("What do I need to change on the carrier?")
+    assert asks_difference("Did its components change?") and asks_difference("What is the difference between A and B?")
+
+
+def test_an_order_code_suffix_is_the_same_part_a_shorter_family_name_is_not() -> None:
+    assert same_part("LPS22HB", "LPS22HBTR") and same_part("APDS-9960", "APDS9960")
+    assert not same_part("BMI", "BMI270") and not same_part("HS3003", "HS4001")
