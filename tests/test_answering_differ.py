@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from kgrag.answering.asks import asks_difference
 from kgrag.answering.differ import same_part, try_differences
-from kgrag.answering.terms import analyse, asks_difference
+from kgrag.answering.terms import analyse
 
 TABLE = {1: "Zephyr Mini Rev2 (Product)\nhas sensor | QB270 [3]\nhas sensor | QS3003\nhas sensor | QPS22HB [3]\n"
             "has module | QINA-B306 [2]\nhas interface | I2C\n\n"

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import re
 
+from kgrag.answering.asks import ASK_WORDS, second_question
 from kgrag.answering.extract import Extraction, try_extract
 from kgrag.answering.select import score_units
 from kgrag.answering.terms import analyse
 from kgrag.answering.units import Unit
 
-_SECOND_ASK = re.compile(r"[,;]\s*and\s+(?=(?:what|which|how|where|when)\b)", re.IGNORECASE)
 # "… what CPU does that module contain?": the second clause asks about the first one's answer, which the question
 # does not name; only "it" / "its" (the thing the question names) is carried over
 _ANSWER_REFERENCE = re.compile(r"\b(?:that|this|these|those|the same)\s+\w+", re.IGNORECASE)
@@ -19,14 +19,14 @@ _ANSWER_REFERENCE = re.compile(r"\b(?:that|this|these|those|the same)\s+\w+", re
 def two_clauses(question: str) -> tuple[str, str] | None:
     """The two questions of "…, and what/which/how …", the second naming what the first names ("… does it cover" ->
     "What frequency range does it cover, on the Arduino Stella?"); None for other questions."""
-    m = _SECOND_ASK.search(question)
+    m = second_question(question, conjunctions=frozenset({"and"}), words=ASK_WORDS - {"why", "who"})
     if not m:
         return None
     first = question[:m.start()].strip()
     names = ", ".join(" ".join(p) for p in analyse(first).phrases)
     if not names:
         return None
-    second = question[m.end():].strip().rstrip("?")
+    second = question[m.start("word"):].strip().rstrip("?")
     if _ANSWER_REFERENCE.search(second):
         return None
     return f"{first}?", f"{second[:1].upper()}{second[1:]}, on the {names}?"

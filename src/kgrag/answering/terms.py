@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from kgrag.answering.asks import ASK_WORDS, second_question
 from kgrag.answering.values import PART, asked_dimensions, dimension_of_unit, written_dimensions
 from kgrag.graph.datasheet.vocab import TYPE_WORDS
 
@@ -31,8 +32,6 @@ _PROSE = re.compile(
 REVISION = re.compile(r"(?i:rev)\.?\d+[a-z]?")  # "Rev2" tells two products apart; it names no part
 _YES_NO = re.compile(r"^\s*(is|are|does|do|did|can|could|has|have|will|was|were|should)\b", re.IGNORECASE)
 _WHICH = re.compile(r"^\s*(which|who)\b", re.IGNORECASE)
-# "Can I power it from 24 V, and what input range does it accept?": a second clause asks for more than yes or no.
-_ALSO_ASKS = re.compile(r"[,;]\s*(?:and\s+|or\s+)?(?:what|which|how|where|when|why)\b", re.IGNORECASE)
 # "What camera sensor does …", "How much SRAM does …", "How much Flash, SRAM and EEPROM does …": the words between
 # the question word and its verb name what is asked (attributes or a class of part), never the product asked about.
 _ASKED_HEAD = re.compile(r"^\s*(?:what|which|how\s+(?:much|many))\s+((?:[\w\-/+]+\s+){1,3}?|"
@@ -252,7 +251,8 @@ def analyse(question: str) -> QuestionTerms:
     parts = [n for n in names if PART.fullmatch(n) and not REVISION.fullmatch(n)]
     terms = content_terms(question)
     attributes = content_terms(" ".join(asked))
-    yes_no = bool(_YES_NO.match(question)) and not _ALSO_ASKS.search(question)
+    # "Can I power it from 24 V, and what input range does it accept?": a second clause asks for more than yes or no
+    yes_no = bool(_YES_NO.match(question)) and not second_question(question, words=ASK_WORDS - {"who"})
     return QuestionTerms(
         text=question,
         terms=terms,
@@ -343,15 +343,6 @@ def names_around(question: str, phrases: list[list[str]], joints: list[re.Match[
     return []
 
 
-# "What is the difference between the A and the B?", "Do the A and the B have the same sensors?", "Is the A just a
-# renamed B, or did its components change?"
-_DIFFERENCE = re.compile(r"\b(?:differ\w*|difference|same(?!\s+time)|renamed|changed|equivalent|identical|versus|vs\.?)\b"
-                         r"|\b(?:did|has|have)\b[^?,]{0,30}\bchange\b", re.IGNORECASE)  # "did its parts change"; not "what do I change"
-
-
-def asks_difference(question: str) -> bool:
-    """The question asks how two things differ, or whether they are the same."""
-    return bool(_DIFFERENCE.search(question))
 
 
 _QUOTED = re.compile(r"(?<![\w'’])['\"‘“]([^'\"‘’“”]+)['\"’”](?!\w)")

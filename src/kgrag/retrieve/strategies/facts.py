@@ -13,14 +13,14 @@ Weights were chosen on the Arduino dev questions only (docs/benchmarks.md).
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
 
-from kgrag.answering.terms import analyse, asks_difference, asks_product
+from kgrag.answering.asks import ASK_WORDS, asks_difference, second_question
+from kgrag.answering.terms import analyse, asks_product
 from kgrag.graph.adjacency import GraphAdjacency, get_adjacency
 from kgrag.graph.algorithms import subgraph_from
 from kgrag.graph.datasheet.vocab import PRODUCT_TYPE
@@ -94,8 +94,6 @@ def rank_chunks(index: Any, adj: GraphAdjacency, question: str, qvec: np.ndarray
 
 
 BRIDGE_TOP = 5  # first-ranked chunks that vote for the product a which-board question points to
-# "…, and what …", "… and which …": a second question about the product the first clause asks for
-_THEN_ASKS = re.compile(r"(?:[,;]\s*(?:and\s+)?|\s+and\s+)(?:what|which|how|where|when|who)\b", re.IGNORECASE)
 
 
 def bridge_product(index: Any, adj: GraphAdjacency, question: str, links: list[Link], k: int, alpha: float,
@@ -106,7 +104,8 @@ def bridge_product(index: Any, adj: GraphAdjacency, question: str, links: list[L
     the question names, never a product it names.
     Its own chunks and facts answer the second part; None for other questions."""
     q = analyse(question)
-    second = _THEN_ASKS.search(question)
+    # "…, and what …", "… and which …": a second question about the product the first clause asks for
+    second = second_question(question, bare_and=True, conjunctions=frozenset({"", "and"}), words=ASK_WORDS - {"why"})
     if not (asks_product(q) and second):
         return None
     clause = question[:second.start()]  # "Which Nicla board includes a time-of-flight sensor": what picks the board
