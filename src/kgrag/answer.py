@@ -47,6 +47,7 @@ MODES = ("auto", "extractive", "generative")
 GRAPH_FACTS = "knowledge graph facts, each line citing its source"
 NO_DIRECT_ANSWER = "The documents do not contain a direct answer; the closest passages:"
 FROM_DOCUMENTS = "From the documents:"
+DIFFERENCE_QUOTES = 2  # passages after the parts two products do not share: what the documents say of the difference
 FOCUS_SLACK = 0.1  # the focused context may cover a little less of the question than the whole context
 MIN_QUESTION_COVERAGE = 0.45
 MIN_RELEVANCE = 0.40  # bundled MiniLM: best cosine of any focused unit to the question below which the documents
@@ -218,8 +219,12 @@ def plan_answer(
         return evidence_plan(blocks, context, quote_answer(focus.ranked, titles=titles),
                              f"The documents found do not {unknown.verb} {' or '.join(unknown.names)}; the closest passages:")
     if mode in ("extractive", "auto"):  # "which boards use the X": the graph's fact table lists them
-        listed = try_list(q, {b.n: b.text for b in facts}) or try_differences(q, {b.n: b.text for b in facts})
-        if listed is not None:  # "…, or did its components change?": the parts each product lists and the other not
+        listed = try_list(q, {b.n: b.text for b in facts})
+        differ = try_differences(q, {b.n: b.text for b in facts}) if listed is None else None
+        if differ is not None:  # "…, or did its components change?": the parts each product lists and the other not,
+            quotes = quote_answer(focus.ranked, DIFFERENCE_QUOTES, titles, said=differ)  # then the documents' words
+            listed = differ if is_refusal(quotes) else f"{differ}\n\n{FROM_DOCUMENTS} {quotes}"
+        if listed is not None:
             context.info["answer_path"] = "graph list"
             return Plan(blocks, "quote", listed)
     chosen = try_choose(q, focus.ranked, titles) if mode in ("extractive", "auto") else None
