@@ -22,7 +22,11 @@ from kgrag.answering.values import NUMBER_UNIT, RANGE_ENDS, dimension_of_unit, d
 _CHOICE = re.compile(r"\b(?:better|best|suited|suitable|choice|choose|pick|prefer\w*|recommend\w*|fits?|go with|"
                      r"should\s+(?:I|we)\s+(?:use|get|buy|take))\b", re.IGNORECASE)
 # Words of the choice itself, not of the need: "Which board is better suited for …", "I am …", "…, and why?"
-CHOICE_WORDS = frozenset(["better", "best", "suited", "suitable", "suit", "choice", "choose", "pick", "prefer", "recommend", "fit", "go", "use", "need", "want", "require", "requirement", "project", "application", "am", "based", "why", "good", "right", "option"])
+CHOICE_WORDS = frozenset({
+    "better", "best", "suited", "suitable", "suit", "choice", "choose", "pick", "prefer", "recommend", "fit",
+    "go", "use", "need", "want", "require", "requirement", "project", "application", "am", "based", "why",
+    "good", "right", "option"
+})
 # A unit saying the product does not do it: "is NOT 5V tolerant", "not compatible with", "only supports 3.3V".
 _DENIES = re.compile(r"\b(?:not|cannot|can't|doesn't|isn't|incompatible|unsupported|only\s+supports?)\b",
                      re.IGNORECASE)
