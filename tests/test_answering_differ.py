@@ -35,3 +35,23 @@ def test_no_difference_answer_without_two_products_lists_or_a_difference_asked()
 def test_an_order_code_suffix_is_the_same_part_a_shorter_family_name_is_not() -> None:
     assert same_part("LPS22HB", "LPS22HBTR") and same_part("APDS-9960", "APDS9960")
     assert not same_part("BMI", "BMI270") and not same_part("HS3003", "HS4001")
+
+
+def test_an_overview_of_the_asked_kind_of_parts_follows_a_small_models_answer() -> None:
+    from kgrag.answer import generate_answer
+    from kgrag.answering.differ import parts_overview
+    from kgrag.models.fake import FakeLLM
+    from kgrag.types import Context, ContextItem
+
+    q = analyse("Summarize the sensing capabilities of the Zephyr Mini Rev2.")
+    assert parts_overview(q, TABLE) == "From the knowledge graph: the Zephyr Mini Rev2 lists QB270 [3], QS3003 [1], QPS22HB [3]."
+    assert parts_overview(analyse("Summarize what the Zephyr Mini Rev2 provides."), TABLE) == ""  # no kind asked
+    table = TABLE[1].replace("[3]", "[2]")  # cite the chunk below
+    items = [ContextItem("relation", table, 1.0, None, "d1", {"title": ""}),
+             ContextItem("chunk", "The Zephyr Mini Rev2 senses motion (QB270), humidity and pressure (QPS22HB) with its sensors.", 0.5,
+                         "c2", "d1", {"title": "Zephyr Mini Rev2"})]
+    question = "Summarize the sensing capabilities of the Zephyr Mini Rev2."
+    context = Context(question, "test", items, 100, 2000)
+    llm = FakeLLM(replies=["The Zephyr Mini Rev2 senses motion, humidity and pressure [2]."])
+    text = generate_answer(llm, question, context, mode="auto", focus_tokens=300).text
+    assert text.endswith("\n\nFrom the knowledge graph: the Zephyr Mini Rev2 lists QB270 [2], QS3003 [1], QPS22HB [2].")

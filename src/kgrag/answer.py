@@ -11,7 +11,7 @@ from kgrag.answering.choose import try_choose
 from kgrag.answering.cite import best_sentence, cited_numbers, cited_segment, repair_citations
 from kgrag.answering.clauses import joined, quote_each_clause
 from kgrag.answering.compare import try_compare
-from kgrag.answering.differ import try_differences
+from kgrag.answering.differ import parts_overview, try_differences
 from kgrag.answering.extract import key_passages, quote_answer, try_extract, try_list
 from kgrag.answering.grounding import reply_problems
 from kgrag.answering.names import unknown_names
@@ -143,14 +143,17 @@ def make_citations(answer_text: str, blocks: list[Block], support: str = "") -> 
 
 
 def finish_answer(question: str, context: Context, blocks: list[Block], text: str, usage: dict[str, int],
-                  support: str = "", repair: bool = True) -> Answer:
+                  support: str = "", repair: bool = True, tail: str = "") -> Answer:
     """The model's reply as an Answer: a refusal, or the text with a [n] on every sentence and its citations.
-    Quotes built here (`repair` False) keep their markers: a list cites each item, not the sentence."""
+    Quotes built here (`repair` False) keep their markers: a list cites each item, not the sentence; so does a
+    `tail` (a list from the graph) added after the repaired reply."""
     text = text.strip()
     if is_refusal(text):
         return Answer(question, NO_ANSWER, [], context, grounded=False, usage=usage)
     if repair:
         text = repair_citations(text, {b.n: b.text for b in blocks})
+    if tail:
+        text = f"{text}\n\n{tail}"
     return Answer(question, text, make_citations(text, blocks, support), context, grounded=True, usage=usage)
 
 
@@ -176,6 +179,7 @@ class Plan:
     support: str = ""  # the unit an extractive answer quotes (its citation shows that sentence, not the heading)
     sources: list[Block] = field(default_factory=list)  # every block (the evidence may cite outside the focus)
     follow_up: Callable[[str], str] | None = None  # a small model's reply -> the quotes that follow its answer
+    note: str = ""  # the graph's list of the asked kind of parts, last after a small model's overview answer
 
 
 def plan_answer(
@@ -254,8 +258,9 @@ def plan_answer(
         return evidence_plan(blocks, context, evidence)  # includes a separate sensor"): show the passages instead
     context.info["answer_path"] = "focused" if focus_tokens > 0 else "full"
     follow = key_passages(q, focus.ranked, focus.units, titles) if mode == "auto" and focus_tokens > 0 and passages else []
+    note = parts_overview(q, {b.n: b.text for b in facts}) if mode == "auto" and focus_tokens > 0 else ""
     return Plan(focused if focus_tokens > 0 else blocks, "generate", max_tokens=max_tokens, evidence=evidence,
-                sources=blocks, follow_up=(lambda reply: quote_answer(follow, passages, titles, said=reply)))
+                sources=blocks, follow_up=(lambda reply: quote_answer(follow, passages, titles, said=reply)), note=note)
 
 
 def evidence_plan(blocks: list[Block], context: Context, evidence: str, lead: str = NO_DIRECT_ANSWER) -> Plan:
@@ -293,8 +298,8 @@ def finish_plan(question: str, context: Context, plan: Plan, reply: str = "", us
         quotes = plan.follow_up(reply) if said and plan.follow_up else NO_ANSWER
         if not is_refusal(quotes):  # the documents' own words after a small model's paraphrase
             reply = f"{reply}\n\n{FROM_DOCUMENTS} {quotes}"
-        if said or is_refusal(plan.evidence):  # an answer, or no evidence to show instead
-            return finish_answer(question, context, plan.blocks, reply, usage)
+        if said or is_refusal(plan.evidence):  # an answer, or no evidence to show instead; after an overview, the
+            return finish_answer(question, context, plan.blocks, reply, usage, tail=plan.note if said else "")  # parts
         context.info["answer_path"] = "evidence"
     text = f"{plan.lead} {plan.evidence}"
     return Answer(question, text, make_citations(text, plan.sources or plan.blocks), context, grounded=False,

@@ -1,7 +1,8 @@
-"""How two named products differ, from the knowledge graph's fact table ("Is the A just a renamed B, or did its
-components change?", "Do the A and the B have the same sensors?"): the parts each one lists that the other does
-not, then the parts both list. A small model reading two datasheets side by side names a few parts of one; the
-graph holds both lists, so the answer is read from it, every part with the number of its source."""
+"""Parts lists from the knowledge graph's fact table. How two named products differ ("Is the A just a renamed B, or
+did its components change?", "Do the A and the B have the same sensors?"): the parts each one lists that the other
+does not, then the parts both list. What one product has of the asked kind, after a small model's overview
+("Summarize the sensing capabilities of the A"). A small model reading datasheets names a few parts; the graph holds
+the lists, so they are read from it, every part with the number of its source."""
 
 from __future__ import annotations
 
@@ -18,6 +19,19 @@ PLUMBING = frozenset({"interface", "connector"})  # "has interface | I2C", "has 
 MIN_PARTS = 2  # parts each product must list before their lists are compared
 MIN_PREFIX = 5  # "LPS22HB" and "LPS22HBTR" (an ordering suffix) are one part; "BMI" and "BMI270" are not
 Part = tuple[str, int]  # name, source block
+_OVERVIEW = re.compile(r"\b(?:summar\w*|overview|describe)\b", re.IGNORECASE)  # "Summarize the sensing … of the A"
+# the words a question may use for a kind of part ("processors" for the microcontroller, "power regulation")
+_KIND_WORDS = {fold(t.lower()): words for t, words in TYPE_WORDS.items()}
+# How an overview question names a kind of part besides the kinds' own words ("the sensing capabilities")
+_CAPABILITY = {"sensing": "sensor", "measurement": "sensor", "processing": "microcontroller", "compute": "microcontroller",
+               "computing": "microcontroller", "regulation": "power", "supply": "power", "wireless": "module",
+               "connection": "interface", "connectivity": "interface", "i/o": "interface"}
+
+
+def _kinds_of(word: str, kinds: set[str]) -> set[str]:
+    """The kinds of part a question word names: a kind's own word ("microphone" ~ sensor, "processors" ~
+    microcontroller) or a capability word ("sensing" ~ sensor, "power regulation" ~ power)."""
+    return {k for k in kinds if word == k or _CAPABILITY.get(word) == k or word in {fold(w) for w in _KIND_WORDS.get(k, ())}}
 
 
 def _key(name: str) -> str:
@@ -81,3 +95,22 @@ def try_differences(q: QuestionTerms, fact_blocks: Mapping[int, str]) -> str | N
     if both:
         said.append(f"Both list {_listed(both)}.")
     return " ".join(said)
+
+
+def parts_overview(q: QuestionTerms, fact_blocks: Mapping[int, str]) -> str:
+    """For an overview of one named product ("Summarize the sensing capabilities of the A"): the parts of the asked
+    kinds its fact group lists ("sensing" ~ sensor, "processors" ~ microcontroller, "power regulation" ~ power), as a
+    line that follows the answer; "" when the question asks no kind of part or the graph lists fewer than MIN_PARTS."""
+    if not _OVERVIEW.search(q.text) or not q.phrases:
+        return ""
+    for n, text in fact_blocks.items():
+        for subject, stype, facts in fact_groups(text):
+            if stype != PRODUCT_TYPE or not any(title_names(p, subject) for p in q.phrases):
+                continue
+            kinds = {fold(attr.split()[-1]) for attr, _, _ in facts if attr.startswith("has ")}
+            asked = {k for w in q.attributes for k in _kinds_of(w, kinds)}
+            parts = _parts(facts, n, asked) if asked else []  # no kind asked ("what the A provides"): no list
+            if len(parts) >= MIN_PARTS:
+                return f"From the knowledge graph: the {subject} lists {_listed(parts)}."
+    return ""
+
