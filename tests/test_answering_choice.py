@@ -89,3 +89,12 @@ def test_a_value_fits_a_range_by_its_ends_a_limit_or_an_amount_from_below_and_a_
     small = asked_value("The node must draw less than 10 mA: which is better, the A1 or the B2?")
     assert small is not None and small[1:] == ("A", True) and abs(small[0] - 0.01) < 1e-9
     assert fit("Sleep current | 2 mA", small) and fit("Run | 25 mA", small) is False
+
+
+def test_a_limit_sentence_is_no_denial() -> None:
+    question = "A sensor node must run outdoors at -20 °C. Should I pick the Zephyr Core or the Zephyr Mini?"
+    core = ("Zephyr Core notes\nImportant: the operating temperature of the device can't exceed 85 °C and shouldn't be "
+            "lower than -40 °C.\nThe Zephyr Core runs a sensor node outdoors.")
+    mini = "Zephyr Mini notes\nThe Zephyr Mini runs a sensor node outdoors with its operating temperature sensor."
+    _, path = _answer(question, ("Zephyr Core", core), ("Zephyr Mini", mini), replies=["The Zephyr Core [1]."])
+    assert path != "choice"  # "can't exceed 85 °C" rates a range: the Zephyr Core is not ruled out by it

@@ -25,11 +25,12 @@ _CHOICE = re.compile(r"\b(?:better|best|suited|suitable|choice|choose|pick|prefe
 CHOICE_WORDS = frozenset({
     "better", "best", "suited", "suitable", "suit", "choice", "choose", "pick", "prefer", "recommend", "fit",
     "go", "use", "need", "want", "require", "requirement", "project", "application", "am", "based", "why",
-    "good", "right", "option"
+    "good", "right", "option", "must"
 })
-# A unit saying the product does not do it: "is NOT 5V tolerant", "not compatible with", "only supports 3.3V".
-_DENIES = re.compile(r"\b(?:not|cannot|can't|doesn't|isn't|incompatible|unsupported|only\s+supports?)\b",
-                     re.IGNORECASE)
+# A unit saying the product does not do it: "is NOT 5V tolerant", "not compatible with", "only supports 3.3V"; not
+# a limit ("can't exceed 85 °C and shouldn't be lower than -40 °C" rates a range, it denies nothing).
+_DENIES = re.compile(r"\b(?:not|cannot|can't|doesn't|isn't|incompatible|unsupported|only\s+supports?)\b"
+                     r"(?!\s+(?:exceed|be\s+(?:lower|higher|less|more|greater|below|above)))", re.IGNORECASE)
 # The value the question writes is an upper bound of what the product may have ("draws less than 10 mA").
 _AT_MOST = re.compile(r"\b(?:less than|under|below|at most|no more than|lower than|up to|within)\s*$", re.IGNORECASE)
 MIN_WORDS = 2  # need words the winner's best unit holds
