@@ -217,14 +217,15 @@ def plan_answer(
         evidence = quote_answer(focus.ranked, titles=titles) if mode != "generative" else NO_ANSWER
         return evidence_plan(blocks, context, evidence)
     facts = [b for b in blocks if b.items and b.items[0].kind == "relation"]
+    fact_texts = {b.n: b.text for b in facts}  # the graph's fact table, read by the list, difference and overview paths
     unknown = unknown_names(question, q, names_text, [(b.title, b.text, b in facts) for b in blocks], mode)
     if unknown:  # the question names something the context never mentions (or only lists): say so, show what was found
         context.info[unknown.key] = unknown.names
         return evidence_plan(blocks, context, quote_answer(focus.ranked, titles=titles),
                              f"The documents found do not {unknown.verb} {' or '.join(unknown.names)}; the closest passages:")
     if mode in ("extractive", "auto"):  # "which boards use the X": the graph's fact table lists them
-        listed = try_list(q, {b.n: b.text for b in facts})
-        differ = try_differences(q, {b.n: b.text for b in facts}) if listed is None else None
+        listed = try_list(q, fact_texts)
+        differ = try_differences(q, fact_texts) if listed is None else None
         if differ is not None:  # "…, or did its components change?": the parts each product lists and the other not,
             quotes = quote_answer(focus.ranked, DIFFERENCE_QUOTES, titles, said=differ)  # then the documents' words
             listed = differ if is_refusal(quotes) else f"{differ}\n\n{FROM_DOCUMENTS} {quotes}"
@@ -258,7 +259,7 @@ def plan_answer(
         return evidence_plan(blocks, context, evidence)  # includes a separate sensor"): show the passages instead
     context.info["answer_path"] = "focused" if focus_tokens > 0 else "full"
     follow = key_passages(q, focus.ranked, focus.units, titles) if mode == "auto" and focus_tokens > 0 and passages else []
-    note = parts_overview(q, {b.n: b.text for b in facts}) if mode == "auto" and focus_tokens > 0 else ""
+    note = parts_overview(q, fact_texts) if mode == "auto" and focus_tokens > 0 else ""
     return Plan(focused if focus_tokens > 0 else blocks, "generate", max_tokens=max_tokens, evidence=evidence,
                 sources=blocks, follow_up=(lambda reply: quote_answer(follow, passages, titles, said=reply)), note=note)
 

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 
 from kgrag.answering.compare import unit_about
-from kgrag.answering.grounding import number_form
+from kgrag.answering.grounding import number_value
 from kgrag.answering.names import squash
 from kgrag.answering.select import Scored
 from kgrag.answering.terms import PRODUCT_WORDS, QuestionTerms, alternative_names, content_terms, words_found
@@ -67,7 +67,7 @@ def asked_value(question: str) -> tuple[float, str, bool] | None:
     if len(found) != 1:
         return None
     m = found[0]
-    number = _number(m.group(1))
+    number = number_value(m.group(1))
     if number is None:
         return None
     scaled, unit = _scaled(number, m.group(2))
@@ -91,14 +91,6 @@ def _scaled(number: float, unit: str) -> tuple[float, str]:
     return number, unit
 
 
-def _number(raw: str) -> float | None:
-    """A written number as a float, its sign kept ("-20" -> -20.0); None when it is no plain number ("8k")."""
-    try:
-        return float(number_form(raw).replace(" ", "")) * (-1 if raw.strip().startswith("-") else 1)
-    except ValueError:
-        return None
-
-
 def fit(text: str, value: tuple[float, str, bool]) -> bool | None:
     """Does the asked value fit what `text` rates in the same unit? Inside a range; at most a single value written as a
     limit ("rated", "up to") or of a quantity offered as enough ("48 kB" of flash); equal to a nominal value ("powered
@@ -109,7 +101,7 @@ def fit(text: str, value: tuple[float, str, bool]) -> bool | None:
     verdicts: list[bool] = []
     spans = []
     for m in RANGE_ENDS.finditer(text):
-        low, high = _number(m.group(1)), _number(m.group(2))
+        low, high = number_value(m.group(1)), number_value(m.group(2))
         if low is None or high is None:
             continue
         (low, base), (high, _) = _scaled(low, m.group(3)), _scaled(high, m.group(3))
@@ -117,7 +109,7 @@ def fit(text: str, value: tuple[float, str, bool]) -> bool | None:
             verdicts.append(min(low, high) <= number <= max(low, high))
             spans.append(m.span())
     for m in NUMBER_UNIT.finditer(text):
-        raw = _number(m.group(1))
+        raw = number_value(m.group(1))
         if raw is None or any(a <= m.start() < b for a, b in spans):
             continue
         rated, base = _scaled(raw, m.group(2))

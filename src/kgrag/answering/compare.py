@@ -9,7 +9,7 @@ import re
 from dataclasses import replace
 
 from kgrag.answering.extract import Extraction, try_extract
-from kgrag.answering.grounding import STANDALONE_NUMBER, number_form
+from kgrag.answering.grounding import STANDALONE_NUMBER, number_value
 from kgrag.answering.select import Scored, attribute_share, name_score, variant_of
 from kgrag.answering.terms import COMPARATIVES, GREATER, QuestionTerms, content_terms, title_names
 from kgrag.answering.units import FACT_SUBJECT
@@ -60,10 +60,8 @@ def _single_value(q: QuestionTerms, found: Extraction) -> tuple[float, str, str]
     values = [m for m in NUMBER_UNIT.finditer(text) if not dims or dimension_of_unit(m.group(2)) & dims]
     if len(values) != 1 or len(STANDALONE_NUMBER.findall(text)) != 1:  # a range ("-20 to +70 °C") has two ends
         return None
-    try:
-        return float(number_form(values[0].group(1)).replace(" ", "")), values[0].group(2), values[0].group(0).strip()
-    except ValueError:
-        return None
+    number = number_value(values[0].group(1))
+    return None if number is None else (abs(number), values[0].group(2), values[0].group(0).strip())  # the size
 
 
 def try_compare(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) -> str | None:

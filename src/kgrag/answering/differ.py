@@ -21,7 +21,7 @@ MIN_PREFIX = 5  # "LPS22HB" and "LPS22HBTR" (an ordering suffix) are one part; "
 Part = tuple[str, int]  # name, source block
 _OVERVIEW = re.compile(r"\b(?:summar\w*|overview|describe)\b", re.IGNORECASE)  # "Summarize the sensing … of the A"
 # the words a question may use for a kind of part ("processors" for the microcontroller, "power regulation")
-_KIND_WORDS = {fold(t.lower()): words for t, words in TYPE_WORDS.items()}
+_KIND_WORDS = {fold(t.lower()): frozenset(fold(w) for w in words) for t, words in TYPE_WORDS.items()}
 # How an overview question names a kind of part besides the kinds' own words ("the sensing capabilities")
 _CAPABILITY = {"sensing": "sensor", "measurement": "sensor", "processing": "microcontroller", "compute": "microcontroller",
                "computing": "microcontroller", "regulation": "power", "supply": "power", "wireless": "module",
@@ -31,7 +31,7 @@ _CAPABILITY = {"sensing": "sensor", "measurement": "sensor", "processing": "micr
 def _kinds_of(word: str, kinds: set[str]) -> set[str]:
     """The kinds of part a question word names: a kind's own word ("microphone" ~ sensor, "processors" ~
     microcontroller) or a capability word ("sensing" ~ sensor, "power regulation" ~ power)."""
-    return {k for k in kinds if word == k or _CAPABILITY.get(word) == k or word in {fold(w) for w in _KIND_WORDS.get(k, ())}}
+    return {k for k in kinds if word == k or _CAPABILITY.get(word) == k or word in _KIND_WORDS.get(k, frozenset())}
 
 
 def _key(name: str) -> str:

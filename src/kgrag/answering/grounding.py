@@ -53,6 +53,15 @@ def number_form(raw: str) -> str:
     return raw.rstrip("0").rstrip(".") if "." in raw else raw
 
 
+def number_value(raw: str) -> float | None:
+    """A written number as a float, its sign kept ("-20" -> -20.0, "1,000" -> 1000.0); None when it is no plain number
+    ("8k")."""
+    try:
+        return float(number_form(raw).replace(" ", "")) * (-1 if raw.strip().startswith("-") else 1)
+    except ValueError:
+        return None
+
+
 def number_uses(text: str) -> dict[str, set[str]]:
     """Each number of `text` -> the quantities it is written with (BARE when no unit follows it)."""
     uses: dict[str, set[str]] = defaultdict(set)
