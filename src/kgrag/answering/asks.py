@@ -32,3 +32,12 @@ _DIFFERENCE = re.compile(r"\b(?:differ\w*|difference|same(?!\s+time)|renamed|cha
 def asks_difference(question: str) -> bool:
     """The question asks how two things differ, or whether they are the same."""
     return bool(_DIFFERENCE.search(question))
+
+
+# "Summarize the sensing capabilities of the A", "Give an overview of …", "Describe the …", "Outline …"
+_OVERVIEW = re.compile(r"\b(?:summar\w*|overview|describe|outline)\b", re.IGNORECASE)
+
+
+def asks_overview(question: str) -> bool:
+    """The question asks for an overview of something rather than one fact."""
+    return bool(_OVERVIEW.search(question))

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from kgrag.answering.asks import asks_difference
+from kgrag.answering.asks import asks_difference, asks_overview
 from kgrag.answering.extract import fact_groups
 from kgrag.answering.terms import CLASS_WORDS, QuestionTerms, fold, title_names
 from kgrag.graph.datasheet.vocab import PRODUCT_TYPE, TYPE_WORDS
@@ -19,7 +19,6 @@ PLUMBING = frozenset({"interface", "connector"})  # "has interface | I2C", "has 
 MIN_PARTS = 2  # parts each product must list before their lists are compared
 MIN_PREFIX = 5  # "LPS22HB" and "LPS22HBTR" (an ordering suffix) are one part; "BMI" and "BMI270" are not
 Part = tuple[str, int]  # name, source block
-_OVERVIEW = re.compile(r"\b(?:summar\w*|overview|describe)\b", re.IGNORECASE)  # "Summarize the sensing … of the A"
 # the words a question may use for a kind of part ("processors" for the microcontroller, "power regulation")
 _KIND_WORDS = {fold(t.lower()): frozenset(fold(w) for w in words) for t, words in TYPE_WORDS.items()}
 # How an overview question names a kind of part besides the kinds' own words ("the sensing capabilities")
@@ -101,7 +100,7 @@ def parts_overview(q: QuestionTerms, fact_blocks: Mapping[int, str]) -> str:
     """For an overview of one named product ("Summarize the sensing capabilities of the A"): the parts of the asked
     kinds its fact group lists ("sensing" ~ sensor, "processors" ~ microcontroller, "power regulation" ~ power), as a
     line that follows the answer; "" when the question asks no kind of part or the graph lists fewer than MIN_PARTS."""
-    if not _OVERVIEW.search(q.text) or not q.phrases:
+    if not asks_overview(q.text) or not q.phrases:
         return ""
     for n, text in fact_blocks.items():
         for subject, stype, facts in fact_groups(text):

@@ -13,6 +13,8 @@ import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
+from kgrag.answering.asks import asks_overview
+from kgrag.answering.aspects import aspect_terms
 from kgrag.answering.names import squash
 from kgrag.answering.select import Scored, whole_name
 from kgrag.answering.terms import (
@@ -59,6 +61,7 @@ MIN_COUNT_ATTRIBUTES = 0.2  # a count of the asked thing ("5-point … touch") i
 MIN_NAMES = 0.35  # share of the question's names found near the unit (block title/section counts half)
 QUOTES = 3  # units quoted (the closest passages) when no single unit states the asked value
 KEY_SCORE = 0.7  # a key passage scores at least this share of the best focus unit
+OVERVIEW_SCORE = 0.5  # an overview's key passages: more of them, so a lower share (0.5 and 0.6 quoted the same)
 SAID_SHARE = 0.6  # share of a unit's words an answer must hold for the unit to count as said
 MIN_QUOTE_WORDS = 5
 CANDIDATES = 4  # units considered for a quote, best-scored first
@@ -333,18 +336,23 @@ def _said_already(unit: Unit, told: set[str]) -> bool:
 
 def key_passages(q: QuestionTerms, ranked: list[Scored], shown: Collection[int],
                  titles: Mapping[int, str] | None = None) -> list[Scored]:
-    """The focus units a small model's answer may be followed by: in a block the model was `shown` (its numbers are
-    the answer's citations), close to the best unit's score, carrying an asked word, and about the named product
+    """The focus units a small model's answer may be followed by: in a block the model was `shown` (any block for an
+    overview), close to the best unit's score, carrying an asked word (or an overview aspect's), and about the named product
     (not a variant's), so a quote brings no other product in. When the question offers two products as alternatives
     (`titles`: block number -> document title), each one's best passage comes first."""
     top = max((s.score for s in ranked), default=0.0)
     sides = alternative_names(q.text, q.phrases) if titles else []  # "the A or the B?": each one's best passage first
+    overview = asks_overview(q.text)  # "Summarize the wireless features of the A": its rows in the aspect's words
+    aspect = set(aspect_terms(q.text))  # ("Wi-Fi | 802.11b/g/n"), from any block, not only the shown ones
 
     def about(s: Scored, side: list[str]) -> bool:
         return title_names(side, (titles or {}).get(s.unit.block, ""))
 
-    keep = [s for s in ranked if s.unit.block in shown and s.score >= KEY_SCORE * top
-            and (s.attributes > 0 or not q.attributes)  # a unit about one of two alternatives names half of the names
+    def asked(s: Scored) -> bool:
+        return s.attributes > 0 or not q.attributes or bool(aspect and aspect & set(term_list(s.unit.scoped())))
+
+    keep = [s for s in ranked if (overview or s.unit.block in shown) and s.score >= (OVERVIEW_SCORE if overview else KEY_SCORE) * top
+            and asked(s)  # a unit about one of two alternatives names half of the names
             and (any(about(s, side) for side in sides) or not (q.names and (s.names < MIN_NAMES or s.variant)))]
     lead = [next((s for s in keep if about(s, side)), None) for side in sides]
     first = [s for s in lead if s is not None]

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from kgrag.answering.aspects import aspect_terms
 from kgrag.answering.terms import (
     CLASS_WORDS,
     QuestionTerms,
@@ -161,7 +162,9 @@ def score_units(
     # names are scored on their own (`names`); BM25 scores what the question asks, so a product name of five
     # tokens ("Nano 33 BLE Sense Rev2") does not outweigh the words of the need ("always-on keyword spotting")
     asked = [*q.attributes, *(fold(p) for p in q.parts)]  # attributes are folded already
-    query = asked if q.attributes else [fold(t) for t in q.terms]
+    # an overview's aspect ("the wireless features") in the words the rows write ("Wi-Fi", "Bluetooth")
+    extra = aspect_terms(question)
+    query = (asked if q.attributes else [fold(t) for t in q.terms]) + extra
 
     def words(terms: list[str]) -> list[str]:
         return [stem(t) for t in terms] if stems else terms
@@ -194,7 +197,7 @@ def score_units(
         scored.append(Scored(u, 0.0, parts, names=names, attributes=attrs, variant=variant,
                              foreign=foreign_share(u.text) > FOREIGN and not foreign_question))
     if embedder is not None:
-        _add_dense(question, scored, embedder)
+        _add_dense(f"{question} ({' '.join(extra)})" if extra else question, scored, embedder)
     for s in scored:
         s.score = sum(WEIGHTS[k] * v for k, v in s.parts.items())
         if s.unit.kind == "heading":

@@ -1,0 +1,60 @@
+"""The words technical documents use for what an overview question asks about. "Summarize the wireless capabilities
+of the A" is answered by rows that never say "wireless" ("Wi-Fi | 802.11b/g/n", "Bluetooth | 5.0"), so an overview
+question's aspect word ("wireless", "power", "memory", "I/O") brings the domain's words for it into the ranking of
+the passages. A thesaurus of electronics documentation, not of any product."""
+
+from __future__ import annotations
+
+from kgrag.answering.asks import asks_overview
+from kgrag.answering.terms import fold, term_list
+
+# Aspect word (folded, as `term_list` writes it) -> the words datasheets write for it.
+_ASPECTS: dict[str, str] = {
+    "power": "voltage supply battery regulator ldo charger pmic current consumption input jack vin usb",
+    "regulation": "regulator ldo dc-dc converter buck voltage",
+    "battery": "li-ion lipo li-po charger cell voltage connector",
+    "wireless": "wi-fi bluetooth ble lora lorawan cellular lte nb-iot cat-m1 nfc uwb antenna radio module",
+    "radio": "wi-fi bluetooth ble lora cellular nfc uwb antenna module transceiver",
+    "connectivity": "wi-fi bluetooth ethernet lora cellular usb can rs-485 uart i2c spi",
+    "communication": "uart i2c spi can rs-485 ethernet usb wi-fi bluetooth",
+    "network": "ethernet wi-fi cellular lora rj45",
+    "security": "crypto secure element cryptochip encryption key certificate",
+    "sensing": "sensor temperature humidity pressure imu accelerometer gyroscope magnetometer microphone gas light "
+               "proximity gesture camera",
+    "sensor": "temperature humidity pressure imu accelerometer gyroscope magnetometer microphone gas light proximity "
+              "gesture",
+    "environmental": "temperature humidity pressure gas air quality",
+    "motion": "imu accelerometer gyroscope magnetometer axis",
+    "memory": "flash sram ram eeprom qspi psram sdram storage kb mb",
+    "storage": "flash qspi eeprom microsd sd card mb",
+    "processor": "microcontroller mcu core cortex mhz clock cpu",
+    "processing": "microcontroller mcu core cortex mhz clock cpu",
+    "microcontroller": "processor mcu core cortex mhz clock flash sram",
+    "i/o": "pin digital analog pwm uart i2c spi gpio adc dac header connector",
+    "input": "pin digital analog channel voltage resolution adc current",
+    "output": "pin digital analog channel relay pwm dac current",
+    "interface": "usb ethernet can uart i2c spi connector header",
+    "connector": "usb header socket terminal jack connector",
+    "connection": "usb header connector terminal jack ethernet uart i2c spi",
+    "audio": "microphone speaker pdm i2s codec amplifier buzzer",
+    "display": "lcd oled touch screen resolution pixel",
+    "camera": "resolution fps mipi dvp pixel lens",
+    "debug": "swd jtag debugger probe",
+    "debugging": "swd jtag debugger probe",
+}
+ASPECTS: dict[str, tuple[str, ...]] = {k: tuple(v.split()) for k, v in _ASPECTS.items()}
+
+
+def aspect_terms(question: str) -> list[str]:
+    """For an overview question, the domain's words for the aspects it names that the question does not write
+    itself ("Summarize the wireless features" -> wi-fi, bluetooth, lora, …); none for other questions."""
+    if not asks_overview(question):
+        return []
+    written = term_list(question)
+    said = set(written)
+    out: list[str] = []
+    for word in written:
+        for term in ASPECTS.get(fold(word), ()):
+            if term not in said and term not in out:
+                out.append(term)
+    return out

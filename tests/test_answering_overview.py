@@ -1,0 +1,75 @@
+"""Overview questions ("Summarize the wireless features of the A"): the aspect in the documents' words, and more of
+the product's rows after a small model's answer, cited wherever they are."""
+
+from __future__ import annotations
+
+from kgrag.answer import generate_answer, stream_answer
+from kgrag.answering.aspects import aspect_terms
+from kgrag.answering.asks import asks_overview
+from kgrag.answering.select import focus_units
+from kgrag.models.fake import FakeLLM
+from kgrag.types import Context, ContextItem
+
+INTRO = ("The Zephyr Air is a compact board for connected projects in homes and offices. It brings wireless "
+         "capabilities to classic sketches. Its small size fits any enclosure.")
+RADIO_TABLE = ("Wi-Fi | 802.11b/g/n, 2.4 GHz, up to 150 Mbps\nBluetooth | Bluetooth 5.0 LE, +8 dBm transmit power\n"
+               "Antenna | On-board PCB antenna with a U.FL connector for an external antenna\n"
+               "Secure element | QX508 crypto chip storing up to 16 keys")
+POWER = "Input voltage | 5 V via USB-C\nBattery | single-cell Li-Po with an on-board charger"
+OTHER = "The Zephyr Ground has no radio. Wi-Fi | not available\nBluetooth | not available"
+
+
+def _item(text: str, cid: str, title: str, section: str) -> ContextItem:
+    source = {"path": f"{cid}.pdf", "title": title, "page_start": 2, "page_end": 2, "section": section}
+    return ContextItem("chunk", text, 0.5, cid, f"d-{cid}", source)
+
+
+def _context(question: str) -> Context:
+    items = [_item(INTRO, "c1", "Zephyr Air", "1 Introduction"), _item(POWER, "c2", "Zephyr Air", "3 Power"),
+             _item(RADIO_TABLE, "c3", "Zephyr Air", "2 Connectivity"), _item(OTHER, "c4", "Zephyr Ground", "2 Features")]
+    return Context(question=question, strategy="test", items=items, tokens=300, budget=2000)
+
+
+def test_an_overview_aspect_brings_the_words_datasheets_write_for_it() -> None:
+    assert asks_overview("Summarize the wireless capabilities of the A.") and asks_overview("Describe the power tree.")
+    assert not asks_overview("Which wireless module does the A use?")
+    terms = aspect_terms("Summarize the wireless and security capabilities of the A.")
+    assert {"wi-fi", "bluetooth", "lora", "crypto", "secure"} <= set(terms)
+    assert "wireless" not in terms  # the question's own words are scored anyway
+    assert aspect_terms("Which wireless module does the A use?") == []  # one fact asked: its own words decide
+    assert aspect_terms("Summarize what the A provides.") == []  # no aspect named
+
+
+def test_the_rows_of_an_overview_aspect_rank_above_a_sentence_that_only_says_its_name() -> None:
+    question = "Summarize the wireless capabilities of the Zephyr Air."
+    context = _context(question)
+    texts = {i: item.text for i, item in enumerate(context.items, 1)}
+    scopes = {i: item.source["title"] + " " + item.source["section"] for i, item in enumerate(context.items, 1)}
+    ranked = focus_units(question, texts, scopes, 60).ranked
+    wifi = next(i for i, s in enumerate(ranked) if s.unit.text.startswith("Wi-Fi | 802.11"))
+    size = next(i for i, s in enumerate(ranked) if s.unit.text.startswith("Its small size"))
+    assert wifi < size
+
+
+def test_a_small_models_overview_is_followed_by_more_rows_cited_even_outside_its_focus() -> None:
+    question = "Summarize the wireless capabilities of the Zephyr Air."
+    reply = "The Zephyr Air brings wireless capabilities to classic sketches [1]."
+    answer = generate_answer(FakeLLM(replies=[reply]), question, _context(question), mode="auto", focus_tokens=40,
+                             passages=2)
+    head, _, quotes = answer.text.partition("\n\nFrom the documents: ")
+    assert head == reply and answer.grounded
+    for row in ("802.11b/g/n", "Bluetooth 5.0 LE", "U.FL connector"):  # more than two passages, in the rows' words
+        assert row in quotes
+    assert "Zephyr Ground" not in quotes and "not available" not in quotes  # another product's rows stay out
+    assert 3 in {c.n for c in answer.citations}  # the table's [3] resolves, though the model saw only part of it
+    one_fact = generate_answer(FakeLLM(replies=["It uses Wi-Fi [3]."]), "Which Wi-Fi standard does the Zephyr Air use?",
+                               _context("Which Wi-Fi standard does the Zephyr Air use?"), mode="auto", focus_tokens=40,
+                               passages=2)
+    assert one_fact.text.count(" [") <= 3  # a one-fact question keeps the two passages
+
+
+def test_a_streamed_answer_lists_every_source_its_quotes_may_cite() -> None:
+    question = "Summarize the wireless capabilities of the Zephyr Air."
+    events = list(stream_answer(FakeLLM(replies=["It has Wi-Fi [3]."]), question, _context(question), mode="auto",
+                                focus_tokens=40, passages=2))
+    assert [b["n"] for b in events[0]["data"]] == [1, 2, 3, 4]
