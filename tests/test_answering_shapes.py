@@ -710,3 +710,15 @@ def test_spec_lines_after_a_paragraph_ending_with_a_colon_belong_to_what_it_name
     assert analyse("What is the accuracy of the temperature sensor?").dimensions == {"temperature", "ratio"}
     board = "Zephyr Core power\nThe Zephyr Core accepts a supply voltage range of 12 to 24 V on its screw terminals."
     assert "3.1 V to 5.5 V [2]" in _answer(question, ("Zephyr Core", board), ("Zephyr Core", text))  # the sensor's Vdd
+
+
+def test_how_exact_a_measurement_is_may_be_a_tolerance_in_the_unit_of_what_it_measures() -> None:
+    """"What ranging accuracy …" names no measured quantity: "<±10 cm" answers it; "the temperature accuracy" still
+    wants a ± value in °C, never the humidity row's %RH or another quantity's ± value."""
+    tag = ("Zephyr Tag", "Feature | Description\nRanging | 2-way ranging, achieving an accuracy of <±10 cm\n"
+                         "Frequency Range | 6.24–8.24 GHz")
+    text = _answer("What ranging accuracy does the Zephyr Tag achieve, and what frequency range does it cover?", tag)
+    assert "<±10 cm" in text and "6.24–8.24 GHz" in text
+    climate = ("Zephyr Climate", "Parameter | Value\nHumidity accuracy | ±1.5 %RH\nPressure accuracy | ±1 hPa")
+    assert "±1 hPa" not in _answer("What is the temperature accuracy of the Zephyr Climate?", climate,
+                                   replies=["The documents do not say."])

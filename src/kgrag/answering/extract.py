@@ -35,6 +35,7 @@ from kgrag.answering.terms import (
 )
 from kgrag.answering.units import FACT_SUBJECT, Unit
 from kgrag.answering.values import (
+    ACCURACY_WORDS,
     ASKS_VERSION,
     COST,
     NUMBER_UNIT,
@@ -42,6 +43,7 @@ from kgrag.answering.values import (
     PART,
     PRICE,
     RANGE,
+    TOLERANCE,
     asked_dimensions,
     dimension_of_unit,
     has_value,
@@ -160,10 +162,13 @@ def names_the_kind(q: QuestionTerms, unit: Unit) -> bool:
 
 
 def unit_fits(q: QuestionTerms, unit: Unit) -> bool:
-    """When the question names a quantity (voltage, temperature, ...), the unit's values must measure it."""
+    """When the question names a quantity (voltage, temperature, ...), the unit's values must measure it. How exact
+    something is ("ranging accuracy", no quantity named) is a ± value in the unit of what is measured ("<±10 cm"),
+    not only a percentage; "the temperature accuracy" still wants °C."""
     dims = q.dimensions
     found = value_dimensions(unit.value_text())
-    return not dims or not found or bool(dims & found)
+    exactness = (bool(ACCURACY_WORDS & q.attributes) and dims <= {"ratio"} and bool(TOLERANCE.search(unit.value_text())))
+    return not dims or not found or bool(dims & found) or exactness
 
 
 def value_fit(q: QuestionTerms, unit: Unit) -> tuple[int, int]:
