@@ -4,8 +4,8 @@ the product's rows after a small model's answer, cited wherever they are."""
 from __future__ import annotations
 
 from kgrag.answer import generate_answer, stream_answer
-from kgrag.answering.aspects import aspect_terms
 from kgrag.answering.asks import asks_overview
+from kgrag.answering.aspects import aspect_terms
 from kgrag.answering.select import focus_units
 from kgrag.models.fake import FakeLLM
 from kgrag.types import Context, ContextItem

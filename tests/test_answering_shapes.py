@@ -672,6 +672,29 @@ def test_each_clause_of_a_two_part_question_gets_its_own_quote() -> None:
     assert two_clauses("What is the Zephyr Core's clock speed?") is None  # first answer is what the second asks about
 
 
+def test_a_chained_second_clause_is_asked_of_what_the_first_clauses_quote_names() -> None:
+    """"Which module …, and what CPU does that module contain?": the second clause is asked of the part the first
+    quote names; "Which board …, and what microcontroller does it use?" of the product whose document answers."""
+    from kgrag.answering.clauses import quote_each_clause
+
+    rows = ["Wireless module | The QN-W102 module is based on the QSP32 chip", "QSP32 | dual-core CPU clocked at 240 MHz",
+            "Operating temperature | -40 to 85 °C"]
+    units = [Unit(block=1, pos=n, text=row, kind="row") for n, row in enumerate(rows)]
+    question = "Which wireless module is on the Zephyr Core, and what clock speed does that module run at?"
+    found = quote_each_clause(question, units, {1: "Zephyr Core"}, {1: "Zephyr Core"})
+    assert found is None  # the first quote names two parts (QN-W102, QSP32): which one is meant is not known
+    question = "Which chip is the QN-W102 module of the Zephyr Core based on, and what clock speed does that chip run at?"
+    found = quote_each_clause(question, units, {1: "Zephyr Core"}, {1: "Zephyr Core"})
+    assert found is not None and [f.unit.text for f in found] == rows[:2]
+    boards = [Unit(block=1, pos=0, text="Time-of-flight sensor | QL53L1 ranging sensor up to 4 m", kind="row"),
+              Unit(block=1, pos=1, text="Microcontroller | QMX32H747 dual-core at 480 MHz", kind="row"),
+              Unit(block=2, pos=0, text="Microcontroller | QRF52840 at 64 MHz", kind="row")]
+    titles = {1: "Zephyr Eye", 2: "Zephyr Ear"}
+    question = "Which Zephyr board includes a time-of-flight sensor, and what microcontroller does it use?"
+    found = quote_each_clause(question, boards, titles, titles)
+    assert found is not None and [f.unit.text for f in found] == [boards[0].text, boards[1].text]
+
+
 def test_a_vendor_word_before_the_asked_kind_is_no_product_with_variants() -> None:
     q = analyse("Which Acme sensor on the Zephyr Eye measures outdoor air quality?")
     assert variant_of(q, "Onboard Outdoor Air Quality Sensor | Acme QZ4510AI1V") is False  # the asked part

@@ -8,45 +8,78 @@ import re
 from kgrag.answering.asks import ASK_WORDS, second_question
 from kgrag.answering.extract import Extraction, try_extract
 from kgrag.answering.select import score_units
-from kgrag.answering.terms import analyse
+from kgrag.answering.terms import analyse, asks_product
 from kgrag.answering.units import Unit
+from kgrag.answering.values import part_numbers
+from kgrag.graph.datasheet.vocab import REF_DES
 
 # "… what CPU does that module contain?": the second clause asks about the first one's answer, which the question
 # does not name; only "it" / "its" (the thing the question names) is carried over
 _ANSWER_REFERENCE = re.compile(r"\b(?:that|this|these|those|the same)\s+\w+", re.IGNORECASE)
+_PRONOUN = re.compile(r"\b(?:it|its|they|their)\b", re.IGNORECASE)
 
 
-def two_clauses(question: str) -> tuple[str, str] | None:
-    """The two questions of "…, and what/which/how …", the second naming what the first names ("… does it cover" ->
-    "What frequency range does it cover, on the Arduino Stella?"); None for other questions."""
+def split_clauses(question: str) -> tuple[str, str, bool] | None:
+    """The two questions of "…, and what/which/how …" and whether the second asks about the first one's answer
+    ("…, and what microcontroller does that board use?"); None for other questions."""
     m = second_question(question, conjunctions=frozenset({"and"}), words=ASK_WORDS - {"why", "who"})
     if not m:
         return None
     first = question[:m.start()].strip()
-    names = ", ".join(" ".join(p) for p in analyse(first).phrases)
-    if not names:
-        return None
     second = question[m.start("word"):].strip().rstrip("?")
-    if _ANSWER_REFERENCE.search(second):
+    # "Which add-on board … contains a BMI270, and what display does it carry?": "it" is the product the first asks for
+    chained = bool(_ANSWER_REFERENCE.search(second)) or (asks_product(analyse(first)) and bool(_PRONOUN.search(second)))
+    return f"{first}?", f"{second[:1].upper()}{second[1:]}", chained
+
+
+def two_clauses(question: str) -> tuple[str, str] | None:
+    """The two questions of "…, and what/which/how …", the second naming what the first names ("… does it cover" ->
+    "What frequency range does it cover, on the Arduino Stella?"); None for other questions and chained ones."""
+    split = split_clauses(question)
+    if split is None or split[2]:
         return None
-    return f"{first}?", f"{second[:1].upper()}{second[1:]}, on the {names}?"
+    first, second, _ = split
+    names = ", ".join(" ".join(p) for p in analyse(first).phrases)
+    return (first, f"{second}, on the {names}?") if names else None
+
+
+def answered_name(first: str, hit: Extraction, titles: dict[int, str]) -> str:
+    """What the first clause's quote names as its answer: the product of its document when the clause asks which
+    product ("Which Nicla board includes …?"), else the one part number it writes that the clause does not."""
+    q = analyse(first)
+    if asks_product(q):
+        return titles.get(hit.unit.block, "")
+    new = [p for p in dict.fromkeys(part_numbers(hit.unit.text)) if p not in q.parts and not REF_DES.match(p)]
+    return new[0] if len(new) == 1 else ""
 
 
 def quote_each_clause(question: str, units: list[Unit], scopes: dict[int, str],
                       titles: dict[int, str]) -> list[Extraction] | None:
     """One quote per clause of a two-clause question (one when a single unit answers both), or None when either clause
-    has no explicit quote: the model then reads the focus."""
-    clauses = two_clauses(question)
-    if clauses is None:
+    has no explicit quote: the model then reads the focus. A chained second clause ("…, and what microcontroller
+    does that board use?") is asked of what the first clause's quote names ("… does the Nicla Vision use?")."""
+    split = split_clauses(question)
+    if split is None:
         return None
+    first, second, chained = split
+    clauses = [first] if chained else list(two_clauses(question) or ())
     found: list[Extraction] = []
     for clause in clauses:
         hit = try_extract(analyse(clause), score_units(clause, units, scopes), titles)
         if hit is None:
             return None
-        if not any(f.unit == hit.unit for f in found):
-            found.append(hit)
-    return found
+        found.append(hit)
+    if chained:
+        name = answered_name(first, found[0], titles)
+        if not name:
+            return None
+        pattern = _ANSWER_REFERENCE if _ANSWER_REFERENCE.search(second) else _PRONOUN
+        clause = pattern.sub(lambda m: f"the {name}" + ("'s" if m[0].lower() in ("its", "their") else ""), second, count=1) + "?"
+        hit = try_extract(analyse(clause), score_units(clause, units, scopes), titles)
+        if hit is None:
+            return None
+        found.append(hit)
+    return [f for i, f in enumerate(found) if all(f.unit != g.unit for g in found[:i])] or None
 
 
 def joined(found: list[Extraction]) -> str:
