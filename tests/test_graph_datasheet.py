@@ -191,3 +191,13 @@ def test_pins_interface_instances_and_catalogue_numbers_are_no_parts() -> None:
     x = extract(chunk("The Zephyr Mini exposes GPIO12 and I2C0 on its header. It is compatible with the Zephyr Core "
                       "(SKU: ZBX00042) and the Zephyr Plus ZBX00043.", product="Zephyr Mini"))
     assert not {"GPIO12", "I2C0", "ZBX00043"} & set(types(x))
+
+
+def test_a_chip_a_pin_table_names_is_whose_signal_it_is_not_a_part_of_the_product() -> None:
+    """"P1 | BMI_SWDIO | Digital | QMX270 Serial Wire Debug Data" names the chip the pin belongs to (datasheets copy
+    such tables between boards, naming chips the board does not have); the board's parts come from elsewhere."""
+    x = extract(chunk("Pin | Function | Type | Description\n4 | UPDI | Digital | QTM4809 update interface\n"
+                      "5 | GND | Power | Power Ground"))
+    assert "QTM4809" not in types(x)
+    parts = extract(chunk("Ref. | Description\nU2 | QMX270 IMU 6 Axis"))
+    assert ("Zephyr Mini Rev2", "has sensor", "QMX270") in triples(parts)

@@ -189,7 +189,9 @@ class DatasheetExtractor(Extractor):
         if state.skip_table or not any(cells):
             return
         ref_table = bool(state.header) and state.header[0].startswith("ref")
-        for i, cell in enumerate(cells):  # "U2 | BMI270 Sensor IMU": a part with its class words
+        # a pin table's "ATMega4809 update interface" names the chip a signal belongs to, not a part the product has
+        pin_table = bool(state.header) and state.header[0].startswith("pin")
+        for i, cell in enumerate(cells if not pin_table else []):  # "U2 | BMI270 Sensor IMU": a part with its class words
             if ref_table and i < len(state.header) and state.header[i].startswith("ref"):
                 continue  # "U16-U19", "L0-L4": board positions, not parts
             parts = L.part_names(cell)
