@@ -693,6 +693,15 @@ def test_a_chained_second_clause_is_asked_of_what_the_first_clauses_quote_names(
     question = "Which Zephyr board includes a time-of-flight sensor, and what microcontroller does it use?"
     found = quote_each_clause(question, boards, titles, titles)
     assert found is not None and [f.unit.text for f in found] == [boards[0].text, boards[1].text]
+    shield = [Unit(block=1, pos=0, text="The QMX270 IMU talks to the Zephyr Core over a common I2C connection.", kind="sentence"),
+              Unit(block=1, pos=1, text="Display | QKD040WV 3.97 inch TFT display with 480x800 resolution", kind="row"),
+              Unit(block=2, pos=0, text="The Zephyr Core has a QMX270 IMU socket.", kind="sentence")]
+    titles = {1: "Zephyr Display Shield", 2: "Zephyr Core"}
+    question = "Which add-on board for the Zephyr Core contains a QMX270 IMU, and what display does it carry?"
+    assert quote_each_clause(question, shield, titles, titles) is None  # no unit says which board
+    found = quote_each_clause(question, shield, titles, titles, bridge="Zephyr Display Shield")  # retrieval's answer
+    assert found is not None and [f.unit.text for f in found] == [shield[0].text, shield[1].text]
+    assert found[0].text.startswith("Zephyr Display Shield: ")
 
 
 def test_a_vendor_word_before_the_asked_kind_is_no_product_with_variants() -> None:

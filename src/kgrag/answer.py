@@ -248,7 +248,7 @@ def plan_answer(
             context.info["answer_path"] = "comparison"
             return Plan(blocks, "quote", compared)
         # "…, and what …": a quote for each clause; else one unit stating the asked value
-        found = quote_each_clause(question, [s.unit for s in focus.ranked], scopes, titles)
+        found = quote_each_clause(question, [s.unit for s in focus.ranked], scopes, titles, context.info.get("bridge", ""))
         if found is None:
             one = try_extract(q, focus.ranked, titles)
             found = [one] if one is not None else None

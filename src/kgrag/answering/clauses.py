@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 
 from kgrag.answering.asks import ASK_WORDS, second_question
-from kgrag.answering.extract import Extraction, try_extract
-from kgrag.answering.select import score_units
-from kgrag.answering.terms import analyse, asks_product
+from kgrag.answering.extract import Extraction, answer_text, try_extract
+from kgrag.answering.select import Scored, score_units
+from kgrag.answering.terms import QuestionTerms, analyse, asks_product, name_found, title_names
 from kgrag.answering.units import Unit
 from kgrag.answering.values import part_numbers
 from kgrag.graph.datasheet.vocab import REF_DES
@@ -43,6 +43,17 @@ def two_clauses(question: str) -> tuple[str, str] | None:
     return (first, f"{second}, on the {names}?") if names else None
 
 
+def naming(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str], product: str) -> Extraction | None:
+    """The best unit of `product`'s document naming every part the clause names ("Which add-on board … contains a
+    BMI270?" -> the GIGA Display Shield's "… via the 6-axis BMI270 (U7) IMU"), or None."""
+    words = product.split()
+    for s in ranked:
+        title = titles.get(s.unit.block, "")
+        if q.parts and title_names(words, title) and all(name_found(p, s.unit.text.lower()) for p in q.parts):
+            return Extraction(s.unit, answer_text(q, s.unit, title), s.score)
+    return None
+
+
 def answered_name(first: str, hit: Extraction, titles: dict[int, str]) -> str:
     """What the first clause's quote names as its answer: the product of its document when the clause asks which
     product ("Which Nicla board includes …?"), else the one part number it writes that the clause does not."""
@@ -54,10 +65,12 @@ def answered_name(first: str, hit: Extraction, titles: dict[int, str]) -> str:
 
 
 def quote_each_clause(question: str, units: list[Unit], scopes: dict[int, str],
-                      titles: dict[int, str]) -> list[Extraction] | None:
+                      titles: dict[int, str], bridge: str = "") -> list[Extraction] | None:
     """One quote per clause of a two-clause question (one when a single unit answers both), or None when either clause
     has no explicit quote: the model then reads the focus. A chained second clause ("…, and what microcontroller
-    does that board use?") is asked of what the first clause's quote names ("… does the Nicla Vision use?")."""
+    does that board use?") is asked of what the first clause's quote names ("… does the Nicla Vision use?"); when
+    no unit states the first clause's answer, of the product retrieval found for it (`bridge`), quoted where its
+    document names the first clause's parts."""
     split = split_clauses(question)
     if split is None:
         return None
@@ -65,7 +78,8 @@ def quote_each_clause(question: str, units: list[Unit], scopes: dict[int, str],
     clauses = [first] if chained else list(two_clauses(question) or ())
     found: list[Extraction] = []
     for clause in clauses:
-        hit = try_extract(analyse(clause), score_units(clause, units, scopes), titles)
+        q, ranked = analyse(clause), score_units(clause, units, scopes)
+        hit = try_extract(q, ranked, titles) or (naming(q, ranked, titles, bridge) if chained and bridge else None)
         if hit is None:
             return None
         found.append(hit)
@@ -75,8 +89,10 @@ def quote_each_clause(question: str, units: list[Unit], scopes: dict[int, str],
             return None
         pattern = _ANSWER_REFERENCE if _ANSWER_REFERENCE.search(second) else _PRONOUN
         clause = pattern.sub(lambda m: f"the {name}" + ("'s" if m[0].lower() in ("its", "their") else ""), second, count=1) + "?"
-        hit = try_extract(analyse(clause), score_units(clause, units, scopes), titles)
-        if hit is None:
+        asked = analyse(clause)
+        hit = try_extract(asked, score_units(clause, units, scopes), titles)
+        named = {p.lower() for p in analyse(question).parts}  # "what display does it carry?" is not the BMI270 again
+        if hit is None or asked.wants_name and not {p.lower() for p in part_numbers(hit.unit.text)} - named:
             return None
         found.append(hit)
     return [f for i, f in enumerate(found) if all(f.unit != g.unit for g in found[:i])] or None
