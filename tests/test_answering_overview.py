@@ -73,3 +73,15 @@ def test_a_streamed_answer_lists_every_source_its_quotes_may_cite() -> None:
     events = list(stream_answer(FakeLLM(replies=["It has Wi-Fi [3]."]), question, _context(question), mode="auto",
                                 focus_tokens=40, passages=2))
     assert [b["n"] for b in events[0]["data"]] == [1, 2, 3, 4]
+
+
+def test_a_documents_own_reference_mark_in_a_quote_is_no_citation() -> None:
+    """"… install the Arduino Desktop IDE [1]" is the datasheet's footnote, not our source [1]: the quote drops it and
+    cites only where it comes from."""
+    question = "Summarize the wireless capabilities of the Zephyr Air."
+    context = _context(question)
+    context.items[2] = _item(RADIO_TABLE + "\nTo update the radio firmware, install the Zephyr IDE [1] first.", "c3",
+                             "Zephyr Air", "2 Connectivity")
+    answer = generate_answer(FakeLLM(replies=["The Zephyr Air has Wi-Fi [3]."]), question, context, mode="auto",
+                             focus_tokens=40, passages=2)
+    assert "install the Zephyr IDE first [3]." in answer.text  # quoted, cited where it is

@@ -321,7 +321,7 @@ def quote_answer(ranked: list[Scored], n: int = QUOTES, titles: Mapping[int, str
                 or any(key in k or k in key for k in seen) or (told and _said_already(s.unit, told))):
             continue
         seen.append(key)
-        quote = s.unit.display().rstrip(" .;")
+        quote = re.sub(r"\s{2,}", " ", CITE.sub("", s.unit.display())).rstrip(" .;")  # a document's own "[1]" is no source
         fact = FACT_SUBJECT.match(s.unit.heading) if titles is not None else None  # a gathered graph fact: its subject
         title = (titles or {}).get(s.unit.block, "") or (fact["name"] if fact else "")
         if title and title != led and title.lower() not in quote.lower():
