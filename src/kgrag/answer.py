@@ -17,6 +17,7 @@ from kgrag.answering.extract import key_passages, quote_answer, try_extract, try
 from kgrag.answering.grounding import reply_problems
 from kgrag.answering.names import unknown_names
 from kgrag.answering.select import Focus, focus_units
+from kgrag.answering.suits import try_suits
 from kgrag.answering.terms import (
     NO_ANSWER,
     analyse,
@@ -236,9 +237,10 @@ def plan_answer(
             context.info["answer_path"] = "graph list"
             return Plan(blocks, "quote", listed)
     chosen = try_choose(q, focus.ranked, titles) if mode in ("extractive", "auto") else None
-    if chosen is not None:  # "the A or the B for …?": the option the documents' evidence picks, with both quotes
-        context.info["answer_path"] = "choice"
-        return Plan(blocks, "quote", chosen)
+    rated = try_suits(q, focus.ranked, titles) if chosen is None and mode in ("extractive", "auto") else None
+    if chosen is not None or rated is not None:  # "the A or the B for …?" / "can the A take 9 V?": the documents'
+        context.info["answer_path"] = "choice" if chosen is not None else "rating"  # evidence decides, quoted
+        return Plan(blocks, "quote", chosen or rated or "")
     evidence = quote_answer(focus.ranked, titles=titles) if mode == "auto" else NO_ANSWER
     if coverage < min_coverage - FOCUS_SLACK:  # the context covers the question, its best units do not: a small
         return evidence_plan(blocks, context, evidence)  # model would answer off-topic

@@ -60,18 +60,22 @@ def need_terms(q: QuestionTerms, sides: list[list[str]]) -> set[str]:
             and not t.replace(".", "").isdigit()}
 
 
+def written_values(question: str) -> list[tuple[float, str, bool]]:
+    """The values the question writes, each as (number in its base unit, the base unit, True when it is an upper
+    bound: "draws less than 10 mA")."""
+    out = []
+    for m in NUMBER_UNIT.finditer(question):
+        number = number_value(m.group(1))
+        if number is not None:
+            scaled, unit = _scaled(number, m.group(2))
+            out.append((scaled, unit, bool(_AT_MOST.search(question[:m.start()]))))
+    return out
+
+
 def asked_value(question: str) -> tuple[float, str, bool] | None:
-    """The one value the question writes (number in its base unit, the base unit, True when it is an upper bound:
-    "draws less than 10 mA"), or None."""
-    found = list(NUMBER_UNIT.finditer(question))
-    if len(found) != 1:
-        return None
-    m = found[0]
-    number = number_value(m.group(1))
-    if number is None:
-        return None
-    scaled, unit = _scaled(number, m.group(2))
-    return scaled, unit, bool(_AT_MOST.search(question[:m.start()]))
+    """The one value the question writes, or None (none, or several)."""
+    values = written_values(question)
+    return values[0] if len(values) == 1 and len(NUMBER_UNIT.findall(question)) == 1 else None
 
 
 _PREFIX = {"k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "m": 1e-3, "µ": 1e-6, "u": 1e-6, "n": 1e-9}
@@ -180,7 +184,7 @@ def winner(a: Side, b: Side) -> tuple[Side, Scored, Scored | None] | None:
     return None
 
 
-def _quote(s: Scored, titles: dict[int, str], name: list[str], led: Scored | None = None) -> str:
+def quote_unit(s: Scored, titles: dict[int, str], name: list[str], led: Scored | None = None) -> str:
     """The unit with its marker, led by its product unless the quote before (`led`) was the same product's."""
     title = titles.get(s.unit.block, "") or " ".join(name)
     text = s.unit.display().rstrip(" .;")
@@ -205,8 +209,8 @@ def try_choose(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) -
         return None
     chosen, unit, shown = won
     other = b if chosen is a else a
-    text = f"The {' '.join(chosen.name)}. {_quote(unit, titles, chosen.name)}"
+    text = f"The {' '.join(chosen.name)}. {quote_unit(unit, titles, chosen.name)}"
     more = second_quote(chosen, unit)  # why, in a second passage of the chosen option
     if more is not None:
-        text += f" {_quote(more, titles, chosen.name, led=unit)}"
-    return text + (f" {_quote(shown, titles, other.name)}" if shown is not None else "")
+        text += f" {quote_unit(more, titles, chosen.name, led=unit)}"
+    return text + (f" {quote_unit(shown, titles, other.name)}" if shown is not None else "")

@@ -1,0 +1,80 @@
+"""Yes/no questions that write a value for one product ("Can I power the A from a 9 V battery on VIN?", "Is -35 °C
+OK for the B?", "Can its relay switch a 230 VAC heater that draws 3 A?"): each value is read against the product's
+rated ranges, limits and nominal values of the same quantity (`choose.fit`). "No." when a value misses every rating of
+its quantity the product's passages give; "Yes." when every value lies inside a rated range and none misses; else
+the question goes the usual way. A small model says yes to what it is asked, so the numbers decide, and the
+deciding passages are quoted."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from kgrag.answering.choose import CHOICE_WORDS, fit, quote_unit, written_values
+from kgrag.answering.compare import unit_about
+from kgrag.answering.select import Scored
+from kgrag.answering.terms import PRODUCT_WORDS, QuestionTerms, content_terms, title_names, words_found
+from kgrag.answering.values import RANGE_ENDS, dimension_of_unit, dimension_words
+
+YES_NO_WORDS = frozenset({"ok", "okay", "fine", "safe", "work", "possible", "able", "allowed"})
+
+
+@dataclass
+class Reading:
+    """What the product's passages say about one written value: the units whose rating it fits (inside a range)
+    and those whose rating it misses."""
+
+    fits: list[Scored] = field(default_factory=list)
+    ranged: list[Scored] = field(default_factory=list)
+    misses: list[Scored] = field(default_factory=list)
+
+
+def read_value(value: tuple[float, str, bool], need: set[str], name: list[str], ranked: list[Scored],
+               titles: dict[int, str]) -> Reading:
+    """The product's own units (its document's, or its graph facts) rating the value's quantity (carrying a need word
+    or the quantity's name)."""
+    quantity = dimension_words(dimension_of_unit(value[1]))  # "temperature" for a value in °C
+    own = [(s, content_terms(s.unit.scoped())) for s in ranked if s.unit.kind != "heading" and unit_about(name, s, titles)]
+    rated = [(s, fit(s.unit.value_text(), value)) for s, words in own if words_found(need, words) or quantity & words]
+    needed = [(s, v) for s, v in rated if v is not None and words_found(need, content_terms(s.unit.scoped()))]
+    reading = Reading()  # the ratings of what is asked ("power … VIN"), not the relay's 250 VAC, when the need names one
+    for s, verdict in needed or rated:
+        if verdict is True:
+            reading.fits.append(s)
+            if RANGE_ENDS.search(s.unit.value_text()):
+                reading.ranged.append(s)
+        elif verdict is False:
+            reading.misses.append(s)
+    return reading
+
+
+def try_suits(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) -> str | None:
+    """"No." / "Yes." with the deciding passages for a yes/no question writing values for one named product (a name
+    some source's title ends with); None when the ratings do not decide (or no product is named, or two are)."""
+    products = [p for p in q.phrases if any(title_names(p, t) for t in titles.values())]  # not "VIN", "Qwiic"
+    values = written_values(q.text) if q.yes_no and len(products) == 1 else []
+    if not values:
+        return None
+    name = products[0]
+    names = {w.lower() for w in name}
+    need = {t for t in q.terms if t not in names and t not in CHOICE_WORDS and t not in PRODUCT_WORDS
+            and t not in YES_NO_WORDS and not t.replace(".", "").isdigit()}
+    readings = [read_value(v, need, name, ranked, titles) for v in values]
+    missed = [r for r in readings if r.misses and not r.fits]
+    if missed:
+        shown = [missed[0].misses[0]] + [r.fits[0] for r in readings if r.fits][:1]
+        return "No. " + _quotes(shown, titles, name)
+    if all(r.ranged and not r.misses for r in readings):
+        return "Yes. " + _quotes([r.ranged[0] for r in readings], titles, name)
+    return None
+
+
+def _quotes(units: list[Scored], titles: dict[int, str], name: list[str]) -> str:
+    """Each deciding unit once, led by its product unless the quote before was the same product's."""
+    out: list[str] = []
+    led: Scored | None = None
+    for s in units:
+        if any(s is u for u in units[:units.index(s)]):
+            continue
+        out.append(quote_unit(s, titles, name, led=led))
+        led = s
+    return " ".join(out)

@@ -1,0 +1,36 @@
+"""Yes/no questions that write a value for one product: the product's rated ranges, limits and nominal values
+decide, and the deciding passages are quoted (no LLM call)."""
+
+from __future__ import annotations
+
+from kgrag.answer import generate_answer
+from kgrag.models.fake import FakeLLM
+from kgrag.types import Context, ContextItem
+
+CORE = ("The Zephyr Core is a compact controller board.\nPower\nVIN: This pin can be used to power the board with a regulated 5 V source.\n"
+        "Environment\nParameter | Value\nOperating temperature | -40 to 85 °C\n"
+        "Relays\nRated voltage | 250 VAC\nMaximum current through relay switch | max 2 A")
+OTHER = "The Zephyr Max is a larger controller board.\nPower\nVIN: input voltage from the VIN pad is 6 to 21 V.\nOperating temperature | 0 to 70 °C"
+
+
+def _answer(question: str) -> tuple[str, str]:
+    items = [ContextItem("chunk", CORE, 0.5, "c1", "d1", {"path": "core.pdf", "title": "Zephyr Core"}),
+             ContextItem("chunk", OTHER, 0.4, "c2", "d2", {"path": "max.pdf", "title": "Zephyr Max"})]
+    context = Context(question=question, strategy="test", items=items, tokens=200, budget=2000)
+    answer = generate_answer(FakeLLM(replies=[]), question, context, mode="auto", focus_tokens=200)  # no LLM call
+    return answer.text, str(context.info.get("answer_path"))
+
+
+def test_a_value_outside_the_products_rating_is_a_no_with_the_rating_quoted() -> None:
+    text, path = _answer("Can I power the Zephyr Core from a 9 V battery on its VIN pin?")
+    assert path == "rating" and text.startswith("No. Zephyr Core: VIN: This pin can be used to power the board with "
+                                                "a regulated 5 V source [1].")
+    text, _ = _answer("Can the relay of the Zephyr Core switch a 230 VAC heater that draws 3 A?")
+    assert text.startswith("No. ") and "max 2 A [1]" in text  # the voltage fits, the current does not
+
+
+def test_a_value_inside_a_rated_range_is_a_yes_and_another_products_range_decides_nothing() -> None:
+    text, path = _answer("Can the Zephyr Core operate at -35 °C?")
+    assert path == "rating" and text == "Yes. Zephyr Core: Parameter: Operating temperature; Value: -40 to 85 °C [1]."
+    text, path = _answer("Can the Zephyr Max operate at -35 °C?")
+    assert path == "rating" and text == "No. Zephyr Max: Operating temperature: 0 to 70 °C [2]."  # its own range
