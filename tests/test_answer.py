@@ -84,6 +84,14 @@ def test_question_coverage_folds_plurals_and_possessives() -> None:
     assert question_coverage("What is the retail price of the Zephyr Nano in Japan?", context) == 0.4
 
 
+def test_question_coverage_reads_topic_words_not_the_users_values_or_instructions() -> None:
+    """"Can the Zephyr Nano measure 1200 hPa?": the documents rate the pressure range, they need not write 1200;
+    "Summarize" asks for a form, and "pressure-sensing" is found where "pressure" and "sensing" are."""
+    context = "The Zephyr Nano uses the BPX-210 barometer for pressure sensing; pressure range 300 to 1100 hPa."
+    assert round(question_coverage("Can the Zephyr Nano measure 1200 hPa?", context), 2) == 0.67  # "measure" missing
+    assert question_coverage("Summarize the pressure-sensing of the Zephyr Nano.", context) == 1.0
+
+
 def test_context_missing_the_question_is_refused_without_the_llm() -> None:
     llm = FakeLLM(replies=["The retail price is 300 hPa [1]."])
     answer = generate_answer(llm, "What is the retail price of the BMP390 in Japan?", _context())

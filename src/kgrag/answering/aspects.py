@@ -53,7 +53,8 @@ def aspect_terms(question: str) -> list[str]:
     written = term_list(question)
     said = set(written)
     out: list[str] = []
-    for word in written:
+    parts = [p for w in written for p in ([w, *w.split("-")] if "-" in w else [w])]  # "motion-sensing": its words too
+    for word in parts:
         for term in ASPECTS.get(fold(word), ()):
             if term not in said and term not in out:
                 out.append(term)

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from kgrag.answering.asks import ASK_WORDS, second_question
-from kgrag.answering.values import PART, asked_dimensions, dimension_of_unit, written_dimensions
+from kgrag.answering.values import NUMBER_UNIT, PART, asked_dimensions, dimension_of_unit, written_dimensions
 from kgrag.graph.datasheet.vocab import TYPE_WORDS
 
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9.\-_/]*")
@@ -97,11 +97,19 @@ def foreign_share(text: str) -> float:
 
 def question_coverage(question: str, context_text: str) -> float:
     """Share of the question's content terms found in the context (or a word of the same stem); low values mean the
-    documents miss the topic."""
-    asked = content_terms(question)
+    documents miss the topic. A value the question writes ("from a 9 V battery", "at -35 °C") is the user's, not a
+    topic word: the documents rate the quantity, they need not write that number."""
+    asked = content_terms(NUMBER_UNIT.sub(" ", question)) - _INSTRUCTIONS
     if not asked:
         return 1.0
-    return len(words_found(asked, content_terms(context_text))) / len(asked)
+    words = content_terms(context_text)
+    found = words_found(asked, words)  # "motion-sensing" is found where "motion" and "sensing" are
+    found |= {a for a in asked - found if "-" in a and len(words_found(a.split("-"), words)) == len(a.split("-"))}
+    return len(found) / len(asked)
+
+
+# What a question asks to be done, not what it is about ("Summarize the power tree …")
+_INSTRUCTIONS = frozenset({"summarize", "summarise", "summary", "overview", "describe", "outline", "explain"})
 
 
 def words_found(asked: Iterable[str], words: set[str]) -> set[str]:
