@@ -67,6 +67,8 @@ def test_value_patterns_and_part_numbers() -> None:
     assert has_value("Supply 1.7-3.6 V") and not has_value("I2C interface to the host board")
     assert part_numbers("nRF52832 with Cortex-M4 at 64MHz, 3μT, ABX00042") == ["nRF52832", "Cortex-M4", "ABX00042"]
     assert asked_dimensions({"temperature", "accuracy"}) == {"temperature", "ratio"}
+    assert asked_dimensions({"real-time", "clock", "chip"}) == set()  # an RTC is a part, not a clock speed
+    assert asked_dimensions({"clock", "speed"}) == {"frequency", "data_rate"}
 
 
 def test_question_analysis_separates_names_from_attributes() -> None:
