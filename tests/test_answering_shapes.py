@@ -535,6 +535,10 @@ def test_two_products_asked_each_are_quoted_side_by_side() -> None:
     mini = "Zephyr Mini memory\nThe Zephyr Mini has 4 kB EEPROM."
     text = _answer(question, ("Zephyr Core", core), ("Zephyr Mini", mini))  # no LLM: both sides quoted
     assert "1 kB EEPROM [1]" in text and "4 kB EEPROM [2]" in text
+    same = analyse("The Zephyr Core and the Zephyr Mini look alike. Do they take the same supply voltage?")
+    assert same.compares == [["Zephyr", "Core"], ["Zephyr", "Mini"]]  # both sides are asked: no one-sided quote
+    q = analyse("What supply voltage does the Zephyr Core take?")
+    assert not q.compares
 
 
 def test_a_product_the_documents_only_list_is_not_answered_from_other_products() -> None:

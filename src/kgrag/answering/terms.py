@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from kgrag.answering.asks import ASK_WORDS, second_question
+from kgrag.answering.asks import ASK_WORDS, asks_difference, second_question
 from kgrag.answering.values import NUMBER_UNIT, PART, asked_dimensions, dimension_of_unit, written_dimensions
 from kgrag.graph.datasheet.vocab import TYPE_WORDS
 
@@ -321,10 +321,11 @@ _AND = re.compile(r"\band\b", re.IGNORECASE)
 
 def compared_names(question: str, phrases: list[list[str]]) -> list[list[str]]:
     """The two names a comparison question sets against each other ("Which has more flash, the Nano Every or the
-    Nano?"; "How much EEPROM do the UNO and the Mega each have?"), or [] for any other question."""
+    Nano?"; "How much EEPROM do the UNO and the Mega each have?"; "Do the A and the B take the same supply
+    voltage?"), or [] for any other question."""
     if {w.lower() for w in TOKEN.findall(question)} & COMPARATIVES:
         joints = list(_ALTERNATIVE.finditer(question))[:1]
-    elif _EACH.search(question):
+    elif _EACH.search(question) or asks_difference(question):  # "Do the A and the B take the same supply voltage?"
         joints = list(_AND.finditer(question))
     else:
         return []
