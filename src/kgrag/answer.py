@@ -304,8 +304,9 @@ def finish_plan(question: str, context: Context, plan: Plan, reply: str = "", us
         context.info.update(problems)  # shown as evidence in auto mode: what the model said is not an answer
         said = not is_refusal(reply) and not problems
         quotes = plan.follow_up(reply) if said and plan.follow_up else NO_ANSWER
-        # the documents' own words after a small model's paraphrase; after an overview, the graph's parts of its kind
-        tail = "\n\n".join([f"{FROM_DOCUMENTS} {quotes}"] * (not is_refusal(quotes)) + [plan.note] * (said and bool(plan.note)))
+        tails = [] if is_refusal(quotes) else [f"{FROM_DOCUMENTS} {quotes}"]  # the documents' own words after a
+        tails += [plan.note] if said and plan.note else []  # paraphrase; after an overview, the graph's parts of its kind
+        tail = "\n\n".join(tails)
         if said or is_refusal(plan.evidence):  # an answer, or no evidence to show instead
             return finish_answer(question, context, plan.blocks, reply, usage, tail=tail, sources=sources)
         context.info["answer_path"] = "evidence"

@@ -71,10 +71,9 @@ def try_suits(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) ->
 def _quotes(units: list[Scored], titles: dict[int, str], name: list[str]) -> str:
     """Each deciding unit once, led by its product unless the quote before was the same product's."""
     out: list[str] = []
-    led: Scored | None = None
+    shown: list[Scored] = []
     for s in units:
-        if any(s is u for u in units[:units.index(s)]):
-            continue
-        out.append(quote_unit(s, titles, name, led=led))
-        led = s
+        if not any(s is u for u in shown):
+            out.append(quote_unit(s, titles, name, led=shown[-1] if shown else None))
+            shown.append(s)
     return " ".join(out)
