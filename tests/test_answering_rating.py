@@ -34,3 +34,24 @@ def test_a_value_inside_a_rated_range_is_a_yes_and_another_products_range_decide
     assert path == "rating" and text == "Yes. Zephyr Core: Parameter: Operating temperature; Value: -40 to 85 °C [1]."
     text, path = _answer("Can the Zephyr Max operate at -35 °C?")
     assert path == "rating" and text == "No. Zephyr Max: Operating temperature: 0 to 70 °C [2]."  # its own range
+
+
+def test_using_a_product_on_its_own_is_decided_by_what_its_documents_say_it_needs() -> None:
+    """"Can I use the Zephyr Shield on its own?": its note that it requires a host board says no; a board whose
+    documents call it standalone says yes; a product that says neither goes the usual way."""
+    shield = "Features\nNote: The Zephyr Shield requires a Zephyr Core board to function. It has a 4-inch display."
+    eye = "The Zephyr Eye can function as a field-ready standalone board with its own camera."
+    items = [ContextItem("chunk", shield, 0.5, "c1", "d1", {"path": "shield.pdf", "title": "Zephyr Shield"}),
+             ContextItem("chunk", eye, 0.5, "c2", "d2", {"path": "eye.pdf", "title": "Zephyr Eye"}),
+             ContextItem("chunk", CORE, 0.4, "c3", "d3", {"path": "core.pdf", "title": "Zephyr Core"})]
+
+    def ask(question: str) -> tuple[str, str]:
+        context = Context(question=question, strategy="test", items=items, tokens=200, budget=2000)
+        text = generate_answer(FakeLLM(replies=[]), question, context, mode="auto", focus_tokens=200).text
+        return text, str(context.info.get("answer_path"))
+
+    assert ask("Can I use the Zephyr Shield on its own as a display?") == (
+        "No. Note: The Zephyr Shield requires a Zephyr Core board to function [1].", "rating")
+    assert ask("Can the Zephyr Eye work standalone?")[0] == ("Yes. The Zephyr Eye can function as a field-ready "
+                                                             "standalone board with its own camera [2].")
+    assert ask("Can the Zephyr Core work standalone?")[1] != "rating"  # its documents say neither

@@ -29,7 +29,7 @@ CHOICE_WORDS = frozenset({
 })
 # A unit saying the product does not do it: "is NOT 5V tolerant", "not compatible with", "only supports 3.3V"; not
 # a limit ("can't exceed 85 °C and shouldn't be lower than -40 °C" rates a range, it denies nothing).
-_DENIES = re.compile(r"\b(?:not|cannot|can't|doesn't|isn't|incompatible|unsupported|only\s+supports?)\b"
+DENIES = re.compile(r"\b(?:not|cannot|can't|doesn't|isn't|incompatible|unsupported|only\s+supports?)\b"
                      r"(?!\s+(?:exceed|be\s+(?:lower|higher|less|more|greater|below|above)))", re.IGNORECASE)
 # The value the question writes is an upper bound of what the product may have ("draws less than 10 mA").
 _AT_MOST = re.compile(r"\b(?:less than|under|below|at most|no more than|lower than|up to|within)\s*$", re.IGNORECASE)
@@ -142,7 +142,7 @@ def read_side(name: list[str], other: list[str], need: set[str], value: tuple[fl
         found = len(words_found(need, words))
         valued = value is not None and (found > 0 or bool(quantity & words))  # a row about the need or the quantity
         verdict = fit(s.unit.value_text(), value) if valued and value else None
-        if _DENIES.search(s.unit.text) and (found >= MIN_WORDS or verdict is not None):
+        if DENIES.search(s.unit.text) and (found >= MIN_WORDS or verdict is not None):
             side.denies = side.denies or s
             continue
         if verdict is True:

@@ -1,21 +1,32 @@
-"""Yes/no questions that write a value for one product ("Can I power the A from a 9 V battery on VIN?", "Is -35 °C
-OK for the B?", "Can its relay switch a 230 VAC heater that draws 3 A?"): each value is read against the product's
-rated ranges, limits and nominal values of the same quantity (`choose.fit`). "No." when a value misses every rating of
-its quantity the product's passages give; "Yes." when every value lies inside a rated range and none misses; else
-the question goes the usual way. A small model says yes to what it is asked, so the numbers decide, and the
-deciding passages are quoted."""
+"""Yes/no questions one product's own documents decide. A question writing a value ("Can I power the A from a 9 V
+battery on VIN?", "Is -35 °C OK for the B?", "Can its relay switch a 230 VAC heater that draws 3 A?"): each value is
+read against the product's rated ranges, limits and nominal values of the same quantity (`choose.fit`); "No." when a
+value misses every rating of its quantity the product's passages give, "Yes." when every value lies inside a rated
+range and none misses. A question about using it on its own ("Can I use the C standalone?"): "No." when its
+documents say it needs another board ("requires a GIGA R1 WiFi board to function"). Otherwise the question goes the
+usual way. A small model says yes to what it is asked, so the documents decide, and the deciding passages are
+quoted."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
-from kgrag.answering.choose import CHOICE_WORDS, fit, quote_unit, written_values
+from kgrag.answering.choose import CHOICE_WORDS, DENIES, fit, quote_unit, written_values
 from kgrag.answering.compare import unit_about
 from kgrag.answering.select import Scored
 from kgrag.answering.terms import PRODUCT_WORDS, QuestionTerms, content_terms, title_names, words_found
 from kgrag.answering.values import RANGE_ENDS, dimension_of_unit, dimension_words
 
 YES_NO_WORDS = frozenset({"ok", "okay", "fine", "safe", "work", "possible", "able", "allowed"})
+# "on its own", "standalone", "without a host board": the question asks whether the product works alone
+_ALONE = re.compile(r"\b(?:on its own|by itself|stand-?alone|independently|without (?:a |an |any |the )?(?:host|"
+                    r"carrier|microcontroller|(?:\w+ )?board))\b", re.IGNORECASE)
+# "requires a GIGA R1 WiFi board to function", "must be connected for operation", "cannot be programmed independently"
+_NEEDS_HOST = re.compile(r"\brequires?\b[^.]{0,80}?\b(?:to (?:function|operate|work)|for operation)\b|"
+                         r"\bmust be (?:connected|mounted|attached)\b[^.]{0,60}?\bfor operation\b|"
+                         r"\bcannot be programmed independently\b|\bthis board is passive\b", re.IGNORECASE)
+_STANDALONE = re.compile(r"\bstand-?alone\b", re.IGNORECASE)  # "can function as a field-ready standalone board"
 
 
 @dataclass
@@ -50,11 +61,22 @@ def read_value(value: tuple[float, str, bool], need: set[str], name: list[str], 
 def try_suits(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) -> str | None:
     """"No." / "Yes." with the deciding passages for a yes/no question writing values for one named product (a name
     some source's title ends with); None when the ratings do not decide (or no product is named, or two are)."""
-    products = [p for p in q.phrases if any(title_names(p, t) for t in titles.values())]  # not "VIN", "Qwiic"
-    values = written_values(q.text) if q.yes_no and len(products) == 1 else []
-    if not values:
+    alone = _ALONE.search(q.text)  # "Can I use the A on its own?", "… without a Portenta board?" (not a product asked)
+    products = [p for p in q.phrases if any(title_names(p, t) for t in titles.values())  # not "VIN", "Qwiic"
+                and not (alone and " ".join(p) in alone.group(0))]
+    if not q.yes_no or len(products) != 1:
         return None
     name = products[0]
+    if alone:
+        own = [s for s in ranked if unit_about(name, s, titles)]
+        needs = [s for s in own if _NEEDS_HOST.search(s.unit.text)]
+        free = [s for s in own if _STANDALONE.search(s.unit.text) and not DENIES.search(s.unit.text)]
+        if needs or free:  # its documents say it needs another board, or that it works standalone
+            return ("No. " + _quotes(needs[:1], titles, name)) if needs else "Yes. " + _quotes(free[:1], titles, name)
+        return None
+    values = written_values(q.text)
+    if not values:
+        return None
     names = {w.lower() for w in name}
     need = {t for t in q.terms if t not in names and t not in CHOICE_WORDS and t not in PRODUCT_WORDS
             and t not in YES_NO_WORDS and not t.replace(".", "").isdigit()}
