@@ -55,3 +55,22 @@ def test_using_a_product_on_its_own_is_decided_by_what_its_documents_say_it_need
     assert ask("Can the Zephyr Eye work standalone?")[0] == ("Yes. The Zephyr Eye can function as a field-ready "
                                                              "standalone board with its own camera [2].")
     assert ask("Can the Zephyr Core work standalone?")[1] != "rating"  # its documents say neither
+
+
+def test_a_situation_around_the_value_neither_refuses_nor_hides_the_yes_no_question() -> None:
+    """"My Zephyr Core will live in an unheated outdoor box where winter nights reach -35 °C. Is that OK?": the
+    situation's words are in no datasheet (the coverage gate let it through because a value is asked of a product the
+    context holds), the asking sentence comes last, "OK" is a word, and two limits of one quantity are a range."""
+    from kgrag.answering.choose import fit
+    from kgrag.answering.suits import asks_yes_no
+    from kgrag.answering.terms import analyse
+
+    assert fit("Conservative thermal limits for the whole board: -40 °C (-40 °F) 85 °C (185 °F)", (-35.0, "°C", False))
+    assert not fit("Thermal limits: -40 °C (-40 °F) 85 °C (185 °F)", (-45.0, "°C", False))
+    assert not fit("Outputs 3.3 V and 5 V", (4.0, "V", False))  # two nominal values are no range
+    assert asks_yes_no(analyse("My board sits outdoors at -35 °C. Is that OK?"))
+    assert not asks_yes_no(analyse("I need Wi-Fi. Should I use the Zephyr Core or the Zephyr Max?"))  # a choice
+    assert "OK" not in analyse("Is that OK for the Zephyr Core?").names
+    text, path = _answer("My Zephyr Core will live in an unheated outdoor box where winter nights reach -35 °C. "
+                         "Is that OK?")
+    assert path == "rating" and text.startswith("Yes. ") and "-40 to 85 °C [1]" in text

@@ -17,7 +17,7 @@ from kgrag.answering.extract import key_passages, quote_answer, try_extract, try
 from kgrag.answering.grounding import reply_problems
 from kgrag.answering.names import unknown_names
 from kgrag.answering.select import Focus, focus_units
-from kgrag.answering.suits import try_suits
+from kgrag.answering.suits import try_suits, writes_value_for
 from kgrag.answering.terms import (
     NO_ANSWER,
     analyse,
@@ -167,7 +167,8 @@ def covers(question: str, context: Context, min_coverage: float) -> bool:
         return False
     coverage = question_coverage(question, context.text())
     context.info["question_coverage"] = round(coverage, 3)
-    return coverage >= min_coverage
+    titles = [str(item.source.get("title") or "") for item in context.items]  # a value asked of a product it holds
+    return coverage >= min_coverage or writes_value_for(question, titles)  # is on topic whatever else it says
 
 
 @dataclass

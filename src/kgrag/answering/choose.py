@@ -81,6 +81,8 @@ def asked_value(question: str) -> tuple[float, str, bool] | None:
 _PREFIX = {"k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "m": 1e-3, "µ": 1e-6, "u": 1e-6, "n": 1e-9}
 # Quantities a product offers "enough of": a need of 40 kB fits 48 kB of flash, a 3 m reach fits a 4 m one.
 _AT_LEAST = frozenset({"memory", "length", "data_rate", "frequency", "resolution", "capacity", "current", "power"})
+# Two values of one unit under these words are the ends of a range ("thermal limits: -40 °C … 85 °C", "Min | Max").
+LIMITS = re.compile(r"\b(?:limits?|min(?:imum)?\b.*\bmax(?:imum)?|range|between)\b", re.IGNORECASE)
 # Words saying a single value is a limit, not a nominal value: "rated voltage 250 VAC", "up to 480 MHz".
 _LIMIT = re.compile(r"(?:\b(?:max(?:imum)?|up to|rated|limit|≤|<)\W*(?:\w+\W+){0,3})$", re.IGNORECASE)
 
@@ -112,11 +114,12 @@ def fit(text: str, value: tuple[float, str, bool]) -> bool | None:
         if base == unit:
             verdicts.append(min(low, high) <= number <= max(low, high))
             spans.append(m.span())
-    for m in NUMBER_UNIT.finditer(text):
-        raw = number_value(m.group(1))
-        if raw is None or any(a <= m.start() < b for a, b in spans):
-            continue
-        rated, base = _scaled(raw, m.group(2))
+    singles = [(m, _scaled(raw, m.group(2))) for m in NUMBER_UNIT.finditer(text)
+               if (raw := number_value(m.group(1))) is not None and not any(a <= m.start() < b for a, b in spans)]
+    ends = [rated for _, (rated, base) in singles if base == unit]
+    if not verdicts and len(ends) == 2 and LIMITS.search(text):  # "thermal limits: -40 °C (-40 °F) 85 °C (185 °F)"
+        return min(ends) <= number <= max(ends)
+    for m, (rated, base) in singles:
         if base != unit:
             continue
         if upper:

@@ -10,12 +10,22 @@ quoted."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from kgrag.answering.choose import CHOICE_WORDS, DENIES, fit, quote_unit, written_values
+from kgrag.answering.choose import CHOICE_WORDS, DENIES, LIMITS, fit, quote_unit, written_values
 from kgrag.answering.compare import unit_about
 from kgrag.answering.select import Scored
-from kgrag.answering.terms import PRODUCT_WORDS, QuestionTerms, content_terms, title_names, words_found
+from kgrag.answering.terms import (
+    PRODUCT_WORDS,
+    SENTENCE_END,
+    QuestionTerms,
+    alternative_names,
+    analyse,
+    content_terms,
+    title_names,
+    words_found,
+)
 from kgrag.answering.values import RANGE_ENDS, dimension_of_unit, dimension_words
 
 YES_NO_WORDS = frozenset({"ok", "okay", "fine", "safe", "work", "possible", "able", "allowed"})
@@ -51,11 +61,25 @@ def read_value(value: tuple[float, str, bool], need: set[str], name: list[str], 
     for s, verdict in needed or rated:
         if verdict is True:
             reading.fits.append(s)
-            if RANGE_ENDS.search(s.unit.value_text()):
+            if RANGE_ENDS.search(s.unit.value_text()) or LIMITS.search(s.unit.value_text()):  # a range, or two limits
                 reading.ranged.append(s)
         elif verdict is False:
             reading.misses.append(s)
     return reading
+
+
+def asks_yes_no(q: QuestionTerms) -> bool:
+    """A yes/no question, also when the asking sentence comes last ("My UNO R3 will live outdoors where nights reach
+    -35 °C. Is that OK?"), but not a choice between two named options ("…. Should I use the A or the B?")."""
+    last = SENTENCE_END.split(q.text.strip())[-1]
+    return q.yes_no or (last != q.text.strip() and analyse(last).yes_no and not alternative_names(q.text, q.phrases))
+
+
+def writes_value_for(question: str, titles: Iterable[str]) -> bool:
+    """The question writes a value for a product the context holds documents of: its other words may describe the
+    user's situation ("an unheated outdoor box where winter nights reach -35 °C"), which no datasheet writes."""
+    q = analyse(question)
+    return bool(written_values(question)) and any(title_names(p, t) for p in q.phrases for t in titles if t)
 
 
 def try_suits(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) -> str | None:
@@ -64,7 +88,7 @@ def try_suits(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) ->
     alone = _ALONE.search(q.text)  # "Can I use the A on its own?", "… without a Portenta board?" (not a product asked)
     products = [p for p in q.phrases if any(title_names(p, t) for t in titles.values())  # not "VIN", "Qwiic"
                 and not (alone and " ".join(p) in alone.group(0))]
-    if not q.yes_no or len(products) != 1:
+    if len(products) != 1 or not asks_yes_no(q):
         return None
     name = products[0]
     if alone:

@@ -124,6 +124,7 @@ def stem(word: str) -> str:
 
 
 _LETTER_PAIR = re.compile(r"[A-Za-z](?:/[A-Za-z])+")  # "I/O", "A/D": an abbreviated term, not a name
+_CAPITAL_WORDS = frozenset({"OK"})  # written in capitals, but a word of the sentence ("Is that OK?"), no name
 
 
 def _is_name(token: str, first: bool) -> bool:
@@ -134,7 +135,7 @@ def _is_name(token: str, first: bool) -> bool:
     if first or not token[:1].isupper() or _LETTER_PAIR.fullmatch(token):
         return False
     if len(token) > 1 and token.isupper():
-        return True  # an acronym, even one spelled like a stop word: "Nicla Sense ME", "IT"
+        return token not in _CAPITAL_WORDS  # an acronym, even one spelled like a stop word: "Nicla Sense ME", "IT"
     return token.lower() not in QUESTION_WORDS and token.lower() not in _STOP
 
 
@@ -210,7 +211,7 @@ def value_unit(tokens: list[str], i: int) -> bool:
     return tok.lower() in _CURRENT_KINDS and i > 1 and tokens[i - 2].isdigit() and bool(dimension_of_unit(before))
 
 
-_SENTENCE_END = re.compile(r"[.?!]\s")  # "… or the Zephyr Mini? Give both values.": "Give" opens a sentence
+SENTENCE_END = re.compile(r"[.?!]\s")  # "… or the Zephyr Mini? Give both values.": "Give" opens a sentence
 _NEGATIONS = frozenset({"not", "except", "unlike", "excluding"})
 
 
@@ -239,7 +240,7 @@ def analyse(question: str) -> QuestionTerms:
         if 0 < i <= len(head) + (1 if tokens[0].lower() == "how" else 0) and not PART.fullmatch(tok):
             asked.append(tok)
             continue
-        first = i == 0 or bool(_SENTENCE_END.search(question, matches[i - 1].end(), matches[i].start()))
+        first = i == 0 or bool(SENTENCE_END.search(question, matches[i - 1].end(), matches[i].start()))
         if CHEMICAL.fullmatch(tok) or value_unit(tokens, i):  # "CO2": what a sensor measures, not a part it has;
             asked.append(tok)  # "60 V": a value's unit
             continue
