@@ -18,9 +18,8 @@ def missing_names(question: str, q: QuestionTerms, names_text: str) -> list[str]
     quoted = {t.lower() for t in quoted_words(question)}
     names = [n for n in q.names if n not in q.parts and not n.isdigit() and n.lower() not in quoted
              and not is_class_word(n)]
+    missing = [n for n in names if not all(name_found(p, names_text) for p in n.split("/") if p)]  # "J-Link/Blackmagic"
     squashed = squash(names_text)
-    missing = [n for n in names if not all(name_found(p, names_text) or _spelled_apart(p, squashed)
-                                           for p in n.split("/") if p)]  # "J-Link/Blackmagic"
     for phrase in q.phrases:  # a name of several words counts whole: "Nicla Sense ME" is not "Nicla Sense Env"
         parts = [w for w in phrase if w in q.parts]
         if len(phrase) - len(parts) <= 1 and any(name_found(w, names_text) for w in parts):
@@ -32,15 +31,6 @@ def missing_names(question: str, q: QuestionTerms, names_text: str) -> list[str]
         if not named_whole(phrase, names_text, squashed):
             missing = [n for n in missing if n not in phrase] + [" ".join(phrase)]
     return missing
-
-
-MIN_SQUASHED = 4  # a name this long is found with its hyphens or spaces written differently ("LiPo" ~ "Li-Po")
-
-
-def _spelled_apart(name: str, squashed: str) -> bool:
-    """The context writes the name with other hyphens or spaces ("LiPo" as "Li-Po", "USBC" as "USB-C")."""
-    key = squash(name)
-    return len(key) >= MIN_SQUASHED and key in squashed
 
 
 def named_whole(phrase: list[str], names_text: str, squashed: str) -> bool:

@@ -124,8 +124,6 @@ def stem(word: str) -> str:
 
 
 _LETTER_PAIR = re.compile(r"[A-Za-z](?:/[A-Za-z])+")  # "I/O", "A/D": an abbreviated term, not a name
-_LIST_BREAK = re.compile(r"[,;()]")  # between two names: two things, not one name of two words
-_DESCRIPTOR = re.compile(r"-(?:style|like|based|compatible|type|sized|shaped|powered|enabled|ready)$", re.IGNORECASE)
 _CAPITAL_WORDS = frozenset({"OK"})  # written in capitals, but a word of the sentence ("Is that OK?"), no name
 
 
@@ -238,7 +236,6 @@ def analyse(question: str) -> QuestionTerms:
     names: list[str] = []
     phrases: list[list[str]] = []
     asked: list[str] = []
-    tokens = [_DESCRIPTOR.sub("", t) or t for t in tokens]  # "UNO-style shields": the name is UNO
     for i, tok in enumerate(tokens):
         if 0 < i <= len(head) + (1 if tokens[0].lower() == "how" else 0) and not PART.fullmatch(tok):
             asked.append(tok)
@@ -253,8 +250,7 @@ def analyse(question: str) -> QuestionTerms:
             if i > 0 and names and names[-1] == tokens[i - 1] and _CODE_AFTER.match(question, matches[i - 1].end()):
                 names.append(tok)  # "the Arduino Nano (A000005)": the code is another name of the same thing,
                 continue  # not a word of its name (a unit naming the product without its code still names it)
-            if i > 0 and names and names[-1] == tokens[i - 1] and not _LIST_BREAK.search(
-                    question, matches[i - 1].end(), matches[i].start()):  # "UART, SPI and CAN" are three names
+            if i > 0 and names and names[-1] == tokens[i - 1]:
                 phrases[-1].append(tok)  # "Nano 33 BLE Sense Rev2", "Nicla Voice": one name of several words
             else:
                 phrases.append([tok])

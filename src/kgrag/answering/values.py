@@ -102,10 +102,9 @@ def dimension_words(dims: set[str]) -> set[str]:
 
 def asked_dimensions(terms: set[str]) -> set[str]:
     """Quantities the question's (lower-case, folded) content terms ask about; a "real-time clock" is a part (an
-    RTC chip), not a clock speed, and a "data rate" is bits per second, not a frequency."""
+    RTC chip), not a clock speed."""
     terms = terms - {"clock"} if "real-time" in terms else terms
-    dims = {name for name, (words, _) in DIMENSIONS.items() if any(w in terms for w in words)}
-    return dims - {"frequency"} if "data" in terms and "data_rate" in dims else dims  # a data rate is no Hz
+    return {name for name, (words, _) in DIMENSIONS.items() if any(w in terms for w in words)}
 
 
 # "(in dBm)", "in nits": a unit the question writes says which quantity it asks (one letter alone is too
