@@ -27,6 +27,8 @@ def test_a_value_outside_the_products_rating_is_a_no_with_the_rating_quoted() ->
                                                 "a regulated 5 V source [1].")
     text, _ = _answer("Can the relay of the Zephyr Core switch a 230 VAC heater that draws 3 A?")
     assert text.startswith("No. ") and "max 2 A [1]" in text  # the voltage fits, the current does not
+    text, _ = _answer("Can I power the Zephyr Core from a 9 V battery on its VIN pin?")
+    assert "250 VAC" not in text  # what follows a verdict is about the need (power, VIN), not any voltage row
 
 
 def test_a_value_inside_a_rated_range_is_a_yes_and_another_products_range_decides_nothing() -> None:
@@ -50,10 +52,11 @@ def test_using_a_product_on_its_own_is_decided_by_what_its_documents_say_it_need
         text = generate_answer(FakeLLM(replies=[]), question, context, mode="auto", focus_tokens=200).text
         return text, str(context.info.get("answer_path"))
 
-    assert ask("Can I use the Zephyr Shield on its own as a display?") == (
-        "No. Note: The Zephyr Shield requires a Zephyr Core board to function [1].", "rating")
-    assert ask("Can the Zephyr Eye work standalone?")[0] == ("Yes. The Zephyr Eye can function as a field-ready "
-                                                             "standalone board with its own camera [2].")
+    text, path = ask("Can I use the Zephyr Shield on its own as a display?")
+    assert path == "rating" and text.startswith("No. Note: The Zephyr Shield requires a Zephyr Core board to function [1].")
+    assert text.endswith("Zephyr Shield: It has a 4-inch display [1].")  # then the product's best other passage
+    assert ask("Can the Zephyr Eye work standalone?")[0].startswith("Yes. The Zephyr Eye can function as a field-ready "
+                                                                    "standalone board with its own camera [2].")
     assert ask("Can the Zephyr Core work standalone?")[1] != "rating"  # its documents say neither
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from kgrag.answering.choose import CHOICE_WORDS, DENIES, LIMITS, fit, quote_unit, written_values
 from kgrag.answering.compare import unit_about
+from kgrag.answering.extract import quote_answer
 from kgrag.answering.select import Scored
 from kgrag.answering.terms import (
     PRODUCT_WORDS,
@@ -23,11 +24,13 @@ from kgrag.answering.terms import (
     alternative_names,
     analyse,
     content_terms,
+    is_refusal,
     title_names,
     words_found,
 )
-from kgrag.answering.values import RANGE_ENDS, dimension_of_unit, dimension_words
+from kgrag.answering.values import RANGE_ENDS, dimension_of_unit, dimension_words, value_dimensions
 
+MORE_QUOTES = 1  # the product's passages quoted after the deciding ones
 YES_NO_WORDS = frozenset({"ok", "okay", "fine", "safe", "work", "possible", "able", "allowed"})
 # "on its own", "standalone", "without a host board": the question asks whether the product works alone
 _ALONE = re.compile(r"\b(?:on its own|by itself|stand-?alone|independently|without (?:a |an |any |the )?(?:host|"
@@ -96,7 +99,7 @@ def try_suits(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) ->
         needs = [s for s in own if _NEEDS_HOST.search(s.unit.text)]
         free = [s for s in own if _STANDALONE.search(s.unit.text) and not DENIES.search(s.unit.text)]
         if needs or free:  # its documents say it needs another board, or that it works standalone
-            return ("No. " + _quotes(needs[:1], titles, name)) if needs else "Yes. " + _quotes(free[:1], titles, name)
+            return _decided("No." if needs else "Yes.", (needs or free)[:1], own, titles, name)
         return None
     values = written_values(q.text)
     if not values:
@@ -106,20 +109,26 @@ def try_suits(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) ->
             and t not in YES_NO_WORDS and not t.replace(".", "").isdigit()}
     readings = [read_value(v, need, name, ranked, titles) for v in values]
     missed = [r for r in readings if r.misses and not r.fits]
+    asked = {d for v in values for d in dimension_of_unit(v[1])}  # what follows the verdict states the same quantity,
+    own = [s for s in ranked if unit_about(name, s, titles) and asked & value_dimensions(s.unit.value_text())]
+    own = [s for s in own if words_found(need, content_terms(s.unit.scoped()))] or own  # about the need if any is
     if missed:
         shown = [missed[0].misses[0]] + [r.fits[0] for r in readings if r.fits][:1]
-        return "No. " + _quotes(shown, titles, name)
+        return _decided("No.", shown, own, titles, name)
     if all(r.ranged and not r.misses for r in readings):
-        return "Yes. " + _quotes([r.ranged[0] for r in readings], titles, name)
+        return _decided("Yes.", [r.ranged[0] for r in readings], own, titles, name)
     return None
 
 
-def _quotes(units: list[Scored], titles: dict[int, str], name: list[str]) -> str:
-    """Each deciding unit once, led by its product unless the quote before was the same product's."""
+def _decided(verdict: str, units: list[Scored], own: list[Scored], titles: dict[int, str], name: list[str]) -> str:
+    """The verdict, each deciding unit once (led by its product unless the quote before was the same product's),
+    then the product's best other passage for the question, which often says why or what to do instead."""
     out: list[str] = []
     shown: list[Scored] = []
     for s in units:
         if not any(s is u for u in shown):
             out.append(quote_unit(s, titles, name, led=shown[-1] if shown else None))
             shown.append(s)
-    return " ".join(out)
+    text = f"{verdict} {' '.join(out)}"
+    more = quote_answer([s for s in own if all(s is not u for u in shown)], MORE_QUOTES, titles, said=text)
+    return text if is_refusal(more) else f"{text} {more}"
