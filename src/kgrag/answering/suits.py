@@ -13,12 +13,11 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from kgrag.answering.choose import CHOICE_WORDS, DENIES, LIMITS, fit, quote_unit, written_values
+from kgrag.answering.choose import DENIES, LIMITS, fit, need_terms, quote_unit, written_values
 from kgrag.answering.compare import unit_about
 from kgrag.answering.extract import quote_answer
 from kgrag.answering.select import Scored
 from kgrag.answering.terms import (
-    PRODUCT_WORDS,
     SENTENCE_END,
     QuestionTerms,
     alternative_names,
@@ -58,10 +57,11 @@ def read_value(value: tuple[float, str, bool], need: set[str], name: list[str], 
     or the quantity's name)."""
     quantity = dimension_words(dimension_of_unit(value[1]))  # "temperature" for a value in °C
     own = [(s, content_terms(s.unit.scoped())) for s in ranked if s.unit.kind != "heading" and unit_about(name, s, titles)]
-    rated = [(s, fit(s.unit.value_text(), value)) for s, words in own if words_found(need, words) or quantity & words]
-    needed = [(s, v) for s, v in rated if v is not None and words_found(need, content_terms(s.unit.scoped()))]
+    rated = [(s, fit(s.unit.value_text(), value), bool(words_found(need, words)))
+             for s, words in own if words_found(need, words) or quantity & words]
+    needed = [(s, v, n) for s, v, n in rated if v is not None and n]
     reading = Reading()  # the ratings of what is asked ("power … VIN"), not the relay's 250 VAC, when the need names one
-    for s, verdict in needed or rated:
+    for s, verdict, _ in needed or rated:
         if verdict is True:
             reading.fits.append(s)
             if RANGE_ENDS.search(s.unit.value_text()) or LIMITS.search(s.unit.value_text()):  # a range, or two limits
@@ -104,9 +104,7 @@ def try_suits(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) ->
     values = written_values(q.text)
     if not values:
         return None
-    names = {w.lower() for w in name}
-    need = {t for t in q.terms if t not in names and t not in CHOICE_WORDS and t not in PRODUCT_WORDS
-            and t not in YES_NO_WORDS and not t.replace(".", "").isdigit()}
+    need = need_terms(q, [name]) - YES_NO_WORDS
     readings = [read_value(v, need, name, ranked, titles) for v in values]
     missed = [r for r in readings if r.misses and not r.fits]
     asked = {d for v in values for d in dimension_of_unit(v[1])}  # what follows the verdict states the same quantity,

@@ -353,8 +353,6 @@ def names_around(question: str, phrases: list[list[str]], joints: list[re.Match[
     return []
 
 
-
-
 _QUOTED = re.compile(r"(?<![\w'’])['\"‘“]([^'\"‘’“”]+)['\"’”](?!\w)")
 
 
