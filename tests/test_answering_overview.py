@@ -62,9 +62,11 @@ def test_a_small_models_overview_is_followed_by_more_rows_cited_even_outside_its
         assert row in quotes
     assert "Zephyr Ground" not in quotes and "not available" not in quotes  # another product's rows stay out
     assert 3 in {c.n for c in answer.citations}  # the table's [3] resolves, though the model saw only part of it
-    one_fact = generate_answer(FakeLLM(replies=["It uses Wi-Fi [3]."]), "Which Wi-Fi standard does the Zephyr Air use?",
+    one_fact = generate_answer(FakeLLM(replies=["The Zephyr Air uses 802.11b/g/n Wi-Fi [3]."]),
+                               "Which Wi-Fi standard does the Zephyr Air use?",
                                _context("Which Wi-Fi standard does the Zephyr Air use?"), mode="auto", focus_tokens=40,
                                passages=2)
+    assert one_fact.context.info["answer_path"] == "focused"  # the model's answer stands, passages follow it
     assert one_fact.text.count(" [") <= 3  # a one-fact question keeps the two passages
 
 

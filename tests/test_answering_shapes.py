@@ -581,14 +581,31 @@ def test_a_passage_listing_two_parts_values_gives_the_first_listed_the_main_part
     assert found is not None and found.unit.text == "8k bytes Internal SRAM"
 
 
-def test_the_closest_passages_shown_instead_of_an_answer_are_the_three_best() -> None:
+def test_the_closest_passages_shown_instead_of_an_answer_are_the_four_best() -> None:
     from kgrag.answer import quote_answer
 
     units = [Unit(block=n, pos=0, text=f"The Zephyr Core detail number {n} is documented here.", kind="sentence")
-             for n in range(1, 6)]
+             for n in range(1, 7)]
     ranked = [Scored(u, score=1.0 - 0.1 * n, attributes=0.5, names=0.5) for n, u in enumerate(units)]
     text = quote_answer(ranked)
-    assert "[1]" in text and "[2]" in text and "[3]" in text and "[4]" not in text
+    assert all(f"[{n}]" in text for n in (1, 2, 3, 4)) and "[5]" not in text
+
+
+def test_a_quoted_sentence_travels_with_its_neighbours_on_the_same_line() -> None:
+    from kgrag.answer import quote_answer
+
+    line = ["Pins closer to the edge of the board are CAN0.", "Pins close to the center are CAN1.",
+            "When used with the Zephyr H7, only CAN1 is available.", "Here are its pins:"]
+    units = [Unit(block=1, pos=i, text=t, kind="sentence", line=0) for i, t in enumerate(line)]
+    units.append(Unit(block=1, pos=4, text="The Zephyr Breakout ships without any headers fitted.", kind="sentence", line=1))
+    scores = [0.2, 0.9, 0.8, 0.1, 0.5]  # the best sentence is the middle one of its line; its neighbour ranks next
+    ranked = sorted((Scored(u, score=s) for u, s in zip(units, scores, strict=True)), key=lambda s: -s.score)
+    text = quote_answer(ranked)
+    assert text.startswith("Pins closer to the edge of the board are CAN0. Pins close to the center are CAN1. "
+                           "When used with the Zephyr H7, only CAN1 is available [1].")
+    assert text.count("CAN1 is available") == 1  # the neighbour already quoted is not quoted again
+    assert "Here are its pins" not in text  # a lead-in whose list is elsewhere stays out
+    assert "The Zephyr Breakout ships without any headers fitted [1]." in text  # another line: a quote of its own
 
 
 def test_a_list_of_asked_things_is_not_answered_by_one_quote() -> None:

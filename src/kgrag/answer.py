@@ -269,7 +269,7 @@ def plan_answer(
         passages = max(passages, OVERVIEW_PASSAGES)  # a summary needs more of the documents' rows than one fact does
     note = parts_overview(q, fact_texts) if mode == "auto" and focus_tokens > 0 else ""
     return Plan(focused if focus_tokens > 0 else blocks, "generate", max_tokens=max_tokens, evidence=evidence,
-                sources=blocks, follow_up=(lambda reply: quote_answer(follow, passages, titles, said=reply)), note=note)
+                sources=blocks, follow_up=(lambda reply: quote_answer(follow, passages, titles, said=reply, pool=focus.ranked)), note=note)
 
 
 def evidence_plan(blocks: list[Block], context: Context, evidence: str, lead: str = NO_DIRECT_ANSWER) -> Plan:

@@ -61,7 +61,7 @@ MIN_ATTRIBUTES = 0.4  # share of the question's attribute words the unit must ca
 # counts for the words that ask for it)
 MIN_COUNT_ATTRIBUTES = 0.2  # a count of the asked thing ("5-point … touch") is evidence enough of what is asked
 MIN_NAMES = 0.35  # share of the question's names found near the unit (block title/section counts half)
-QUOTES = 3  # units quoted (the closest passages) when no single unit states the asked value
+QUOTES = 4  # units quoted (the closest passages, each with its neighbours) when no single unit states the asked value
 KEY_SCORE = 0.7  # a key passage scores at least this share of the best focus unit
 OVERVIEW_SCORE = 0.5  # an overview's key passages: more of them, so a lower share (0.5 and 0.6 quoted the same)
 SAID_SHARE = 0.6  # share of a unit's words an answer must hold for the unit to count as said
@@ -304,24 +304,32 @@ def try_list(q: QuestionTerms, fact_blocks: Mapping[int, str]) -> str | None:
 
 
 def quote_answer(ranked: list[Scored], n: int = QUOTES, titles: Mapping[int, str] | None = None,
-                 said: str = "") -> str:
+                 said: str = "", pool: list[Scored] | None = None) -> str:
     """The best `n` units quoted with their markers: the no-LLM answer when no single unit states the value. A unit
     repeating one already quoted ("has power component: MP2322" / "…: MP2322GQH") adds nothing and is passed over,
-    and so is one whose words the text `said` (an answer the quotes follow) already holds, and a copy note. With
-    `titles` (block number -> document title) a quote is led by its product (a gathered graph fact by its subject)
-    unless it names it or the quote before was led by it."""
+    and so is one whose words the text `said` (an answer the quotes follow) already holds, and a copy note. A quoted
+    sentence travels with the sentences before and after it on its source line (from `pool`, default `ranked`): the
+    one after often qualifies it ("Pins closer to the edge are CAN0. … When used with the Portenta H7, only CAN1 is
+    available"). With `titles` (block number -> document title) a quote is led by its product (a gathered graph fact
+    by its subject) unless it names it or the quote before was led by it."""
     out: list[str] = []
     seen: list[str] = []
     told = content_terms(CITE.sub(" ", said))
+    by_place = {(s.unit.block, s.unit.pos): s.unit for s in (ranked if pool is None else pool)}
+    quoted: set[tuple[int, int]] = set()
     led = ""  # the product of the quote before: the next quote of the same product needs no lead
     for s in ranked:
         key = squash(s.unit.display())
         if (s.unit.kind == "heading" or s.score <= 0 or s.foreign or len(s.unit.text.split()) < MIN_QUOTE_WORDS
                 or s.unit.text.startswith(COPY_NOTE)  # where else a passage appears says nothing on its own
+                or (s.unit.block, s.unit.pos) in quoted
                 or any(key in k or k in key for k in seen) or (told and _said_already(s.unit, told))):
             continue
         seen.append(key)
-        quote = re.sub(r"\s{2,}", " ", CITE.sub("", s.unit.display())).rstrip(" .;")  # a document's own "[1]" is no source
+        window = _sentence_window(s.unit, by_place, quoted)
+        quoted.update((u.block, u.pos) for u in window)
+        text = " ".join(u.display() for u in window)
+        quote = re.sub(r"\s{2,}", " ", CITE.sub("", text)).rstrip(" .;")  # a document's own "[1]" is no source
         fact = FACT_SUBJECT.match(s.unit.heading) if titles is not None else None  # a gathered graph fact: its subject
         title = (titles or {}).get(s.unit.block, "") or (fact["name"] if fact else "")
         if title and title != led and title.lower() not in quote.lower():
@@ -331,6 +339,17 @@ def quote_answer(ranked: list[Scored], n: int = QUOTES, titles: Mapping[int, str
         if len(out) == n:
             break
     return " ".join(out) or NO_ANSWER
+
+
+def _sentence_window(unit: Unit, by_place: Mapping[tuple[int, int], Unit], quoted: set[tuple[int, int]]) -> list[Unit]:
+    """A sentence with the sentences right before and after it on the same source line (not quoted yet; a lead-in
+    ending ":" whose list is elsewhere stays out); a row or fact line alone."""
+    if unit.kind != "sentence":
+        return [unit]
+    around = [by_place.get((unit.block, unit.pos + d)) for d in (-1, 0, 1)]
+    return [u for u in around if u is unit or (
+        u is not None and u.kind == "sentence" and (u.paragraph, u.line) == (unit.paragraph, unit.line)
+        and (u.block, u.pos) not in quoted and not u.text.rstrip().endswith(":"))]
 
 
 def _said_already(unit: Unit, told: set[str]) -> bool:
