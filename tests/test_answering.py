@@ -20,7 +20,7 @@ from kgrag.errors import ConfigError
 from kgrag.evaluate.answer_metrics import Corpus, answer_scores, cited_support, summarize
 from kgrag.index import Index
 from kgrag.models.fake import FakeLLM
-from kgrag.types import Context, ContextItem
+from kgrag.types import Answer, Context, ContextItem
 
 SENSOR_SHEET = """2.5 QX-700 Humidity and Temperature Sensor
 The QX-700 is a capacitive sensor for relative humidity and temperature.
@@ -577,6 +577,27 @@ def test_a_small_models_answer_is_followed_by_the_passages_it_did_not_already_sa
                               _context(other), mode="auto", focus_tokens=150, passages=2)
     assert carrier.text.endswith("From the documents: Orbit Carrier: Temperature accuracy: ± 0.5 °C, 15 to +40 °C [1].")
     assert "±0.1" not in carrier.text  # the Zephyr Board's temperature accuracy row is another product's
+
+
+def test_a_quoted_value_is_followed_by_the_products_passages_on_what_is_asked() -> None:
+    """Auto mode with a small model: a quote stating the value is followed, like a model's answer, by the product's
+    passages on what is asked (each sentence with its neighbour), never another product's; none with `passages=0`."""
+    cell = _item("Power\nThe Orbit Cell holds a single 3.7 V Li-ion cell. It is charged over USB through the host "
+                 "board.\n\nSymbol | Description | Min | Typ | Max\nVBatt | Battery input voltage | 3.2 V | 3.7 V | 4.3 V",
+                 "b1", "Orbit Cell", "Ratings")
+    tag = _item("The Orbit Tag runs from a coin cell. Its battery input voltage is 3 V.", "b2", "Orbit Tag", "Power")
+    question = "What is the maximum battery input voltage of the Orbit Cell?"
+
+    def ask(passages: int) -> Answer:
+        context = Context(question=question, strategy="test", items=[cell, tag], tokens=80, budget=2000)
+        return generate_answer(_no_llm(), question, context, mode="auto", focus_tokens=150, passages=passages)
+
+    quote = "Orbit Cell: Symbol: VBatt; Description: Battery input voltage; Min: 3.2 V; Typ: 3.7 V; Max: 4.3 V [1]."
+    followed = ask(2)
+    assert followed.context.info["answer_path"] == "extractive"
+    assert followed.text == (f"{quote}\n\nFrom the documents: The Orbit Cell holds a single 3.7 V Li-ion cell. It is "
+                             "charged over USB through the host board [1].")
+    assert ask(0).text == quote
 
 
 def test_a_stream_stops_when_the_model_starts_repeating_itself() -> None:

@@ -13,7 +13,7 @@ from kgrag.answering.cite import best_sentence, cited_numbers, cited_segment, re
 from kgrag.answering.clauses import joined, quote_each_clause
 from kgrag.answering.compare import try_compare
 from kgrag.answering.differ import parts_overview, try_differences
-from kgrag.answering.extract import key_passages, quote_answer, try_extract, try_list
+from kgrag.answering.extract import FROM_DOCUMENTS, followed_by, key_quotes, quote_answer, try_extract, try_list
 from kgrag.answering.grounding import reply_problems
 from kgrag.answering.names import unknown_names
 from kgrag.answering.select import Focus, focus_units
@@ -49,7 +49,6 @@ MODES = ("auto", "extractive", "generative")
 GRAPH_FACTS = "knowledge graph facts, each line citing its source"
 OVERVIEW_PASSAGES = 5  # passages after a small model's overview answer (4 / 5 / 6: summary fact recall 0.40 / 0.42 / 0.43)
 NO_DIRECT_ANSWER = "The documents do not contain a direct answer; the closest passages:"
-FROM_DOCUMENTS = "From the documents:"
 DIFFERENCE_QUOTES = 2  # passages after the parts two products do not share: what the documents say of the difference
 FOCUS_SLACK = 0.1  # the focused context may cover a little less of the question than the whole context
 MIN_QUESTION_COVERAGE = 0.45
@@ -233,7 +232,7 @@ def plan_answer(
         differ = try_differences(q, fact_texts) if listed is None else None
         if differ is not None:  # "…, or did its components change?": the parts each product lists and the other not,
             quotes = quote_answer(focus.ranked, DIFFERENCE_QUOTES, titles, said=differ)  # then the documents' words
-            listed = differ if is_refusal(quotes) else f"{differ}\n\n{FROM_DOCUMENTS} {quotes}"
+            listed = followed_by(differ, quotes)
         if listed is not None:
             context.info["answer_path"] = "graph list"
             return Plan(blocks, "quote", listed)
@@ -257,19 +256,22 @@ def plan_answer(
             found = [one] if one is not None else None
         if found:
             context.info["answer_path"] = "extractive"
-            return Plan(blocks, "quote", joined(found), support="\n".join(f.unit.text for f in found))
+            text = joined(found)
+            if mode == "auto" and passages:  # then, as after a model's answer, the passages on what is asked
+                text = followed_by(text, key_quotes(q, focus, titles, passages, text))
+            return Plan(blocks, "quote", text, support="\n".join(f.unit.text for f in found))
     if mode == "extractive":
         context.info["answer_path"] = "quotes"
         return Plan(blocks, "quote", quote_answer(focus.ranked, titles=titles))
     if q.yes_no and mode == "auto" and focus_tokens > 0:  # a small local model affirms what it is asked ("The X
         return evidence_plan(blocks, context, evidence)  # includes a separate sensor"): show the passages instead
     context.info["answer_path"] = "focused" if focus_tokens > 0 else "full"
-    follow = key_passages(q, focus.ranked, focus.units, titles) if mode == "auto" and focus_tokens > 0 and passages else []
     if passages and asks_overview(question):
         passages = max(passages, OVERVIEW_PASSAGES)  # a summary needs more of the documents' rows than one fact does
-    note = parts_overview(q, fact_texts) if mode == "auto" and focus_tokens > 0 else ""
-    return Plan(focused if focus_tokens > 0 else blocks, "generate", max_tokens=max_tokens, evidence=evidence,
-                sources=blocks, follow_up=(lambda reply: quote_answer(follow, passages, titles, said=reply, pool=focus.ranked)), note=note)
+    small = mode == "auto" and focus_tokens > 0
+    note = parts_overview(q, fact_texts) if small else ""
+    return Plan(focused if focus_tokens > 0 else blocks, "generate", max_tokens=max_tokens, evidence=evidence, sources=blocks,
+                follow_up=(lambda reply: key_quotes(q, focus, titles, passages, reply)) if small and passages else None, note=note)
 
 
 def evidence_plan(blocks: list[Block], context: Context, evidence: str, lead: str = NO_DIRECT_ANSWER) -> Plan:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from kgrag.answering.asks import asks_overview
 from kgrag.answering.aspects import aspect_terms
 from kgrag.answering.names import squash
-from kgrag.answering.select import Scored, whole_name
+from kgrag.answering.select import Focus, Scored, whole_name
 from kgrag.answering.terms import (
     CITE,
     CLASS_WORDS,
@@ -28,6 +28,7 @@ from kgrag.answering.terms import (
     asks_product,
     content_terms,
     fold,
+    is_refusal,
     name_found,
     term_list,
     title_names,
@@ -61,6 +62,7 @@ MIN_ATTRIBUTES = 0.4  # share of the question's attribute words the unit must ca
 # counts for the words that ask for it)
 MIN_COUNT_ATTRIBUTES = 0.2  # a count of the asked thing ("5-point … touch") is evidence enough of what is asked
 MIN_NAMES = 0.35  # share of the question's names found near the unit (block title/section counts half)
+FROM_DOCUMENTS = "From the documents:"  # leads the quotes that follow an answer
 QUOTES = 4  # units quoted (the closest passages, each with its neighbours) when no single unit states the asked value
 KEY_SCORE = 0.7  # a key passage scores at least this share of the best focus unit
 OVERVIEW_SCORE = 0.5  # an overview's key passages: more of them, so a lower share (0.5 and 0.6 quoted the same)
@@ -326,7 +328,8 @@ def quote_answer(ranked: list[Scored], n: int = QUOTES, titles: Mapping[int, str
                 or any(key in k or k in key for k in seen) or (told and _said_already(s.unit, told))):
             continue
         seen.append(key)
-        window = _sentence_window(s.unit, by_place, quoted)
+        window = [u for u in _sentence_window(s.unit, by_place, quoted)
+                  if u is s.unit or not (told and _said_already(u, told))]  # a neighbour the answer said stays out
         quoted.update((u.block, u.pos) for u in window)
         text = " ".join(u.display() for u in window)
         quote = re.sub(r"\s{2,}", " ", CITE.sub("", text)).rstrip(" .;")  # a document's own "[1]" is no source
@@ -339,6 +342,16 @@ def quote_answer(ranked: list[Scored], n: int = QUOTES, titles: Mapping[int, str
         if len(out) == n:
             break
     return " ".join(out) or NO_ANSWER
+
+
+def key_quotes(q: QuestionTerms, focus: Focus, titles: Mapping[int, str], n: int, said: str) -> str:
+    """The `n` key passages quoted after an answer that `said` something, each sentence with its neighbours."""
+    return quote_answer(key_passages(q, focus.ranked, focus.units, titles), n, titles, said=said, pool=focus.ranked)
+
+
+def followed_by(text: str, quotes: str) -> str:
+    """`text` with the documents' own words after it ("From the documents: …"), unless there are none."""
+    return text if is_refusal(quotes) else f"{text}\n\n{FROM_DOCUMENTS} {quotes}"
 
 
 def _sentence_window(unit: Unit, by_place: Mapping[tuple[int, int], Unit], quoted: set[tuple[int, int]]) -> list[Unit]:
