@@ -244,6 +244,15 @@ def test_question_about_a_part_missing_from_the_context_is_refused_without_the_l
     assert answer.text == NO_ANSWER and not answer.grounded and answer.context.info["missing_parts"] == ["BX-5500"]
 
 
+def test_a_part_written_with_a_word_after_its_hyphen_is_the_part() -> None:
+    """"a QX-700-based board": the asked part is the QX-700 (the context has it), "based" a word about it."""
+    q = analyse("What is the temperature accuracy of a QX-700-based board?")
+    assert q.parts == ["QX-700"] and "based" in q.attributes
+    question = "What humidity range does a QX-700-based board measure?"
+    answer = generate_answer(_no_llm(), question, _context(question), mode="auto", focus_tokens=300)
+    assert "missing_parts" not in answer.context.info and "0" in answer.text and "100" in answer.text
+
+
 def test_off_topic_question_is_refused_and_llm_refusals_are_normalised() -> None:
     off = "How do I reset the password of my cloud account dashboard?"
     assert generate_answer(_no_llm(), off, _context(off), mode="auto", focus_tokens=300).text == NO_ANSWER

@@ -211,6 +211,7 @@ def value_unit(tokens: list[str], i: int) -> bool:
     return tok.lower() in _CURRENT_KINDS and i > 1 and tokens[i - 2].isdigit() and bool(dimension_of_unit(before))
 
 
+_SUFFIXED = re.compile(r"(.+)-([a-z]{3,})")  # a part with a word joined by a hyphen: "nRF52840-based"
 SENTENCE_END = re.compile(r"[.?!]\s")  # "… or the Zephyr Mini? Give both values.": "Give" opens a sentence
 _NEGATIONS = frozenset({"not", "except", "unlike", "excluding"})
 
@@ -237,6 +238,10 @@ def analyse(question: str) -> QuestionTerms:
     phrases: list[list[str]] = []
     asked: list[str] = []
     for i, tok in enumerate(tokens):
+        based = _SUFFIXED.fullmatch(tok)  # "an STM32H747-based board": the part, and a word about it
+        if based and PART.fullmatch(based[1]):
+            tok = tokens[i] = based[1]
+            asked.append(based[2])
         if 0 < i <= len(head) + (1 if tokens[0].lower() == "how" else 0) and not PART.fullmatch(tok):
             asked.append(tok)
             continue
