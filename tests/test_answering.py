@@ -251,6 +251,9 @@ def test_a_part_written_with_a_word_after_its_hyphen_is_the_part() -> None:
     question = "What humidity range does a QX-700-based board measure?"
     answer = generate_answer(_no_llm(), question, _context(question), mode="auto", focus_tokens=300)
     assert "missing_parts" not in answer.context.info and "0" in answer.text and "100" in answer.text
+    assert analyse("Will my UWB-capable phone range against the Zephyr Tag?").phrases == [["UWB"], ["Zephyr", "Tag"]]
+    assert analyse("Is the Li-ion battery of the Zephyr Tag charged?").phrases == [["Li-ion"], ["Zephyr", "Tag"]]
+    assert analyse("Is its range given in μT or in gauss on the Zephyr Tag?").names == ["Zephyr", "Tag"]  # no "T"
 
 
 def test_off_topic_question_is_refused_and_llm_refusals_are_normalised() -> None:

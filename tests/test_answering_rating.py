@@ -77,3 +77,13 @@ def test_a_situation_around_the_value_neither_refuses_nor_hides_the_yes_no_quest
     text, path = _answer("My Zephyr Core will live in an unheated outdoor box where winter nights reach -35 °C. "
                          "Is that OK?")
     assert path == "rating" and text.startswith("Yes. ") and "-40 to 85 °C [1]" in text
+
+
+def test_a_value_above_a_stated_minimum_is_no_miss() -> None:
+    """"specified minimum input voltage is 4.5 V" is a floor: 12 V meets it (no "No."), 3 V does not."""
+    from kgrag.answering.choose import fit
+
+    floor = "The DC-DC regulator's specified minimum input voltage is 4.5 V."
+    assert fit(floor, (12.0, "V", False)) is True and fit(floor, (3.0, "V", False)) is False
+    assert fit("VIN: input voltage of at least 7 V", (9.0, "V", False)) is True
+    assert fit("Nominal supply: 5 V", (12.0, "V", False)) is False  # a nominal value is still met only by itself

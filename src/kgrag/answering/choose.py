@@ -85,6 +85,8 @@ _AT_LEAST = frozenset({"memory", "length", "data_rate", "frequency", "resolution
 LIMITS = re.compile(r"\b(?:limits?|min(?:imum)?\b.*\bmax(?:imum)?|range|between)\b", re.IGNORECASE)
 # Words saying a single value is a limit, not a nominal value: "rated voltage 250 VAC", "up to 480 MHz".
 _LIMIT = re.compile(r"(?:\b(?:max(?:imum)?|up to|rated|limit|≤|<)\W*(?:\w+\W+){0,3})$", re.IGNORECASE)
+# Words saying a single value is a lower limit: "specified minimum input voltage is 4.5 V", "at least 7 V".
+_FLOOR = re.compile(r"(?:\b(?:min(?:imum)?|at least|no less than|≥|>)\W*(?:\w+\W+){0,3})$", re.IGNORECASE)
 
 
 def _scaled(number: float, unit: str) -> tuple[float, str]:
@@ -99,9 +101,9 @@ def _scaled(number: float, unit: str) -> tuple[float, str]:
 
 def fit(text: str, value: tuple[float, str, bool]) -> bool | None:
     """Does the asked value fit what `text` rates in the same unit? Inside a range; at most a single value written as a
-    limit ("rated", "up to") or of a quantity offered as enough ("48 kB" of flash); equal to a nominal value ("powered
-    with 24 V" does not take 12 V); for an upper bound, a rated value at most the asked one. None when the text rates
-    nothing in that unit."""
+    limit ("rated", "up to") or of a quantity offered as enough ("48 kB" of flash); at least one written as a minimum;
+    equal to a nominal value ("powered with 24 V" does not take 12 V); for an upper bound, a rated value at most the
+    asked one. None when the text rates nothing in that unit."""
     number, unit, upper = value
     dims = dimension_of_unit(unit)
     verdicts: list[bool] = []
@@ -126,6 +128,8 @@ def fit(text: str, value: tuple[float, str, bool]) -> bool | None:
             verdicts.append(rated <= number)
         elif _LIMIT.search(text[:m.start()]) or dims & _AT_LEAST:
             verdicts.append(abs(number) <= abs(rated))
+        elif _FLOOR.search(text[:m.start()]):
+            verdicts.append(number >= rated)
         else:
             verdicts.append(abs(rated - number) <= 0.01 * abs(number))
     return any(verdicts) if verdicts else None

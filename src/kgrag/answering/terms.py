@@ -41,7 +41,7 @@ _LISTED = re.compile(r"\b(?:and|or)\b", re.IGNORECASE)  # an asked head naming s
 # "How many Modulino nodes come with …" has no auxiliary verb for _ASKED_HEAD: the counted thing is the first plural
 # within three words of "how many" (the words before it may be a name, so they stay out of the asked head).
 _HOW_MANY = re.compile(r"^\s*how\s+many\s+(?:[\w\-/+]+\s+){0,2}?([A-Za-z][\w\-/+]*s)\b", re.IGNORECASE)
-TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-_/+]*")  # a question word, part number or name
+TOKEN = re.compile(r"[A-Za-z0-9µμ][A-Za-z0-9µμ\-_/+]*")  # a question word, part number, name or unit ("μT")
 NO_ANSWER = "The documents do not contain the answer."
 CITE = re.compile(r"\s*\[(\d+(?:\s*[,;]\s*\d+)*)\]")  # an inline citation marker: [3], [1, 4]
 _REFUSAL = re.compile(
@@ -211,7 +211,9 @@ def value_unit(tokens: list[str], i: int) -> bool:
     return tok.lower() in _CURRENT_KINDS and i > 1 and tokens[i - 2].isdigit() and bool(dimension_of_unit(before))
 
 
-_SUFFIXED = re.compile(r"(.+)-([a-z]{3,})")  # a part with a word joined by a hyphen: "nRF52840-based"
+_SUFFIXED = re.compile(r"(.+)-([a-z]{3,})")  # a name with a word joined by a hyphen: "nRF52840-based"
+_ABOUT_NAME = frozenset({"based", "capable", "enabled", "powered", "compatible", "equipped", "ready", "driven",
+                         "controlled", "certified", "style"})  # words a hyphen joins to any name ("BLE-enabled")
 SENTENCE_END = re.compile(r"[.?!]\s")  # "… or the Zephyr Mini? Give both values.": "Give" opens a sentence
 _NEGATIONS = frozenset({"not", "except", "unlike", "excluding"})
 
@@ -238,8 +240,8 @@ def analyse(question: str) -> QuestionTerms:
     phrases: list[list[str]] = []
     asked: list[str] = []
     for i, tok in enumerate(tokens):
-        based = _SUFFIXED.fullmatch(tok)  # "an STM32H747-based board": the part, and a word about it
-        if based and PART.fullmatch(based[1]):
+        based = _SUFFIXED.fullmatch(tok)  # "an STM32H747-based board", "UWB-capable": the name, and a word about it
+        if based and (PART.fullmatch(based[1]) or based[2] in _ABOUT_NAME and _is_name(based[1], first=False)):
             tok = tokens[i] = based[1]
             asked.append(based[2])
         if 0 < i <= len(head) + (1 if tokens[0].lower() == "how" else 0) and not PART.fullmatch(tok):
