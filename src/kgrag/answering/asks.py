@@ -35,9 +35,10 @@ def asks_difference(question: str) -> bool:
 
 
 # "Summarize the sensing capabilities of the A", "Give an overview of …", "Describe the …", "Outline …"
-_OVERVIEW = re.compile(r"\b(?:summar\w*|overview|describe|outline)\b", re.IGNORECASE)
+# Words asking for an overview ("Summarize the power tree …"): an instruction, not what the question is about
+OVERVIEW_WORDS = frozenset({"summarize", "summarise", "summary", "overview", "describe", "outline"})
 
 
 def asks_overview(question: str) -> bool:
     """The question asks for an overview of something rather than one fact."""
-    return bool(_OVERVIEW.search(question))
+    return any(w in OVERVIEW_WORDS or w.startswith("summar") for w in re.findall(r"[a-z]+", question.lower()))

@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from kgrag.answering.asks import ASK_WORDS, asks_difference, second_question
+from kgrag.answering.asks import ASK_WORDS, OVERVIEW_WORDS, asks_difference, second_question
 from kgrag.answering.values import NUMBER_UNIT, PART, asked_dimensions, dimension_of_unit, written_dimensions
 from kgrag.graph.datasheet.vocab import TYPE_WORDS
 
@@ -108,8 +108,7 @@ def question_coverage(question: str, context_text: str) -> float:
     return len(found) / len(asked)
 
 
-# What a question asks to be done, not what it is about ("Summarize the power tree …")
-_INSTRUCTIONS = frozenset({"summarize", "summarise", "summary", "overview", "describe", "outline", "explain"})
+_INSTRUCTIONS = OVERVIEW_WORDS | {"explain"}  # what a question asks to be done, not what it is about
 
 
 def words_found(asked: Iterable[str], words: set[str]) -> set[str]:
