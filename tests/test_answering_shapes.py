@@ -421,6 +421,8 @@ def test_a_fact_subject_without_the_vendor_word_names_the_asked_product() -> Non
 
     assert title_names(["Arduino", "Stella"], "Stella") and title_names(["Nicla", "Vision"], "Arduino Nicla Vision")
     assert not title_names(["Nano", "33", "BLE"], "Arduino Nano 33 BLE Sense")
+    assert title_names(["Zephyr", "Breakout"], "Arduino Zephyr Breakout Board")  # a kind word after the name
+    assert not title_names(["Zephyr", "Mid"], "Arduino Zephyr Mid Carrier Proto Shield")  # another product's words
 
 
 def test_a_value_question_naming_nothing_is_not_quoted() -> None:

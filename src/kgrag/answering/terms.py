@@ -375,12 +375,15 @@ def name_found(name: str, text_lower: str) -> bool:
     return re.search(rf"(?<![a-z0-9]){re.escape(low)}(?![a-z0-9])", text_lower) is not None
 
 
+_KIND_WORD = r"(?:board|shield|carrier|kit|module|adapter)"  # what a title may add after a product's name
+
+
 def title_names(phrase: list[str], title: str) -> bool:
     """A document title ends with the name ("Arduino Nicla Vision" names "Nicla Vision"; "Arduino Nano 33 BLE Sense"
     does not name "Nano 33 BLE", another product), or is the name's last words ("Stella" for "Arduino Stella")."""
     pattern = r"[\s®™]+".join(re.escape(w.lower()) for w in phrase)
-    low = title.lower().rstrip(" ®™")
-    if bool(phrase) and re.search(rf"(?<![a-z0-9]){pattern}$", low) is not None:
+    low = title.lower().rstrip(" ®™")  # "Arduino Portenta Breakout Board" names "Portenta Breakout" too
+    if bool(phrase) and re.search(rf"(?<![a-z0-9]){pattern}(?:\s+{_KIND_WORD})?$", low) is not None:
         return True
     words = low.split()  # a fact's subject "Stella" for the question's "Arduino Stella": the name without its vendor
     return bool(words) and [w.lower() for w in phrase[-len(words):]] == words and len(phrase) > len(words)
