@@ -43,6 +43,23 @@ def test_markdown_sections_front_matter_code_and_folder_metadata() -> None:
         assert chunk.page_start is None
 
 
+def test_a_title_without_the_variant_its_folder_names_gets_it(tmp_path: Path) -> None:
+    """A datasheet headed "Zephyr Carrier" in the folder of the "Zephyr Carrier Rev2" is the Rev2's; a title that names
+    its product otherwise ("… Breakout Board" for "… Breakout") is kept."""
+    from kgrag.ingest.base import title_with_variant
+
+    folder = tmp_path / "Carriers" / "Zephyr Carrier Rev2"
+    folder.mkdir(parents=True)
+    body = ("The carrier holds an 18650 lithium-ion cell, a round TFT display, five capacitive buttons, two relays "
+            "and a set of environmental sensors for home automation projects. ") * 3
+    (folder / "datasheet.md").write_text(f"# Zephyr Carrier\n\n{body}\n")
+    doc = parse_file(folder / "datasheet.md", root=tmp_path, settings=SETTINGS).document
+    assert (doc.title, doc.product) == ("Zephyr Carrier Rev2", "Zephyr Carrier Rev2")
+    assert title_with_variant("Arduino Zephyr Breakout Board", "Zephyr Breakout") == "Arduino Zephyr Breakout Board"
+    assert title_with_variant("Arduino Zephyr Carrier Rev2", "Zephyr Carrier Rev2") == "Arduino Zephyr Carrier Rev2"
+    assert title_with_variant("zephyr-datasheet", "Zephyr Carrier") == "zephyr-datasheet"
+
+
 def test_html_drops_boilerplate_and_keeps_headings_and_tables() -> None:
     parsed = parse_file(FIXTURES / "page.html", root=FIXTURES, settings=SETTINGS)
     doc = parsed.document

@@ -84,3 +84,14 @@ def folder_metadata(rel_path: str, has_root: bool) -> tuple[str, str]:
     if len(folders) == 1:
         return folders[0], ""
     return "", ""
+
+
+def title_with_variant(title: str, product: str) -> str:
+    """The title with the words its product's name adds at the end: a datasheet headed "Arduino MKR IoT Carrier" in the
+    folder "MKR IoT Carrier Rev2" is the Rev2's ("Arduino MKR IoT Carrier Rev2"), not the sibling product's."""
+    words, names = title.split(), product.split()
+    for k in range(len(names) - 1, 0, -1):  # the longest start of the product's name that the title ends with
+        if [w.lower() for w in words[-k:]] == [n.lower() for n in names[:k]]:
+            return " ".join([*words, *names[k:]])
+    return title
+

@@ -17,6 +17,7 @@ from kgrag.ingest.base import (
     folder_metadata,
     make_doc_id,
     relative_path,
+    title_with_variant,
 )
 from kgrag.ingest.chunking import chunk_blocks
 from kgrag.ingest.clean import word_count
@@ -88,8 +89,8 @@ def _parse_blocks(path: Path, parsed: Parsed, doc: Document, settings: ChunkingS
     if not drafts:
         words = sum(word_count(b.text) for b in parsed.blocks)
         raise IngestError(path, f"no indexable text (only {words} words after cleaning)")
-    doc.title = parsed.title or doc.title
     doc.product = parsed.product or doc.product
+    doc.title = title_with_variant(parsed.title or doc.title, doc.product)
     doc.category = parsed.category or doc.category
     doc.version = parsed.version
     doc.meta = {**parsed.meta, "chunks": len(drafts), "tables": sum(b.kind == "table" for b in parsed.blocks)}
