@@ -142,7 +142,7 @@ def test_a_list_question_about_a_narrower_kind_is_not_answered_with_the_whole_ty
 
 
 def test_each_fact_line_belongs_to_its_own_subject_not_to_the_first_one_of_the_block() -> None:
-    from kgrag.answer import GRAPH_FACTS, build_blocks
+    from kgrag.answering.blocks import GRAPH_FACTS, build_blocks
 
     facts = [ContextItem("relation", "Zephyr Mini (Product)\nhas module | QB306 [2]", 1.0, None, "d1", {"title": "Zephyr Mini"}),
              ContextItem("relation", "Zephyr Vidor (Product)\nbluetooth | QW102 module", 1.0, None, "d2", {"title": "Zephyr Vidor"})]
