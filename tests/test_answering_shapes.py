@@ -417,7 +417,7 @@ def test_a_hyphenated_count_counts_its_thing_and_a_range_does_not() -> None:
 
 
 def test_a_fact_subject_without_the_vendor_word_names_the_asked_product() -> None:
-    from kgrag.answering.terms import title_names
+    from kgrag.answering.names import title_names
 
     assert title_names(["Arduino", "Stella"], "Stella") and title_names(["Nicla", "Vision"], "Arduino Nicla Vision")
     assert not title_names(["Nano", "33", "BLE"], "Arduino Nano 33 BLE Sense")

@@ -15,16 +15,10 @@ from kgrag.answering.compare import try_compare
 from kgrag.answering.differ import parts_overview, try_differences
 from kgrag.answering.extract import FROM_DOCUMENTS, followed_by, key_quotes, quote_answer, try_extract, try_list
 from kgrag.answering.grounding import reply_problems
-from kgrag.answering.names import unknown_names
+from kgrag.answering.names import name_found, unknown_names
 from kgrag.answering.select import Focus, focus_units
 from kgrag.answering.suits import try_suits, writes_value_for
-from kgrag.answering.terms import (
-    NO_ANSWER,
-    analyse,
-    is_refusal,
-    name_found,
-    question_coverage,
-)
+from kgrag.answering.terms import NO_ANSWER, analyse, is_refusal, question_coverage
 from kgrag.answering.tidy import loops, tidy_reply
 from kgrag.errors import ConfigError
 from kgrag.models.base import LLM, Embedder, Message

@@ -11,7 +11,8 @@ from collections.abc import Mapping
 
 from kgrag.answering.asks import asks_difference, asks_overview
 from kgrag.answering.extract import fact_groups
-from kgrag.answering.terms import CLASS_WORDS, QuestionTerms, fold, title_names
+from kgrag.answering.names import title_names
+from kgrag.answering.terms import CLASS_WORDS, QuestionTerms, fold
 from kgrag.graph.datasheet.vocab import PRODUCT_TYPE, TYPE_WORDS
 
 GENERIC_KINDS = frozenset({"component", "part", "chip", "hardware"} | {fold(w) for w in TYPE_WORDS[PRODUCT_TYPE]})

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from kgrag.answering.asks import asks_overview
 from kgrag.answering.aspects import aspect_terms
-from kgrag.answering.names import squash
+from kgrag.answering.names import name_found, squash, title_names
 from kgrag.answering.select import Focus, Scored, whole_name
 from kgrag.answering.terms import (
     CITE,
@@ -29,9 +29,7 @@ from kgrag.answering.terms import (
     content_terms,
     fold,
     is_refusal,
-    name_found,
     term_list,
-    title_names,
     words_found,
 )
 from kgrag.answering.units import FACT_SUBJECT, Unit

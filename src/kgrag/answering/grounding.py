@@ -11,17 +11,8 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from kgrag.answering.terms import (
-    CITE,
-    PRODUCT_WORDS,
-    analyse,
-    asks_product,
-    content_terms,
-    fold,
-    name_found,
-    stem,
-    title_names,
-)
+from kgrag.answering.names import name_found, title_names
+from kgrag.answering.terms import CITE, PRODUCT_WORDS, analyse, asks_product, content_terms, fold, stem
 from kgrag.answering.units import FACT_SUBJECT
 from kgrag.answering.values import (
     ASKS_VERSION,

@@ -16,17 +16,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from kgrag.answering.aspects import aspect_terms
-from kgrag.answering.terms import (
-    CLASS_WORDS,
-    QuestionTerms,
-    analyse,
-    fold,
-    foreign_share,
-    name_found,
-    stem,
-    term_list,
-    words_found,
-)
+from kgrag.answering.names import name_found
+from kgrag.answering.terms import CLASS_WORDS, QuestionTerms, analyse, fold, foreign_share, stem, term_list, words_found
 from kgrag.answering.units import Unit, block_units, render
 from kgrag.answering.values import (
     PART,

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from kgrag.answering.choose import DENIES, LIMITS, fit, need_terms, quote_unit, written_values
 from kgrag.answering.compare import unit_about
 from kgrag.answering.extract import quote_answer
+from kgrag.answering.names import title_names
 from kgrag.answering.select import Scored
 from kgrag.answering.terms import (
     SENTENCE_END,
@@ -24,7 +25,6 @@ from kgrag.answering.terms import (
     analyse,
     content_terms,
     is_refusal,
-    title_names,
     words_found,
 )
 from kgrag.answering.values import RANGE_ENDS, dimension_of_unit, dimension_words, value_dimensions

@@ -359,36 +359,6 @@ def names_around(question: str, phrases: list[list[str]], joints: list[re.Match[
     return []
 
 
-_QUOTED = re.compile(r"(?<![\w'’])['\"‘“]([^'\"‘’“”]+)['\"’”](?!\w)")
-
-
-def quoted_words(question: str) -> list[str]:
-    """Words inside quotation marks (an error message, a label on screen): text, not names of things."""
-    return [w for span in _QUOTED.findall(question) for w in TOKEN.findall(span)]
-
-
-def name_found(name: str, text_lower: str) -> bool:
-    """A name occurs in the (lower-cased) text; a part number also matches as the prefix of a longer order code."""
-    low = name.lower()
-    if any(c.isdigit() for c in low) and any(c.isalpha() for c in low):
-        return re.search(rf"(?<![a-z0-9]){re.escape(low)}", text_lower) is not None
-    return re.search(rf"(?<![a-z0-9]){re.escape(low)}(?![a-z0-9])", text_lower) is not None
-
-
-_KIND_WORD = r"(?:board|shield|carrier|kit|module|adapter)"  # what a title may add after a product's name
-
-
-def title_names(phrase: list[str], title: str) -> bool:
-    """A document title ends with the name ("Arduino Nicla Vision" names "Nicla Vision"; "Arduino Nano 33 BLE Sense"
-    does not name "Nano 33 BLE", another product), or is the name's last words ("Stella" for "Arduino Stella")."""
-    pattern = r"[\s®™]+".join(re.escape(w.lower()) for w in phrase)
-    low = title.lower().rstrip(" ®™")  # "Arduino Portenta Breakout Board" names "Portenta Breakout" too
-    if bool(phrase) and re.search(rf"(?<![a-z0-9]){pattern}(?:\s+{_KIND_WORD})?$", low) is not None:
-        return True
-    words = low.split()  # a fact's subject "Stella" for the question's "Arduino Stella": the name without its vendor
-    return bool(words) and [w.lower() for w in phrase[-len(words):]] == words and len(phrase) > len(words)
-
-
 def markers_only(text: str) -> bool:
     """No word left once the citation markers are removed ("", "[1] [2].", a marker split off its sentence)."""
     return not re.sub(r"[\W_]", "", CITE.sub("", text))
