@@ -254,6 +254,7 @@ def test_a_part_written_with_a_word_after_its_hyphen_is_the_part() -> None:
     assert analyse("Will my UWB-capable phone range against the Zephyr Tag?").phrases == [["UWB"], ["Zephyr", "Tag"]]
     assert analyse("Is the Li-ion battery of the Zephyr Tag charged?").phrases == [["Li-ion"], ["Zephyr", "Tag"]]
     assert analyse("Is its range given in μT or in gauss on the Zephyr Tag?").names == ["Zephyr", "Tag"]  # no "T"
+    assert analyse("Does the Zephyr Tag protect its DC input against reverse polarity?").names == ["Zephyr", "Tag"]
 
 
 def test_off_topic_question_is_refused_and_llm_refusals_are_normalised() -> None:

@@ -123,7 +123,7 @@ def stem(word: str) -> str:
 
 
 _LETTER_PAIR = re.compile(r"[A-Za-z](?:/[A-Za-z])+")  # "I/O", "A/D": an abbreviated term, not a name
-_CAPITAL_WORDS = frozenset({"OK"})  # written in capitals, but a word of the sentence ("Is that OK?"), no name
+_CAPITAL_WORDS = frozenset({"OK", "AC", "DC", "RMS"})  # written in capitals, but words ("Is that OK?", "a DC supply")
 
 
 def _is_name(token: str, first: bool) -> bool:
