@@ -57,8 +57,8 @@ def read_value(value: tuple[float, str, bool], need: set[str], name: list[str], 
     or the quantity's name)."""
     quantity = dimension_words(dimension_of_unit(value[1]))  # "temperature" for a value in °C
     own = [(s, content_terms(s.unit.scoped())) for s in ranked if s.unit.kind != "heading" and unit_about(name, s, titles)]
-    rated = [(s, fit(s.unit.value_text(), value), bool(words_found(need, words)))
-             for s, words in own if words_found(need, words) or quantity & words]
+    rated = [(s, fit(s.unit.value_text(), value), named)
+             for s, words in own if (named := bool(words_found(need, words))) or quantity & words]
     needed = [(s, v, n) for s, v, n in rated if v is not None and n]
     reading = Reading()  # the ratings of what is asked ("power … VIN"), not the relay's 250 VAC, when the need names one
     for s, verdict, _ in needed or rated:

@@ -123,7 +123,9 @@ def stem(word: str) -> str:
 
 
 _LETTER_PAIR = re.compile(r"[A-Za-z](?:/[A-Za-z])+")  # "I/O", "A/D": an abbreviated term, not a name
-_CAPITAL_WORDS = frozenset({"OK", "AC", "DC", "RMS"})  # written in capitals, but words ("Is that OK?", "a DC supply")
+_CURRENT_KINDS = frozenset({"ac", "dc", "rms"})  # "24 V DC": a qualifier of the value, like its unit
+# written in capitals, but words ("Is that OK?", "a DC supply"), no names
+_CAPITAL_WORDS = frozenset({"OK"}) | {k.upper() for k in _CURRENT_KINDS}
 
 
 def _is_name(token: str, first: bool) -> bool:
@@ -197,7 +199,6 @@ def counted_thing(question: str, head: list[str]) -> str:
 # A gas or compound written as its formula (two or more element symbols, each with at most one digit): "CO2", "NO2",
 # "H2S", "CH4". Short designators ("H7", "X8", "C33") and part numbers ("HS3003") do not fit.
 CHEMICAL = re.compile(r"(?=\w*\d)(?:(?:Cl|C|H|N|O|S|F)\d?){2,4}")
-_CURRENT_KINDS = frozenset({"ac", "dc", "rms"})  # "24 V DC": a qualifier of the value, like its unit
 
 
 def value_unit(tokens: list[str], i: int) -> bool:

@@ -94,4 +94,3 @@ def title_with_variant(title: str, product: str) -> str:
         if [w.lower() for w in words[-k:]] == [n.lower() for n in names[:k]]:
             return " ".join([*words, *names[k:]])
     return title
-
