@@ -508,6 +508,31 @@ def test_the_unit_of_a_value_the_question_writes_is_not_a_name() -> None:
     assert analyse("Does the Zephyr C33 run at 5 V?").names == ["Zephyr", "C33"]
 
 
+def test_units_after_a_range_or_a_data_rate_and_names_in_a_list_are_read_as_written() -> None:
+    """"in the 863-870 MHz band", "1000 Mbit/s": units, not names; "each UART, SPI and CAN header": three names, not
+    one of three words; "the Oplà Kit": the accented word whole."""
+    band = analyse("What output power is listed for the Zephyr Max in the 863-870 MHz band?")
+    assert band.names == ["Zephyr", "Max"] and "power" in band.dimensions
+    assert analyse("I need 1000 Mbit/s wired networking on the Zephyr Max.").phrases == [["Zephyr", "Max"]]
+    listed = analyse("On the Zephyr Max, each UART, SPI and CAN header holds two channels.")
+    assert listed.phrases == [["Zephyr", "Max"], ["UART"], ["SPI"], ["CAN"]]
+    assert analyse("How accurate is the Oplà Kit?").phrases == [["Oplà", "Kit"]]
+
+
+def test_a_name_written_without_its_hyphen_or_as_a_plural_acronym_is_found() -> None:
+    """"my LiPo" where the datasheet writes "Li-Po", "VOCs" for "VOC", a "USB-C-to-HDMI adapter" where it names
+    USB-C and HDMI: the documents mention them; a name they never write is still missing."""
+    from kgrag.answering.names import missing_names
+
+    text = "zephyr max\nsingle-cell li-ion/li-po battery. the voc index. usb-c port with hdmi output over an adapter."
+    for question in ("Which connector takes my LiPo on the Zephyr Max?", "Does the Zephyr Max report VOCs?",
+                     "Can I use a USB-C-to-HDMI adapter with the Zephyr Max?"):
+        q = analyse(question)
+        assert missing_names(q.text, q, text) == [], question
+    q = analyse("Does the Zephyr Max speak CANopen?")
+    assert missing_names(q.text, q, text) == ["CANopen"]
+
+
 def test_a_name_written_with_a_slash_is_found_when_each_side_is() -> None:
     from kgrag.answering.names import missing_names
 
@@ -691,6 +716,9 @@ def test_each_clause_of_a_two_part_question_gets_its_own_quote() -> None:
     found = quote_each_clause(question, units, {1: "Zephyr Core"}, {1: "Zephyr Core"})
     assert found is not None and [f.unit.text for f in found] == rows[:2]
     assert joined(found).count("Zephyr Core: ") == 1 and "1536 kB" in joined(found)
+    assert two_clauses("What chip is inside the LoRa module of the Zephyr Core LoRa, and what output power does it give?") == (
+        "What chip is inside the LoRa module of the Zephyr Core LoRa?",
+        "What output power does it give, on the Zephyr Core LoRa?")  # a word of a longer name is that name
     assert two_clauses("Which module is on the Zephyr Core, and what CPU does that module contain?") is None  # the
     assert two_clauses("What is the Zephyr Core's clock speed?") is None  # first answer is what the second asks about
 

@@ -40,7 +40,8 @@ def two_clauses(question: str) -> tuple[str, str] | None:
     if split is None or split[2]:
         return None
     first, second, _ = split
-    names = ", ".join(" ".join(p) for p in analyse(first).phrases)
+    phrases = analyse(first).phrases  # one name, as the clause's quote is about all of them; a word of a longer name
+    names = " ".join(" ".join(p) for p in phrases if not any(len(o) > len(p) and set(p) <= set(o) for o in phrases))
     return (first, f"{second}, on the {names}?") if names else None
 
 

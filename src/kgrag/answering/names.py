@@ -48,7 +48,8 @@ def missing_names(question: str, q: QuestionTerms, names_text: str) -> list[str]
     quoted = {t.lower() for t in quoted_words(question)}
     names = [n for n in q.names if n not in q.parts and not n.isdigit() and n.lower() not in quoted
              and not is_class_word(n)]
-    missing = [n for n in names if not all(name_found(p, names_text) for p in n.split("/") if p)]  # "J-Link/Blackmagic"
+    joined = _INNER_HYPHEN.sub("", names_text)
+    missing = [n for n in names if not all(mentioned(p, names_text, joined) for p in n.split("/") if p)]  # "J-Link/Blackmagic"
     squashed = squash(names_text)
     for phrase in q.phrases:  # a name of several words counts whole: "Nicla Sense ME" is not "Nicla Sense Env"
         parts = [w for w in phrase if w in q.parts]
@@ -61,6 +62,21 @@ def missing_names(question: str, q: QuestionTerms, names_text: str) -> list[str]
         if not named_whole(phrase, names_text, squashed):
             missing = [n for n in missing if n not in phrase] + [" ".join(phrase)]
     return missing
+
+
+_INNER_HYPHEN = re.compile(r"(?<=[^\W_])-(?=[^\W_])")  # "Li-Po" and "LiPo", "Wi-Fi" and "WiFi": one name
+_PLURAL_ACRONYM = re.compile(r"[A-Z0-9]{2,}s")  # "VOCs", "LEDs": the acronym, counted
+
+
+def mentioned(name: str, names_text: str, joined: str) -> bool:
+    """A one-word name occurs in the (lower-cased) context as written, without its inner hyphens (`joined`: the text
+    without them), as the singular of a plural acronym, or, for a "USB-C-to-HDMI" adapter, as each of its names."""
+    if name_found(name, names_text) or name_found(_INNER_HYPHEN.sub("", name), joined):
+        return True
+    if _PLURAL_ACRONYM.fullmatch(name):
+        return name_found(name[:-1], names_text)
+    ends = re.split(r"-(?:to|and)-", name)
+    return len(ends) > 1 and all(mentioned(e, names_text, joined) for e in ends if e)
 
 
 def named_whole(phrase: list[str], names_text: str, squashed: str) -> bool:

@@ -41,7 +41,8 @@ _LISTED = re.compile(r"\b(?:and|or)\b", re.IGNORECASE)  # an asked head naming s
 # "How many Modulino nodes come with …" has no auxiliary verb for _ASKED_HEAD: the counted thing is the first plural
 # within three words of "how many" (the words before it may be a name, so they stay out of the asked head).
 _HOW_MANY = re.compile(r"^\s*how\s+many\s+(?:[\w\-/+]+\s+){0,2}?([A-Za-z][\w\-/+]*s)\b", re.IGNORECASE)
-TOKEN = re.compile(r"[A-Za-z0-9µμ][A-Za-z0-9µμ\-_/+]*")  # a question word, part number, name or unit ("μT")
+_LETTER = "A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u017fµμ"  # Latin letters with accents ("Oplà"), the micro sign
+TOKEN = re.compile(rf"[{_LETTER}0-9][{_LETTER}0-9\-_/+]*")  # a question word, part number, name or unit ("μT")
 NO_ANSWER = "The documents do not contain the answer."
 CITE = re.compile(r"\s*\[(\d+(?:\s*[,;]\s*\d+)*)\]")  # an inline citation marker: [3], [1, 4]
 _REFUSAL = re.compile(
@@ -201,20 +202,24 @@ def counted_thing(question: str, head: list[str]) -> str:
 CHEMICAL = re.compile(r"(?=\w*\d)(?:(?:Cl|C|H|N|O|S|F)\d?){2,4}")
 
 
+_NUMBER_OR_SPAN = re.compile(r"\d+(?:[-–]\d+)?")  # "60" of "60 V", "863-870" of "863-870 MHz" (decimals are split)
+
+
 def value_unit(tokens: list[str], i: int) -> bool:
     """The token is the unit of a number the question writes ("60 V", "2.5 A", "24 V DC"), not a name."""
     if i == 0:
         return False
     before, tok = tokens[i - 1], tokens[i]
-    if before.isdigit() and dimension_of_unit(tok):
+    if _NUMBER_OR_SPAN.fullmatch(before) and dimension_of_unit(tok):
         return True
     return tok.lower() in _CURRENT_KINDS and i > 1 and tokens[i - 2].isdigit() and bool(dimension_of_unit(before))
 
 
 _SUFFIXED = re.compile(r"(.+)-([a-z]{3,})")  # a name with a word joined by a hyphen: "nRF52840-based"
 _ABOUT_NAME = frozenset({"based", "capable", "enabled", "powered", "compatible", "equipped", "ready", "driven",
-                         "controlled", "certified", "style"})  # words a hyphen joins to any name ("BLE-enabled")
+                         "controlled", "certified", "style", "format", "sized"})  # words a hyphen joins to any name ("BLE-enabled")
 SENTENCE_END = re.compile(r"[.?!]\s")  # "… or the Zephyr Mini? Give both values.": "Give" opens a sentence
+_LIST_MARK = re.compile(r"[,;:]")  # "each UART, SPI and CAN header": names in a list, not one name of three words
 _NEGATIONS = frozenset({"not", "except", "unlike", "excluding"})
 
 
@@ -257,7 +262,8 @@ def analyse(question: str) -> QuestionTerms:
             if i > 0 and names and names[-1] == tokens[i - 1] and _CODE_AFTER.match(question, matches[i - 1].end()):
                 names.append(tok)  # "the Arduino Nano (A000005)": the code is another name of the same thing,
                 continue  # not a word of its name (a unit naming the product without its code still names it)
-            if i > 0 and names and names[-1] == tokens[i - 1]:
+            if i > 0 and names and names[-1] == tokens[i - 1] and not _LIST_MARK.search(question, matches[i - 1].end(),
+                                                                                           matches[i].start()):
                 phrases[-1].append(tok)  # "Nano 33 BLE Sense Rev2", "Nicla Voice": one name of several words
             else:
                 phrases.append([tok])

@@ -17,7 +17,7 @@ DIMENSIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "current": (("current", "amp", "ampere"), ("A", "mA", "µA", "uA", "nA", "amp", "amps", "ampere", "amperes", "milliamps")),
     "power": (("power", "wattage"), ("W", "mW", "kW", "µW", "uW", "dBm", "watt", "watts")),
     "frequency": (("frequency", "clock", "speed", "sampling", "odr", "bandwidth", "rate"), ("Hz", "kHz", "MHz", "GHz", "hertz", "fps", "FPS")),
-    "data_rate": (("baud", "throughput", "bitrate", "rate", "speed"), ("bps", "kbps", "Mbps", "Gbps", "baud", "kB/s", "MB/s")),
+    "data_rate": (("baud", "throughput", "bitrate", "rate", "speed"), ("bps", "kbps", "Mbps", "Gbps", "bit/s", "kbit/s", "Mbit/s", "Gbit/s", "Mb/s", "Gb/s", "baud", "kB/s", "MB/s")),
     "memory": (("memory", "flash", "ram", "sram", "eeprom", "storage", "rom", "psram", "cache"),
                ("B", "KB", "kB", "MB", "GB", "Kb", "Mb", "Gb", "KiB", "MiB", "Kbit", "Mbit", "kbit", "byte", "bytes")),
     "length": (("distance", "length", "width", "height", "thickness", "dimension", "size", "diameter", "pitch",
