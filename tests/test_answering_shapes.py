@@ -533,6 +533,15 @@ def test_a_name_written_without_its_hyphen_or_as_a_plural_acronym_is_found() -> 
     assert missing_names(q.text, q, text) == ["CANopen"]
 
 
+def test_a_slash_joined_pair_of_words_is_also_each_word() -> None:
+    """"2x 8-bit Timer/Counter" answers "how many hardware timers"; "I/O" stays one term (single letters are no words)."""
+    from kgrag.answering.terms import content_terms, term_list
+
+    assert {"timer", "counter", "timer/counter"} <= set(term_list("2x 8-bit Timer/Counter with compare channels"))
+    assert "timer" in content_terms("1x 16-bit Timer/Counter") and "i/o" in content_terms("14 digital I/O pins")
+    assert "o" not in term_list("I/O")
+
+
 def test_a_name_written_with_a_slash_is_found_when_each_side_is() -> None:
     from kgrag.answering.names import missing_names
 

@@ -73,10 +73,20 @@ CLASS_WORDS = frozenset(fold(w) for t, words in TYPE_WORDS.items() if t != "Prod
 PRODUCT_WORDS = frozenset(fold(w) for w in TYPE_WORDS["Product"])  # "board", "kit", "carrier" …
 
 
+def words_of(text: str) -> list[str]:
+    """The raw words of `text`; a slash-joined pair is also its two words ("Timer/Counter" answers "timers")."""
+    out = []
+    for raw in _WORD.findall(text):
+        out.append(raw)
+        if "/" in raw:
+            out.extend(part for part in raw.split("/") if len(part) > 1)
+    return out
+
+
 def content_terms(text: str) -> set[str]:
     """Lower-cased, folded content words of `text` (stop words and question words dropped)."""
     out = set()
-    for raw in _WORD.findall(text):
+    for raw in words_of(text):
         word = fold(raw)
         low = raw.lower()
         if len(word) < 2 or word in _STOP or word in QUESTION_WORDS or low in _STOP or low in QUESTION_WORDS:
@@ -87,7 +97,7 @@ def content_terms(text: str) -> set[str]:
 
 def term_list(text: str) -> list[str]:
     """Folded words of `text` in order, stop words kept out (the token stream BM25 scores)."""
-    return [w for w in (fold(r) for r in _WORD.findall(text)) if len(w) > 1 and w not in _STOP]
+    return [w for w in (fold(r) for r in words_of(text)) if len(w) > 1 and w not in _STOP]
 
 
 def foreign_share(text: str) -> float:
