@@ -8,8 +8,8 @@ import pytest
 
 from kgrag.answer import NO_ANSWER, answer_options, build_blocks, generate_answer, stream_answer
 from kgrag.answering.cite import repair_citations
-from kgrag.answering.extract import quote_answer
 from kgrag.answering.names import missing_names
+from kgrag.answering.quotes import quote_answer
 from kgrag.answering.select import focus_units
 from kgrag.answering.terms import analyse, asks_product, is_refusal
 from kgrag.answering.tidy import loops, tidy_reply

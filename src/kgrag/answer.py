@@ -13,9 +13,10 @@ from kgrag.answering.choose import try_choose
 from kgrag.answering.clauses import joined, quote_each_clause
 from kgrag.answering.compare import try_compare
 from kgrag.answering.differ import parts_overview, try_differences
-from kgrag.answering.extract import FROM_DOCUMENTS, followed_by, key_quotes, quote_answer, try_extract, try_list
+from kgrag.answering.extract import try_extract, try_list
 from kgrag.answering.grounding import reply_problems
 from kgrag.answering.names import name_found, unknown_names
+from kgrag.answering.quotes import documents_tail, followed_by, key_quotes, quote_answer
 from kgrag.answering.select import Focus, focus_units
 from kgrag.answering.suits import try_suits, writes_value_for
 from kgrag.answering.terms import NO_ANSWER, analyse, is_refusal, question_coverage
@@ -201,9 +202,8 @@ def finish_plan(question: str, context: Context, plan: Plan, reply: str = "", us
         context.info.update(problems)  # shown as evidence in auto mode: what the model said is not an answer
         said = not is_refusal(reply) and not problems
         quotes = plan.follow_up(reply) if said and plan.follow_up else NO_ANSWER
-        tails = [] if is_refusal(quotes) else [f"{FROM_DOCUMENTS} {quotes}"]  # the documents' own words after a
-        tails += [plan.note] if said and plan.note else []  # paraphrase; after an overview, the graph's parts of its kind
-        tail = "\n\n".join(tails)
+        # the documents' own words after a paraphrase; after an overview, the graph's parts of its kind
+        tail = "\n\n".join(t for t in (documents_tail(quotes), plan.note if said else "") if t)
         if said or is_refusal(plan.evidence):  # an answer, or no evidence to show instead
             return finish_answer(question, context, plan.blocks, reply, usage, tail=tail, sources=sources)
         context.info["answer_path"] = "evidence"

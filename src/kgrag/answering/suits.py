@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 
 from kgrag.answering.choose import DENIES, LIMITS, fit, need_terms, quote_unit, written_values
 from kgrag.answering.compare import unit_about
-from kgrag.answering.extract import quote_answer
 from kgrag.answering.names import title_names
+from kgrag.answering.quotes import quote_answer
 from kgrag.answering.select import Scored
 from kgrag.answering.terms import (
     SENTENCE_END,

@@ -1,0 +1,128 @@
+"""Quotes in the documents' own words: the closest passages shown when no single unit states the asked value, and the
+key passages that follow an answer ("From the documents: …"), each sentence with its neighbours on its source line."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Mapping
+
+from kgrag.answering.asks import asks_overview
+from kgrag.answering.aspects import aspect_terms
+from kgrag.answering.extract import MIN_NAMES
+from kgrag.answering.names import squash, title_names
+from kgrag.answering.select import Focus, Scored
+from kgrag.answering.terms import (
+    CITE,
+    NO_ANSWER,
+    QuestionTerms,
+    alternative_names,
+    content_terms,
+    is_refusal,
+    term_list,
+)
+from kgrag.answering.units import FACT_SUBJECT, Unit
+from kgrag.retrieve.compact import COPY_NOTE
+
+FROM_DOCUMENTS = "From the documents:"  # leads the quotes that follow an answer
+QUOTES = 4  # units quoted (the closest passages, each with its neighbours) when no single unit states the asked value
+KEY_SCORE = 0.7  # a key passage scores at least this share of the best focus unit
+OVERVIEW_SCORE = 0.5  # an overview's key passages: more of them, so a lower share (0.5 and 0.6 quoted the same)
+SAID_SHARE = 0.6  # share of a unit's words an answer must hold for the unit to count as said
+MIN_QUOTE_WORDS = 5
+
+
+def quote_answer(ranked: list[Scored], n: int = QUOTES, titles: Mapping[int, str] | None = None,
+                 said: str = "", pool: list[Scored] | None = None) -> str:
+    """The best `n` units quoted with their markers: the no-LLM answer when no single unit states the value. A unit
+    repeating one already quoted ("has power component: MP2322" / "…: MP2322GQH") adds nothing and is passed over,
+    and so is one whose words the text `said` (an answer the quotes follow) already holds, and a copy note. A quoted
+    sentence travels with the sentences before and after it on its source line (from `pool`, default `ranked`): the
+    one after often qualifies it ("Pins closer to the edge are CAN0. … When used with the Portenta H7, only CAN1 is
+    available"). With `titles` (block number -> document title) a quote is led by its product (a gathered graph fact
+    by its subject) unless it names it or the quote before was led by it."""
+    out: list[str] = []
+    seen: list[str] = []
+    told = content_terms(CITE.sub(" ", said))
+    by_place = {(s.unit.block, s.unit.pos): s.unit for s in (ranked if pool is None else pool)}
+    quoted: set[tuple[int, int]] = set()
+    led = ""  # the product of the quote before: the next quote of the same product needs no lead
+    for s in ranked:
+        key = squash(s.unit.display())
+        if (s.unit.kind == "heading" or s.score <= 0 or s.foreign or len(s.unit.text.split()) < MIN_QUOTE_WORDS
+                or s.unit.text.startswith(COPY_NOTE)  # where else a passage appears says nothing on its own
+                or (s.unit.block, s.unit.pos) in quoted
+                or any(key in k or k in key for k in seen) or (told and _said_already(s.unit, told))):
+            continue
+        seen.append(key)
+        window = [u for u in _sentence_window(s.unit, by_place, quoted)
+                  if u is s.unit or not (told and _said_already(u, told))]  # a neighbour the answer said stays out
+        quoted.update((u.block, u.pos) for u in window)
+        text = " ".join(u.display() for u in window)
+        quote = re.sub(r"\s{2,}", " ", CITE.sub("", text)).rstrip(" .;")  # a document's own "[1]" is no source
+        fact = FACT_SUBJECT.match(s.unit.heading) if titles is not None else None  # a gathered graph fact: its subject
+        title = (titles or {}).get(s.unit.block, "") or (fact["name"] if fact else "")
+        if title and title != led and title.lower() not in quote.lower():
+            quote = f"{title}: {quote}"
+        led = title
+        out.append(f"{quote} [{s.unit.cited()}].")
+        if len(out) == n:
+            break
+    return " ".join(out) or NO_ANSWER
+
+
+def key_quotes(q: QuestionTerms, focus: Focus, titles: Mapping[int, str], n: int, said: str) -> str:
+    """The `n` key passages quoted after an answer that `said` something, each sentence with its neighbours."""
+    return quote_answer(key_passages(q, focus.ranked, focus.units, titles), n, titles, said=said, pool=focus.ranked)
+
+
+def documents_tail(quotes: str) -> str:
+    """The quotes that follow an answer, led by "From the documents:"; empty when there are none."""
+    return "" if is_refusal(quotes) else f"{FROM_DOCUMENTS} {quotes}"
+
+
+def followed_by(text: str, quotes: str) -> str:
+    """`text` with the documents' own words after it ("From the documents: …"), unless there are none."""
+    tail = documents_tail(quotes)
+    return f"{text}\n\n{tail}" if tail else text
+
+
+def _sentence_window(unit: Unit, by_place: Mapping[tuple[int, int], Unit], quoted: set[tuple[int, int]]) -> list[Unit]:
+    """A sentence with the sentences right before and after it on the same source line (not quoted yet; a lead-in
+    ending ":" whose list is elsewhere stays out); a row or fact line alone."""
+    if unit.kind != "sentence":
+        return [unit]
+    around = [by_place.get((unit.block, unit.pos + d)) for d in (-1, 0, 1)]
+    return [u for u in around if u is unit or (
+        u is not None and u.kind == "sentence" and (u.paragraph, u.line) == (unit.paragraph, unit.line)
+        and (u.block, u.pos) not in quoted and not u.text.rstrip().endswith(":"))]
+
+
+def _said_already(unit: Unit, told: set[str]) -> bool:
+    """Most of the unit's content words are in the answer already: quoting it adds nothing."""
+    words = content_terms(unit.display())
+    return bool(words) and len(words & told) >= SAID_SHARE * len(words)
+
+
+def key_passages(q: QuestionTerms, ranked: list[Scored], shown: Collection[int],
+                 titles: Mapping[int, str] | None = None) -> list[Scored]:
+    """The focus units a small model's answer may be followed by: in a block the model was `shown` (any block for an
+    overview), close to the best unit's score, carrying an asked word (or an overview aspect's), and about the named product
+    (not a variant's), so a quote brings no other product in. When the question offers two products as alternatives
+    (`titles`: block number -> document title), each one's best passage comes first."""
+    top = max((s.score for s in ranked), default=0.0)
+    sides = alternative_names(q.text, q.phrases) if titles else []  # "the A or the B?": each one's best passage first
+    overview = asks_overview(q.text)  # "Summarize the wireless features of the A": its rows in the aspect's words
+    aspect = set(aspect_terms(q.text))  # ("Wi-Fi | 802.11b/g/n"), from any block, not only the shown ones
+
+    def about(s: Scored, side: list[str]) -> bool:
+        return title_names(side, (titles or {}).get(s.unit.block, ""))
+
+    def asked(s: Scored) -> bool:
+        return s.attributes > 0 or not q.attributes or bool(aspect and aspect & set(term_list(s.unit.scoped())))
+
+    keep = [s for s in ranked if (overview or s.unit.block in shown) and s.score >= (OVERVIEW_SCORE if overview else KEY_SCORE) * top
+            and asked(s)  # a unit about one of two alternatives names half of the names
+            and (any(about(s, side) for side in sides) or not (q.names and (s.names < MIN_NAMES or s.variant)))]
+    lead = [next((s for s in keep if about(s, side)), None) for side in sides]
+    first = [s for s in lead if s is not None]
+    return first + [s for s in keep if all(s is not f for f in first)]
