@@ -582,7 +582,7 @@ def test_a_small_models_answer_is_followed_by_the_passages_it_did_not_already_sa
                            mode="generative", focus_tokens=0, passages=2)
     assert full.text == "It is needed before uploading [3]."
     settings = Settings()
-    assert answer_options(settings)["passages"] == 2 and answer_options(settings, "generative")["passages"] == 0
+    assert answer_options(settings)["passages"] == 4 and answer_options(settings, "generative")["passages"] == 0
     settings.llm.provider = "openai"
     assert answer_options(settings)["passages"] == 0  # a strong model's answer stands alone
     other = "Why does the Orbit Carrier need a temperature sensor with that accuracy?"
