@@ -531,6 +531,9 @@ def test_a_name_written_without_its_hyphen_or_as_a_plural_acronym_is_found() -> 
         assert missing_names(q.text, q, text) == [], question
     q = analyse("Does the Zephyr Max speak CANopen?")
     assert missing_names(q.text, q, text) == ["CANopen"]
+    from kgrag.answering.names import name_found
+
+    assert name_found("LiPo", "a li-po cell") and not name_found("Wi-Fi", "the wifi module")  # a written hyphen stays
 
 
 def test_a_slash_joined_pair_of_words_is_also_each_word() -> None:

@@ -19,11 +19,15 @@ def quoted_words(question: str) -> list[str]:
 
 
 def name_found(name: str, text_lower: str) -> bool:
-    """A name occurs in the (lower-cased) text; a part number also matches as the prefix of a longer order code."""
+    """A name occurs in the (lower-cased) text; one written without a hyphen also where the text hyphenates it ("LiPo"
+    in "Li-Po"; "Wi-Fi", written with one, stays as written); a part number also matches as the prefix of a longer
+    order code."""
     low = name.lower()
+    bare = "-" not in low and low.isascii() and len(low) <= 40
+    pattern = "-?".join(re.escape(c) for c in low) if bare else re.escape(low)
     if any(c.isdigit() for c in low) and any(c.isalpha() for c in low):
-        return re.search(rf"(?<![a-z0-9]){re.escape(low)}", text_lower) is not None
-    return re.search(rf"(?<![a-z0-9]){re.escape(low)}(?![a-z0-9])", text_lower) is not None
+        return re.search(rf"(?<![a-z0-9]){pattern}", text_lower) is not None
+    return re.search(rf"(?<![a-z0-9]){pattern}(?![a-z0-9])", text_lower) is not None
 
 
 _KIND_WORD = r"(?:board|shield|carrier|kit|module|adapter)"  # what a title may add after a product's name
@@ -48,8 +52,7 @@ def missing_names(question: str, q: QuestionTerms, names_text: str) -> list[str]
     quoted = {t.lower() for t in quoted_words(question)}
     names = [n for n in q.names if n not in q.parts and not n.isdigit() and n.lower() not in quoted
              and not is_class_word(n)]
-    joined = _INNER_HYPHEN.sub("", names_text)
-    missing = [n for n in names if not all(mentioned(p, names_text, joined) for p in n.split("/") if p)]  # "J-Link/Blackmagic"
+    missing = [n for n in names if not all(mentioned(p, names_text) for p in n.split("/") if p)]  # "J-Link/Blackmagic"
     squashed = squash(names_text)
     for phrase in q.phrases:  # a name of several words counts whole: "Nicla Sense ME" is not "Nicla Sense Env"
         parts = [w for w in phrase if w in q.parts]
@@ -64,19 +67,18 @@ def missing_names(question: str, q: QuestionTerms, names_text: str) -> list[str]
     return missing
 
 
-_INNER_HYPHEN = re.compile(r"(?<=[^\W_])-(?=[^\W_])")  # "Li-Po" and "LiPo", "Wi-Fi" and "WiFi": one name
 _PLURAL_ACRONYM = re.compile(r"[A-Z0-9]{2,}s")  # "VOCs", "LEDs": the acronym, counted
 
 
-def mentioned(name: str, names_text: str, joined: str) -> bool:
-    """A one-word name occurs in the (lower-cased) context as written, without its inner hyphens (`joined`: the text
-    without them), as the singular of a plural acronym, or, for a "USB-C-to-HDMI" adapter, as each of its names."""
-    if name_found(name, names_text) or name_found(_INNER_HYPHEN.sub("", name), joined):
+def mentioned(name: str, names_text: str) -> bool:
+    """A one-word name occurs in the (lower-cased) context (hyphens aside), as the singular of a plural acronym, or,
+    for a "USB-C-to-HDMI" adapter, as each of its names."""
+    if name_found(name, names_text):
         return True
     if _PLURAL_ACRONYM.fullmatch(name):
         return name_found(name[:-1], names_text)
     ends = re.split(r"-(?:to|and)-", name)
-    return len(ends) > 1 and all(mentioned(e, names_text, joined) for e in ends if e)
+    return len(ends) > 1 and all(mentioned(e, names_text) for e in ends if e)
 
 
 def named_whole(phrase: list[str], names_text: str, squashed: str) -> bool:
