@@ -24,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import CACHE, RESULTS, print_table  # noqa: E402
 
 from kgrag.answer import NO_ANSWER, answer_options, finish_plan, plan_answer  # noqa: E402
+from kgrag.answering.differ import FROM_GRAPH  # noqa: E402
 from kgrag.answering.quotes import FROM_DOCUMENTS  # noqa: E402
 from kgrag.evaluate.metrics import gold_fact_recall  # noqa: E402
 from kgrag.index import Index  # noqa: E402
@@ -37,7 +38,7 @@ def stored_replies(label: str) -> dict[str, str]:
     for line in (RESULTS / "answers_arduino" / f"{label}.jsonl").read_text().splitlines():
         row = json.loads(line)
         if row.get("info", {}).get("answer_path") == MODEL_PATH:
-            replies[row["question"]] = row["answer"].split(f"\n\n{FROM_DOCUMENTS}")[0].split("\n\nFrom the knowledge graph:")[0]
+            replies[row["question"]] = row["answer"].split(f"\n\n{FROM_DOCUMENTS}")[0].split(f"\n\n{FROM_GRAPH}")[0]
     return replies
 
 

@@ -18,6 +18,7 @@ from kgrag.graph.datasheet.vocab import PRODUCT_TYPE, TYPE_WORDS
 GENERIC_KINDS = frozenset({"component", "part", "chip", "hardware"} | {fold(w) for w in TYPE_WORDS[PRODUCT_TYPE]})
 PLUMBING = frozenset({"interface", "connector"})  # "has interface | I2C", "has connector | B2B-PH-SM4-TB": no part
 MIN_PARTS = 2  # parts each product must list before their lists are compared
+FROM_GRAPH = "From the knowledge graph:"  # leads the parts list that follows an overview answer
 MIN_PREFIX = 5  # "LPS22HB" and "LPS22HBTR" (an ordering suffix) are one part; "BMI" and "BMI270" are not
 Part = tuple[str, int]  # name, source block
 # the words a question may use for a kind of part ("processors" for the microcontroller, "power regulation")
@@ -111,6 +112,6 @@ def parts_overview(q: QuestionTerms, fact_blocks: Mapping[int, str]) -> str:
             asked = {k for w in q.attributes for k in _kinds_of(w, kinds)}
             parts = _parts(facts, n, asked) if asked else []  # no kind asked ("what the A provides"): no list
             if len(parts) >= MIN_PARTS:
-                return f"From the knowledge graph: the {subject} lists {_listed(parts)}."
+                return f"{FROM_GRAPH} the {subject} lists {_listed(parts)}."
     return ""
 
