@@ -1,6 +1,6 @@
 """Issue 13 benchmark: multi-hop retrieval without LLM calls on MuSiQue — every channel and `fused` side by side.
 
-Regenerate:  .venv/bin/python benchmarks/multihop_musique.py [--data ../shared/data] [--limit 150]
+Regenerate:  .venv/bin/python benchmarks/multihop_musique.py [--data ../shared/data] [--limit 150] [--questions F --label L]
              [--strategies dense,hybrid,keyword,ket,trigraph,fused,fused:hop2_weight=0] [--grid]
 One chunk per paragraph, MiniLM, no LLM anywhere (the `ket` skeleton comes from the `rules` extractor
 on the β = 0.8 PageRank core). Coverage = gold answer string (or an alias) in the context, per budget
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import json
 import os
 import resource
 import sys
@@ -87,7 +88,8 @@ def embed_cost(index: Index, paragraphs: list[str], sample: int = 400) -> float:
 
 
 def hop(question: dict[str, Any]) -> str:
-    return question["id"][0]
+    """The hop count: a question set's own `hops` field, else MuSiQue's id prefix ("3hop1__…")."""
+    return str(question.get("hops") or question["id"][0])
 
 
 def covered(text: str, q: dict[str, Any]) -> float:
@@ -193,6 +195,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", default=None, help="shared data folder (default ../shared/data or $KGRAG_DATA)")
     parser.add_argument("--limit", type=int, default=0, help="only the first N questions")
+    parser.add_argument("--questions", default="", help="another question set over the same corpus (JSON list: id, "
+                        "question, answer, optional answer_aliases and hops); default the MuSiQue dev questions")
+    parser.add_argument("--label", default="multihop_musique", help="name of the JSON written to benchmarks/results")
     parser.add_argument("--index", default=str(bench.CACHE / "musique-ket"), help="index folder (reused if built)")
     parser.add_argument("--beta", type=float, default=0.8, help="core share for the rules skeleton of `ket`")
     parser.add_argument("--strategies", default=",".join(STRATEGIES))
@@ -202,7 +207,8 @@ def main() -> None:
 
     data = bench.data_dir(args.data)
     paragraphs = bench.musique_paragraphs(data)
-    questions = bench.musique_questions(data)[: args.limit or None]
+    questions = (json.loads(Path(args.questions).read_text(encoding="utf-8")) if args.questions
+                 else bench.musique_questions(data))[: args.limit or None]
     index, build = bench.build_paragraph_index(Path(args.index), paragraphs)
     stage_cpu = prepare(index, args.beta, args.rebuild_trigraph)
     corpus_embed = embed_cost(index, paragraphs)
@@ -235,7 +241,7 @@ def main() -> None:
         print("\nFusion weights (ket, hybrid, trigraph), mean Coverage over λ = 1k/4k/12k, best first:")
         bench.print_table(["weights", "mean", "1k", "4k", "12k"],
                     [[str(r["weights"]), r["mean"], r["1000"], r["4000"], r["12000"]] for r in out["grid"][:12]])
-    print(f"wrote {bench.write_json('multihop_musique', out)}")
+    print(f"wrote {bench.write_json(args.label, out)}")
 
 
 if __name__ == "__main__":
