@@ -273,3 +273,18 @@ def test_a_difference_question_collects_both_products_parts_and_answers_from_the
     plan = plan_answer(question, context, mode="auto", focus_tokens=300)
     answer = finish_plan(question, context, plan)
     assert context.info["answer_path"] == "graph list" and "QX210" in answer.text and "QX100" in answer.text
+
+
+def test_an_overview_collects_the_named_things_own_facts_and_a_large_group_shows_its_best_rows(sibling_index: Index) -> None:
+    """"Summarize what the QX100 offers" shares no word with its rows; an overview asks them all. A group larger than the
+    fact share keeps its best rows instead of being dropped whole, and a row extracted twice shows once."""
+    from kgrag.retrieve.fact_table import fit_facts
+
+    adj = get_adjacency(sibling_index.store)
+    part = [adj.names.index("QX100")]
+    assert not collect_facts(adj, part, "What does the QX100 offer?")
+    facts = collect_facts(adj, part, "Summarize what the QX100 offers.")
+    assert {"300 to 1100 hPa", "1.7 to 3.6 V"} <= {f.value for f in facts}
+    rows = fit_facts(adj, [*facts, facts[0]], 40)
+    assert rows and len(rows) == len({(f.attribute, f.value) for f in rows})
+    assert fit_facts(adj, facts, 1000) == facts and len(fit_facts(adj, facts, 22)) < len(facts)

@@ -16,12 +16,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from kgrag.answering.asks import asks_overview
 from kgrag.answering.terms import content_terms
 from kgrag.answering.values import QUANTITY_NOUNS, asked_dimensions, value_dimensions
 from kgrag.graph.adjacency import GraphAdjacency
-from kgrag.graph.datasheet.vocab import FAMILY_TYPE, PRODUCT_TYPE, TYPE_WORDS, VALUE_TYPE
+from kgrag.graph.datasheet.vocab import CHECKMARKS, FAMILY_TYPE, PRODUCT_TYPE, TYPE_WORDS, VALUE_TYPE
 from kgrag.graph.keys import name_tokens
 from kgrag.retrieve.query import question_terms
+from kgrag.tokens import count_tokens
 
 MAX_FACTS = 80
 MAX_EXPAND = 40  # nodes expanded per hop (a family has tens of products, a product tens of parts)
@@ -29,6 +31,8 @@ HOP_WEIGHT = (1.0, 0.55, 0.3)  # facts of a linked entity, one hop on, two hops 
 CLASS_WEIGHT = 0.3  # a question word matching only the other end's class ("boards" ~ a Product end) counts this much
 UNIT_WEIGHT = 1.0  # a part's value whose unit measures the quantity asked ("up to what distance" ~ "400 cm" of the
 # named board's sensor) counts as a word; not the named thing's own values, which share words when they answer
+OVERVIEW_WEIGHT = 0.5  # an overview ("Summarize what the A offers") asks every spec and part of the named thing: its own
+# facts count as this many words, so rows sharing the question's words (an aspect: "its power options") still lead
 _SYMBOL_SPACE = re.compile(r"\s+([^\w\s])")
 
 
@@ -106,7 +110,8 @@ def collect_facts(adj: GraphAdjacency, seeds: Sequence[int], question: str, max_
     to what distance"), best first.
 
     Never walks through value, family or interface nodes (hubs that would connect everything). With `parts`, every
-    part a seed product has counts as asked ("how do the A and the B differ": both products' whole lists).
+    part a seed product has counts as asked ("how do the A and the B differ": both products' whole lists). An overview
+    question asks each seed's own specs and parts (OVERVIEW_WEIGHT).
     """
     rest = question
     for n in seeds:  # the words the question asks besides the seeds' names ("sensors" of "… Sense Rev2 have")
@@ -115,6 +120,7 @@ def collect_facts(adj: GraphAdjacency, seeds: Sequence[int], question: str, max_
     nouns = " ".join(QUANTITY_NOUNS[w] for w in re.findall(r"[a-z]+", rest.lower()) if w in QUANTITY_NOUNS)
     wanted = (_prefixes(rest) | _prefixes(nouns)) - named  # "how heavy" asks the row labelled "Weight"
     quantities = asked_dimensions(content_terms(rest)) if unit_weight > 0 else set()
+    overview = asks_overview(question)
     hop: dict[int, int] = {n: 0 for n in seeds}
     frontier = list(seeds)
     for depth in (1, 2):
@@ -137,12 +143,36 @@ def collect_facts(adj: GraphAdjacency, seeds: Sequence[int], question: str, max_
                 hits += unit_weight
             if parts and not depth and adj.types[node] == PRODUCT_TYPE and subject == node and attribute.startswith("has "):
                 hits = max(hits, 1.0)
+            if overview and not depth and subject == node and (attribute.startswith("has ") or (
+                    adj.types[other] == VALUE_TYPE and value.lower() not in CHECKMARKS)):
+                hits = max(hits, OVERVIEW_WEIGHT)
             if not hits:
                 continue  # a fact that answers nothing the question asks costs budget
             score = HOP_WEIGHT[depth] * (1.0 + 2.0 * hits / max(len(wanted), 1)) + 0.01 * min(float(adj.rel_weight[r]), 5.0)
             if r not in best or score > best[r].score:
                 best[r] = Fact(r, subject, attribute, value, score, between_entities=adj.types[other] != VALUE_TYPE)
     return sorted(best.values(), key=lambda f: (-f.score, f.rel))[:max_facts]
+
+
+def fit_facts(adj: GraphAdjacency, facts: Sequence[Fact], budget: int) -> list[Fact]:
+    """The facts with each subject's group (a header, then "attribute | value [n]" lines) cut to its best rows that fit
+    `budget` tokens: a group larger than the fact share (an overview's product) would otherwise be left out whole.
+    A row extracted twice (a table and its sentence) shows once."""
+    kept: list[Fact] = []
+    used: dict[int, int] = {}
+    said: set[tuple[int, str, str]] = set()
+    for f in facts:
+        row = (f.subject, f.attribute.lower(), f.value.lower())
+        if row in said:
+            continue
+        said.add(row)
+        if f.subject not in used:  # "Name (Type, in Owner)": the owner's name taken as long as the subject's
+            used[f.subject] = count_tokens(f"{adj.names[f.subject]} ({adj.types[f.subject]}, in {adj.names[f.subject]})") + 1
+        cost = count_tokens(f"{f.attribute} | {f.value} [99]") + 1
+        if used[f.subject] + cost <= budget:
+            kept.append(f)
+            used[f.subject] += cost
+    return kept
 
 
 @lru_cache(maxsize=4096)

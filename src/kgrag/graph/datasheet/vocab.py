@@ -34,6 +34,7 @@ FAMILY_TYPE = "ProductFamily"
 DOCUMENT_TYPE = "Document"  # a guide or FAQ without a product identity
 PART_TYPE = "Component"  # a part number whose class words were not found
 VALUE_TYPE = "Value"
+CHECKMARKS = frozenset({"yes", "no"})  # a compliance table's marks ("FCC USA | Yes"): values, but no spec of the product
 INTERFACE_TYPE = "Interface"
 FEATURE_TYPE = "Feature"
 _TYPE_WORDS = [(t, re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(w) for w in ws) + r")(?![\w-])", re.I))

@@ -28,7 +28,7 @@ from kgrag.retrieve.base import Retriever, register
 from kgrag.retrieve.chunks import allowed_chunks, chunk_items, sparse_search
 from kgrag.retrieve.compact import MAX_OVERLAP, compact_items, novel_items
 from kgrag.retrieve.diversity import mmr_order
-from kgrag.retrieve.fact_table import CLASS_WEIGHT, UNIT_WEIGHT, collect_facts, fact_lines
+from kgrag.retrieve.fact_table import CLASS_WEIGHT, UNIT_WEIGHT, collect_facts, fact_lines, fit_facts
 from kgrag.retrieve.fusion import alpha_fuse, minmax
 from kgrag.retrieve.packing import pack
 from kgrag.retrieve.query_linking import question_vector
@@ -154,6 +154,7 @@ class FactsRetriever(Retriever):
                               class_weight=float(options.get("class_weight", CLASS_WEIGHT)),
                               unit_weight=float(options.get("unit_weight", UNIT_WEIGHT)),
                               parts=products >= 2 and asks_difference(question)) if links and share > 0 else []
+        facts = fit_facts(adj, facts, int(budget * share))
         if facts:
             support = index.store.relation_support([adj.rel_ids[f.rel] for f in facts])
             for f in facts:
