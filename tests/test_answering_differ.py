@@ -45,7 +45,12 @@ def test_an_overview_of_the_asked_kind_of_parts_follows_a_small_models_answer() 
 
     q = analyse("Summarize the sensing capabilities of the Zephyr Mini Rev2.")
     assert parts_overview(q, TABLE) == "From the knowledge graph: the Zephyr Mini Rev2 lists QB270 [3], QS3003 [1], QPS22HB [3]."
-    assert parts_overview(analyse("Summarize what the Zephyr Mini Rev2 provides."), TABLE) == ""  # no kind asked
+    # no kind asked: every part but the buses, then the spec rows (values first, no compliance marks)
+    specs = {1: TABLE[1].split("\n\n")[0] + "\nfcc usa | Yes [4]\nxshut | Shutdown\npressure range | 260 to 1260 hPa [3]"}
+    assert parts_overview(analyse("Summarize what the Zephyr Mini Rev2 provides."), specs) == (
+        "From the knowledge graph: the Zephyr Mini Rev2 lists QB270 [3], QS3003 [1], QPS22HB [3], QINA-B306 [2]; "
+        "pressure range 260 to 1260 hPa [3]; xshut Shutdown [1].")
+    assert parts_overview(analyse("Give an overview of the Zephyr Mini."), {1: "Zephyr Mini (Product)\nweight | 5 g [2]"}) == ""
     table = TABLE[1].replace("[3]", "[2]")  # cite the chunk below
     items = [ContextItem("relation", table, 1.0, None, "d1", {"title": ""}),
              ContextItem("chunk", "The Zephyr Mini Rev2 senses motion (QB270), humidity and pressure (QPS22HB) with its sensors.", 0.5,

@@ -13,12 +13,14 @@ from kgrag.answering.asks import asks_difference, asks_overview
 from kgrag.answering.extract import fact_groups
 from kgrag.answering.names import title_names
 from kgrag.answering.terms import CLASS_WORDS, QuestionTerms, fold
-from kgrag.graph.datasheet.vocab import PRODUCT_TYPE, TYPE_WORDS
+from kgrag.answering.values import has_value
+from kgrag.graph.datasheet.vocab import CHECKMARKS, PRODUCT_TYPE, TYPE_WORDS
 
 GENERIC_KINDS = frozenset({"component", "part", "chip", "hardware"} | {fold(w) for w in TYPE_WORDS[PRODUCT_TYPE]})
 PLUMBING = frozenset({"interface", "connector"})  # "has interface | I2C", "has connector | B2B-PH-SM4-TB": no part
 MIN_PARTS = 2  # parts each product must list before their lists are compared
 FROM_GRAPH = "From the knowledge graph:"  # leads the parts list that follows an overview answer
+MAX_SPECS = 8  # spec rows of a product after an overview answer that asks no kind of part ("what the A offers")
 MIN_PREFIX = 5  # "LPS22HB" and "LPS22HBTR" (an ordering suffix) are one part; "BMI" and "BMI270" are not
 Part = tuple[str, int]  # name, source block
 # the words a question may use for a kind of part ("processors" for the microcontroller, "power regulation")
@@ -101,7 +103,9 @@ def try_differences(q: QuestionTerms, fact_blocks: Mapping[int, str]) -> str | N
 def parts_overview(q: QuestionTerms, fact_blocks: Mapping[int, str]) -> str:
     """For an overview of one named product ("Summarize the sensing capabilities of the A"): the parts of the asked
     kinds its fact group lists ("sensing" ~ sensor, "processors" ~ microcontroller, "power regulation" ~ power), as a
-    line that follows the answer; "" when the question asks no kind of part or the graph lists fewer than MIN_PARTS."""
+    line that follows the answer; when it asks no kind ("Summarize what the A offers"), its parts and its first
+    MAX_SPECS spec rows (the fact table's order: the rows sharing the question's words first). "" when the graph
+    lists fewer than MIN_PARTS of them."""
     if not asks_overview(q.text) or not q.phrases:
         return ""
     for n, text in fact_blocks.items():
@@ -110,8 +114,23 @@ def parts_overview(q: QuestionTerms, fact_blocks: Mapping[int, str]) -> str:
                 continue
             kinds = {fold(attr.split()[-1]) for attr, _, _ in facts if attr.startswith("has ")}
             asked = {k for w in q.attributes for k in _kinds_of(w, kinds)}
-            parts = _parts(facts, n, asked) if asked else []  # no kind asked ("what the A provides"): no list
-            if len(parts) >= MIN_PARTS:
-                return f"{FROM_GRAPH} the {subject} lists {_listed(parts)}."
+            if asked:
+                parts = _parts(facts, n, asked)
+                if len(parts) >= MIN_PARTS:
+                    return f"{FROM_GRAPH} the {subject} lists {_listed(parts)}."
+                continue
+            parts, specs = _parts(facts, n, set()), _specs(facts, n)
+            if len(parts) + len(specs) >= MIN_PARTS:
+                listed = [f"the {subject} lists {_listed(parts)}"] if parts else []
+                rows = [f"{attr} {value} [{cited}]" for attr, value, cited in specs]
+                return f"{FROM_GRAPH} {'; '.join(listed + rows) if listed else f'the {subject}: ' + '; '.join(rows)}."
     return ""
+
+
+def _specs(facts: list[tuple[str, str, int | None]], n: int) -> list[tuple[str, str, int]]:
+    """A product's own spec rows ("range | 0–1200 mm"), rows stating a value first (a pin's "scl | I2C Clock" is no
+    spec), not its parts, the products it is in or compliance marks."""
+    rows = [(attr, value, cited or n) for attr, value, cited in facts
+            if attr.split()[0] not in ("has", "in") and value.lower() not in CHECKMARKS]
+    return sorted(rows, key=lambda row: not has_value(row[1]))[:MAX_SPECS]
 
