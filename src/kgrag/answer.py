@@ -104,7 +104,12 @@ def plan_answer(
         return Plan(blocks, "refuse", NO_ANSWER)
     scopes = {b.n: b.header() for b in blocks}
     titles = {b.n: b.title for b in blocks}  # every quote says whose it is (which board, two products, a part's facts)
-    focus = focus_units(question, {b.n: b.text for b in blocks}, scopes, max(focus_tokens, 200), embedder)
+    facts = [b for b in blocks if b.items and b.items[0].kind == "relation"]
+    fact_texts = {b.n: b.text for b in facts}  # the graph's fact table, read by the list, difference and overview paths
+    small = mode == "auto" and focus_tokens > 0
+    note = parts_overview(q, fact_texts) if small else ""  # an overview's parts and specs from the graph, after the answer:
+    read = {b.n: b.text for b in blocks if not (note and b in facts)}  # the model and the passages read the documents
+    focus = focus_units(question, read, scopes, max(focus_tokens, 200), embedder)
     focused = focused_blocks(blocks, focus)
     coverage = question_coverage(question, "\n".join([b.header() for b in focused] + [b.text for b in focused]))
     context.info.update(focus_tokens=focus.tokens, focus_coverage=round(coverage, 3))
@@ -115,8 +120,6 @@ def plan_answer(
         context.info["relevance"] = round(relevance, 3)
         evidence = quote_answer(focus.ranked, titles=titles) if mode != "generative" else NO_ANSWER
         return evidence_plan(blocks, context, evidence)
-    facts = [b for b in blocks if b.items and b.items[0].kind == "relation"]
-    fact_texts = {b.n: b.text for b in facts}  # the graph's fact table, read by the list, difference and overview paths
     unknown = unknown_names(question, q, names_text, [(b.title, b.text, b in facts) for b in blocks], mode)
     if unknown:  # the question names something the context never mentions (or only lists): say so, show what was found
         context.info[unknown.key] = unknown.names
@@ -163,8 +166,6 @@ def plan_answer(
     context.info["answer_path"] = "focused" if focus_tokens > 0 else "full"
     if passages and asks_overview(question):
         passages = max(passages, OVERVIEW_PASSAGES)  # a summary needs more of the documents' rows than one fact does
-    small = mode == "auto" and focus_tokens > 0
-    note = parts_overview(q, fact_texts) if small else ""
     return Plan(focused if focus_tokens > 0 else blocks, "generate", max_tokens=max_tokens, evidence=evidence, sources=blocks,
                 follow_up=(lambda reply: key_quotes(q, focus, titles, passages, reply)) if small and passages else None, note=note)
 
