@@ -189,6 +189,8 @@ def test_fused_second_hop_lifts_the_bridge_passage(tri_index: Index):
     before, after = [it.chunk_id for it in plain.items], [it.chunk_id for it in hop.items]
     assert before.index("c1") > before.index("c3")  # without it the unrelated widget passage outranks Bob Smith's
     assert after.index("c1") < after.index("c3")  # c0 names Bob Smith: his passage (the next hop) moves up
+    long = tri_index.search(question, strategy="fused", budget=1000, keep_sentences=0, hop2_max_words=5)
+    assert long.info["second_hop"].startswith("off") and [it.chunk_id for it in long.items] == before
 
 
 def test_removing_a_document_drops_its_sentences(tri_index: Index):

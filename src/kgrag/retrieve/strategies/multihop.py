@@ -44,6 +44,9 @@ FUSED_WEIGHTS = (0.0, 1.0, 1.0)  # (ket, hybrid, trigraph): best mean of a {0, .
 RRF_K = 60.0
 HOP2_WEIGHT = 1.0  # RRF weight of the second-hop channel (0 turns it off); with its seeds, max_df and specificity
 HOP2_SEEDS = 2  # chosen on the 150 MuSiQue dev questions (flat: every point of the grid beat no channel, docs/multihop.md)
+HOP2_MAX_WORDS = 26  # a longer question (3-4 hops) names more of its chain itself: no second hop, whose two-step chains
+# from the top two passages took the budget its directly retrieved passages needed (dev 4-hop at 1k / 4k 0.364 / 0.545 ->
+# 0.455 / 0.636; 0 = every question gets it; docs/benchmarks.md, issue 13 round 7)
 KEEP_SENTENCES = 4  # `fused` packs each passage's first sentence and its 3 nearest the question (0: whole passages)
 LEAD_SENTENCE = True  # the first sentence (the passage's subject) is always kept
 
@@ -193,6 +196,9 @@ class FusedRetriever(Retriever):
                 channels.append(ids[:n])
         ranked = fuse(channels, weights)
         hop_weight = float(options.get("hop2_weight", HOP2_WEIGHT))
+        max_words = int(options.get("hop2_max_words", HOP2_MAX_WORDS))
+        if max_words and len(question.split()) > max_words:
+            hop_weight, info["second_hop"] = 0.0, f"off: a question of more than {max_words} words"
         if hop_weight > 0 and graph.passages.ids:
             hop = second_hop_ranking(graph, question, scores, [c for c, _ in ranked], options, n)
             ranked = fuse([*channels, hop], [*weights, hop_weight])
