@@ -62,3 +62,6 @@ def test_an_overview_of_the_asked_kind_of_parts_follows_a_small_models_answer() 
     assert text.endswith("\n\nFrom the knowledge graph: the Zephyr Mini Rev2 lists QB270 [2], QS3003 [1], QPS22HB [2].")
     prompt = "\n".join(m["content"] for m in llm.requests[0]["messages"])
     assert "QS3003" not in prompt and "senses motion" in prompt  # the graph's rows follow the answer; the model reads the documents
+    refused = generate_answer(FakeLLM(replies=["The documents do not contain the answer."]), question, context,
+                              mode="auto", focus_tokens=300)
+    assert "closest passages" in refused.text and refused.text.endswith("QS3003 [1], QPS22HB [2].")  # the rows still follow

@@ -208,7 +208,7 @@ def finish_plan(question: str, context: Context, plan: Plan, reply: str = "", us
         if said or is_refusal(plan.evidence):  # an answer, or no evidence to show instead
             return finish_answer(question, context, plan.blocks, reply, usage, tail=tail, sources=sources)
         context.info["answer_path"] = "evidence"
-    text = f"{plan.lead} {plan.evidence}"
+    text = "\n\n".join(t for t in (f"{plan.lead} {plan.evidence}", plan.note) if t)  # an overview's graph rows either way
     return Answer(question, text, make_citations(text, plan.sources or plan.blocks), context, grounded=False,
                   usage=usage)
 
