@@ -1,7 +1,7 @@
 """Parts lists from the knowledge graph's fact table. How two named products differ ("Is the A just a renamed B, or
 did its components change?", "Do the A and the B have the same sensors?"): the parts each one lists that the other
 does not, then the parts both list. What one product has of the asked kind, after a small model's overview
-("Summarize the sensing capabilities of the A"). A small model reading datasheets names a few parts; the graph holds
+("Summarize the sensing capabilities of the A"), or its parts and spec rows when no kind is asked. A small model reading datasheets names a few parts; the graph holds
 the lists, so they are read from it, every part with the number of its source."""
 
 from __future__ import annotations
@@ -121,9 +121,9 @@ def parts_overview(q: QuestionTerms, fact_blocks: Mapping[int, str]) -> str:
                 continue
             parts, specs = _parts(facts, n, set()), _specs(facts, n)
             if len(parts) + len(specs) >= MIN_PARTS:
-                listed = [f"the {subject} lists {_listed(parts)}"] if parts else []
                 rows = [f"{attr} {value} [{cited}]" for attr, value, cited in specs]
-                return f"{FROM_GRAPH} {'; '.join(listed + rows) if listed else f'the {subject}: ' + '; '.join(rows)}."
+                said = "; ".join([f"the {subject} lists {_listed(parts)}", *rows]) if parts else f"the {subject}: {'; '.join(rows)}"
+                return f"{FROM_GRAPH} {said}."
     return ""
 
 
