@@ -48,6 +48,10 @@ class Fact:
     chunks: list[str] = field(default_factory=list)
     between_entities: bool = False  # "in product | Nano", "has sensor | HS3003": both ends are named things
 
+    def line(self) -> str:
+        """The fact as a table line, without its source number: "attribute | value"."""
+        return f"{self.attribute} | {self.value}"
+
 
 def _orient(adj: GraphAdjacency, r: int, node: int) -> tuple[int, str, str]:
     """(subject node, attribute, value) of relation r seen from `node`'s side ("is in" for incoming has-edges)."""
@@ -168,7 +172,7 @@ def fit_facts(adj: GraphAdjacency, facts: Sequence[Fact], budget: int) -> list[F
         said.add(row)
         if f.subject not in used:  # "Name (Type, in Owner)": the owner's name taken as long as the subject's
             used[f.subject] = count_tokens(f"{adj.names[f.subject]} ({adj.types[f.subject]}, in {adj.names[f.subject]})") + 1
-        cost = count_tokens(f"{f.attribute} | {f.value} [99]") + 1
+        cost = count_tokens(f"{f.line()} [99]") + 1  # a two-digit source number
         if used[f.subject] + cost <= budget:
             kept.append(f)
             used[f.subject] += cost
@@ -224,7 +228,7 @@ def fact_lines(adj: GraphAdjacency, facts: Iterable[Fact], block_of: dict[str, i
         for f in items:
             refs = sorted({block_of[c] for c in f.chunks if c in block_of and (c not in shown or shows(adj, f, shown[c]))})
             cite = f" [{refs[0]}]" if refs else ""
-            lines.append(f"{f.attribute} | {f.value}{cite}")
+            lines.append(f"{f.line()}{cite}")
             rels.append(f.rel)
         out.append((subject, "\n".join(lines), rels))
     return out
