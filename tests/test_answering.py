@@ -69,6 +69,8 @@ def test_value_patterns_and_part_numbers() -> None:
     assert asked_dimensions({"temperature", "accuracy"}) == {"temperature", "ratio"}
     assert asked_dimensions({"real-time", "clock", "chip"}) == set()  # an RTC is a part, not a clock speed
     assert asked_dimensions({"clock", "speed"}) == {"frequency", "data_rate"}
+    assert asked_dimensions({"field", "view", "camera"}) == {"angle"}  # a camera's field of view is an angle
+    assert asked_dimensions({"magnetic", "field", "range"}) == {"magnetic"}
 
 
 def test_question_analysis_separates_names_from_attributes() -> None:

@@ -102,8 +102,9 @@ def dimension_words(dims: set[str]) -> set[str]:
 
 def asked_dimensions(terms: set[str]) -> set[str]:
     """Quantities the question's (lower-case, folded) content terms ask about; a "real-time clock" is a part (an
-    RTC chip), not a clock speed."""
+    RTC chip), not a clock speed, and a "field of view" an angle, not a magnetic field."""
     terms = terms - {"clock"} if "real-time" in terms else terms
+    terms = (terms - {"field"}) | {"angle"} if {"field", "view"} <= terms else terms
     return {name for name, (words, _) in DIMENSIONS.items() if any(w in terms for w in words)}
 
 
