@@ -109,14 +109,16 @@ def plan_answer(
     small = mode == "auto" and focus_tokens > 0
     note = parts_overview(q, fact_texts) if small else ""  # an overview's parts and specs from the graph, after the answer:
     read = {b.n: b.text for b in blocks if not (note and b in facts)}  # the model and the passages read the documents
-    focus = focus_units(question, read, scopes, max(focus_tokens, 200), embedder)
+    focus = focus_units(question, read, scopes, max(focus_tokens, 200), embedder, titles)
     focused = focused_blocks(blocks, focus)
     coverage = question_coverage(question, "\n".join([b.header() for b in focused] + [b.text for b in focused]))
     context.info.update(focus_tokens=focus.tokens, focus_coverage=round(coverage, 3))
     if not focused:
         return Plan(blocks, "refuse", NO_ANSWER)
     relevance = max((s.parts.get("dense", 0.0) for s in focus.ranked), default=0.0)
-    if embedder is not None and min_relevance > 0 and relevance < min_relevance:  # no passage is about the question
+    situated = writes_value_for(question, titles.values())  # a value for a product held: the user's situation
+    if embedder is not None and min_relevance > 0 and relevance < min_relevance and not situated:  # ("a cabinet that
+        # gets close to 80 °C") is in no passage, the product's ratings are; else no passage is about the question
         context.info["relevance"] = round(relevance, 3)
         evidence = quote_answer(focus.ranked, titles=titles) if mode != "generative" else NO_ANSWER
         return evidence_plan(blocks, context, evidence)
