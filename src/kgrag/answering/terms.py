@@ -296,10 +296,18 @@ def analyse(question: str) -> QuestionTerms:
         wants_name=bool(_WHICH.match(question)) or names_a_class(question, head) or asks_kind(attributes),
         count_of=counted_thing(question, head),
         yes_no=yes_no,
-        dimensions=asked_quantities(question, attributes) | written_dimensions(question),
+        dimensions=asked_quantities(question, attributes) | written_dimensions(question) | checked_quantities(question),
         compares=compared_names(question, phrases),
         together=asked_together(question, matches, head, attributes),
     )
+
+
+def checked_quantities(question: str) -> set[str]:
+    """Quantities of the values a yes/no question asks about ("… off the 12 V car battery via VIN. Is that within what
+    the board can take?" checks a voltage, whatever "battery" asks): the ratings to read are of the same quantity."""
+    if not _YES_NO.match(SENTENCE_END.split(question.strip())[-1]):
+        return set()
+    return {d for m in NUMBER_UNIT.finditer(question) for d in dimension_of_unit(m.group(2))}
 
 
 def asked_quantities(question: str, attributes: set[str]) -> set[str]:
