@@ -3,6 +3,8 @@ decide, and the deciding passages are quoted (no LLM call)."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from kgrag.answer import generate_answer
 from kgrag.models.fake import FakeLLM
 from kgrag.types import Context, ContextItem
@@ -87,3 +89,72 @@ def test_a_value_above_a_stated_minimum_is_no_miss() -> None:
     assert fit(floor, (12.0, "V", False)) is True and fit(floor, (3.0, "V", False)) is False
     assert fit("VIN: input voltage of at least 7 V", (9.0, "V", False)) is True
     assert fit("Nominal supply: 5 V", (12.0, "V", False)) is False  # a nominal value is still met only by itself
+
+
+class _Unrelated:
+    """An embedder under which the question and every passage are orthogonal (cosine 0): no passage is about it."""
+
+    model_name, dim = "unrelated", 2
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        return np.array([[1.0, 0.0]] + [[0.0, 1.0]] * (len(texts) - 1), dtype=np.float32)
+
+
+def test_a_situation_no_passage_resembles_still_reads_the_products_rating() -> None:
+    """The user's situation ("a cabinet that gets close to 80 °C in summer") resembles no passage, so the relevance
+    gate would show the closest passages; a value asked of a product the context holds documents of is read against
+    its ratings instead."""
+    question = "My Zephyr Core sits in a cabinet that gets close to 80 °C in summer. Is that OK?"
+    items = [ContextItem("chunk", CORE, 0.5, "c1", "d1", {"path": "core.pdf", "title": "Zephyr Core"})]
+    context = Context(question=question, strategy="test", items=items, tokens=200, budget=2000)
+    answer = generate_answer(FakeLLM(replies=[]), question, context, mode="auto", focus_tokens=200,
+                             embedder=_Unrelated(), min_relevance=0.4)
+    assert context.info.get("answer_path") == "rating" and answer.text.startswith("Yes. ")
+    assert "-40 to 85 °C [1]" in answer.text
+
+
+def test_a_yes_no_question_checks_the_quantity_of_the_value_it_writes() -> None:
+    """"… off the 12 V car battery via VIN. Is that within what the board can take?": "battery" names a capacity,
+    the value written is a voltage, and the voltage ratings are the ones to read."""
+    from kgrag.answering.terms import analyse
+
+    q = analyse("I run a Zephyr Core off the 12 V car battery via VIN. Is that within what the board can take?")
+    assert "voltage" in q.dimensions
+    assert "voltage" not in analyse("What battery does the Zephyr Core take?").dimensions  # no value written
+
+
+def test_a_gathered_fact_of_another_product_ranks_like_a_variants() -> None:
+    """A fact row of another board (not a sibling by name) reached through a shared word ("VIN") is not about the
+    named product: it counts as a variant's (name score halved), and a part in the named product does not."""
+    from kgrag.answering.select import score_units
+    from kgrag.answering.units import block_units
+
+    facts = "Orbit Display (Product)\ninput voltage vin | 6 to 21 V\n\nQX2322 (Power, in Zephyr Core)\ninput voltage | 21V"
+    own = "Power\nVIN: This pin can be used to power the board with a regulated 5 V source."
+    units = block_units(1, facts) + block_units(2, own)
+    question = "Can I feed 12 V to VIN of the Zephyr Core?"
+    ranked = score_units(question, units, {1: "graph facts", 2: "Zephyr Core"}, titles={1: "", 2: "Zephyr Core"})
+    other = next(s for s in ranked if "6 to 21 V" in s.unit.text)
+    part = next(s for s in ranked if s.unit.text.endswith("21V"))
+    assert other.variant and not part.variant  # a part in the named product is about it
+    without = score_units(question, units, {1: "graph facts", 2: "Zephyr Core"})
+    assert not next(s for s in without if "6 to 21 V" in s.unit.text).variant  # no titles: products unknown
+
+
+def test_a_row_repeating_another_rows_words_and_numbers_is_chosen_and_quoted_once() -> None:
+    """Pin tables repeat one description per pin: "1 | 24V OUT | … protects pins 1, 4, 7" and the "4 | 24V OUT"
+    row say the same; rows with other numbers, or short rows sharing words, are different facts."""
+    from kgrag.answering.quotes import quote_answer
+    from kgrag.answering.select import Scored, near_copy
+    from kgrag.answering.units import Unit
+
+    rows = [f"{pin} | 24V OUT | - | Output voltage connected to the board input voltage. A single PTC protects pins "
+            "1, 4, 7. PTC nominal value 0.5A" for pin in (1, 4, 7)]
+    assert near_copy(rows[1], rows[:1]) and near_copy(rows[2], rows[:1])
+    assert not near_copy(rows[0].replace("0.5A", "1.5A"), rows[1:2])  # another value
+    assert not near_copy("in product | Zephyr Core Sense", ["in product | Zephyr Core"])  # short: another fact
+    units = [Unit(block=1, pos=n, text=t, kind="row") for n, t in enumerate(rows)]
+    units.append(Unit(block=1, pos=3, text="A 500mA PTC resettable fuse protects the 24V output pin.", kind="sentence"))
+    ranked = [Scored(u, score=1.0 - 0.1 * n) for n, u in enumerate(units)]
+    quoted = quote_answer(ranked, n=2)
+    assert quoted.count("24V OUT") == 1 and "500mA PTC resettable fuse" in quoted

@@ -10,7 +10,7 @@ from kgrag.answering.asks import asks_overview
 from kgrag.answering.aspects import aspect_terms
 from kgrag.answering.extract import MIN_NAMES
 from kgrag.answering.names import squash, title_names
-from kgrag.answering.select import Focus, Scored
+from kgrag.answering.select import Focus, Scored, near_copy
 from kgrag.answering.terms import (
     CITE,
     NO_ANSWER,
@@ -34,14 +34,16 @@ MIN_QUOTE_WORDS = 5
 def quote_answer(ranked: list[Scored], n: int = QUOTES, titles: Mapping[int, str] | None = None,
                  said: str = "", pool: list[Scored] | None = None) -> str:
     """The best `n` units quoted with their markers: the no-LLM answer when no single unit states the value. A unit
-    repeating one already quoted ("has power component: MP2322" / "…: MP2322GQH") adds nothing and is passed over,
-    and so is one whose words the text `said` (an answer the quotes follow) already holds, and a copy note. A quoted
+    repeating one already quoted ("has power component: MP2322" / "…: MP2322GQH", a pin row repeating another's
+    description) adds nothing and is passed over, and so is one whose words the text `said` (an answer the quotes
+    follow) already holds, and a copy note. A quoted
     sentence travels with the sentences before and after it on its source line (from `pool`, default `ranked`): the
     one after often qualifies it ("Pins closer to the edge are CAN0. … When used with the Portenta H7, only CAN1 is
     available"). With `titles` (block number -> document title) a quote is led by its product (a gathered graph fact
     by its subject) unless it names it or the quote before was led by it."""
     out: list[str] = []
     seen: list[str] = []
+    texts: list[str] = []
     told = content_terms(CITE.sub(" ", said))
     by_place = {(s.unit.block, s.unit.pos): s.unit for s in (ranked if pool is None else pool)}
     quoted: set[tuple[int, int]] = set()
@@ -51,9 +53,11 @@ def quote_answer(ranked: list[Scored], n: int = QUOTES, titles: Mapping[int, str
         if (s.unit.kind == "heading" or s.score <= 0 or s.foreign or len(s.unit.text.split()) < MIN_QUOTE_WORDS
                 or s.unit.text.startswith(COPY_NOTE)  # where else a passage appears says nothing on its own
                 or (s.unit.block, s.unit.pos) in quoted
-                or any(key in k or k in key for k in seen) or (told and _said_already(s.unit, told))):
+                or any(key in k or k in key for k in seen) or near_copy(s.unit.text, texts)
+                or (told and _said_already(s.unit, told))):
             continue
         seen.append(key)
+        texts.append(s.unit.text)
         window = [u for u in _sentence_window(s.unit, by_place, quoted)
                   if u is s.unit or not (told and _said_already(u, told))]  # a neighbour the answer said stays out
         quoted.update((u.block, u.pos) for u in window)

@@ -11,14 +11,15 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from kgrag.answering.aspects import aspect_terms
-from kgrag.answering.names import name_found
+from kgrag.answering.names import name_found, title_names
 from kgrag.answering.terms import CLASS_WORDS, QuestionTerms, analyse, fold, foreign_share, stem, term_list, words_found
-from kgrag.answering.units import Unit, block_units, render
+from kgrag.answering.units import FACT_SUBJECT, Unit, block_units, render
 from kgrag.answering.values import (
     PART,
     RANGE,
@@ -33,6 +34,8 @@ from kgrag.models.base import Embedder
 WEIGHTS = {"bm25": 0.30, "dense": 0.30, "names": 0.25, "unit": 0.10, "value": 0.05}
 SUPPLY_SYMBOL = re.compile(r"(?<![\w-])V_?(?:DD|CC|IN|BAT|SUPPLY)\w{0,3}(?![\w-])", re.IGNORECASE)  # Vdd, VCC, VIN
 FOREIGN = 0.3  # share of non-Latin letters above which a unit counts as written in another language
+NEAR_COPY, NEAR_COPY_WORDS = 0.7, 8  # a unit of 8+ words sharing 70 % of its words with one chosen repeats it
+_DIGITS = re.compile(r"\d+")
 MAX_EMBEDDED = 40  # units embedded per question (the best by the lexical score): 40 and 80 gave the same focus, 0.43 vs 0.73 s
 
 
@@ -101,6 +104,17 @@ def variant_of(q: QuestionTerms, text: str) -> bool:
     return any(_sibling(phrase, q.phrases, text) for phrase in q.phrases if len(phrase) > 1)
 
 
+def other_subject(products: list[list[str]], unit: Unit) -> bool:
+    """A gathered graph fact of a product other than the question's (`products`, names with documents), or of a part
+    in one ("GIGA R1 WiFi (Product) | input voltage vin | 6-24V" for a question on the Nano 33 BLE Rev2's VIN): it
+    reached the table through a shared part or word, and is about another board."""
+    fact = FACT_SUBJECT.match(unit.heading) if products else None
+    if fact is None:
+        return False
+    owner = fact["owner"] or (fact["name"] if fact["type"] == "Product" else "")
+    return bool(owner) and not any(title_names(p, owner) for p in products)
+
+
 def _qualifies_kind(name: str, question: str) -> bool:
     """The question writes the name right before a kind of part ("Which Renesas sensor", "the Bosch IMU"): a vendor
     or family word qualifying what is asked, not a product whose variants would differ."""
@@ -142,11 +156,13 @@ def name_score(wanted: list[list[str]], near: str, far: str) -> float:
 
 
 def score_units(
-    question: str, units: list[Unit], scopes: dict[int, str], embedder: Embedder | None = None, stems: bool = True
+    question: str, units: list[Unit], scopes: dict[int, str], embedder: Embedder | None = None, stems: bool = True,
+    titles: Mapping[int, str] | None = None,
 ) -> list[Scored]:
     """Every unit scored for the question, best first. `scopes` maps a block number to its title/section text.
     `stems`: BM25 compares word stems ("diagonally" meets "diagonal"); evidence packing (retrieve/unit_pack.py)
-    keeps exact words, measured with them."""
+    keeps exact words, measured with them. `titles` (block number -> document title) tell which question names
+    are products with documents: a gathered graph fact of another product counts as a variant's."""
     q = analyse(question)
     if not units:
         return []
@@ -167,6 +183,7 @@ def score_units(
     for u in units:
         blocks[u.block] = blocks.get(u.block, scopes.get(u.block, "")) + "\n" + u.scoped()
     wanted = distinguishing_names(q, list(blocks.values()))
+    products = [p for p in q.phrases if any(title_names(p, t) for t in (titles or {}).values() if t)]
     foreign_question = foreign_share(question) > FOREIGN
     # the asked words some unit carries: a word no passage has ("fitted", "classic") cannot tell units apart; when
     # most asked words are missing the question is about something else, and the few left would decide alone
@@ -179,7 +196,7 @@ def score_units(
         unit_dims = value_dimensions(u.value_text())
         attrs = attribute_share(q.attributes, attested, u)
         names = name_score(wanted, near, scopes.get(u.block, ""))
-        variant = bool(q.names) and variant_of(q, near + "\n" + scopes.get(u.block, ""))
+        variant = bool(q.names) and (variant_of(q, near + "\n" + scopes.get(u.block, "")) or other_subject(products, u))
         if variant:
             names *= 0.5
         value = has_value(u.value_text()) or bool(set(part_numbers(u.text)) - set(q.parts))
@@ -234,19 +251,37 @@ class Focus:
         return {n: render(us) for n, us in self.units.items()}
 
 
+def near_copy(text: str, seen: list[str]) -> bool:
+    """A unit of NEAR_COPY_WORDS or more words repeats one `seen` before: the same numbers and most of the same words
+    ("4 | 24V OUT | … A single PTC protects pins 1, 4, 7" after the "1 | 24V OUT" row). A row with other numbers
+    states another value, and short rows sharing most words ("in product | Nano 33 BLE" / "… Sense") other facts."""
+    words = set(term_list(text))
+    if len(words) < NEAR_COPY_WORDS:
+        return False
+    numbers = set(_DIGITS.findall(text))
+    for other in seen:
+        theirs = set(term_list(other))
+        if (len(theirs) >= NEAR_COPY_WORDS and set(_DIGITS.findall(other)) == numbers
+                and len(words & theirs) >= NEAR_COPY * len(words | theirs)):
+            return True
+    return False
+
+
 def select(ranked: list[Scored], all_units: dict[int, list[Unit]], budget: int, neighbours: int = 1) -> Focus:
     """The best units (with their neighbours and headers) until `budget` tokens are used."""
     chosen: dict[int, set[int]] = {}
     seen: set[str] = set()
+    texts: list[str] = []
     used = 0
     for s in ranked:
         if s.score <= 0:
             break
         u = s.unit
         key = " ".join(term_list(u.text))
-        if key in seen:
-            continue  # the same boilerplate sentence from another document adds nothing
+        if key in seen or near_copy(u.text, texts):
+            continue  # the same boilerplate sentence from another document, or a pin row repeating another, adds nothing
         seen.add(key)
+        texts.append(u.text)
         block = all_units[u.block]
         around = [x for x in block if x.paragraph == u.paragraph and abs(x.pos - u.pos) <= neighbours
                   and x.kind == u.kind == "sentence"] or [u]
@@ -268,12 +303,13 @@ def select(ranked: list[Scored], all_units: dict[int, list[Unit]], budget: int, 
 
 
 def focus_units(
-    question: str, texts: dict[int, str], scopes: dict[int, str], budget: int, embedder: Embedder | None = None
+    question: str, texts: dict[int, str], scopes: dict[int, str], budget: int, embedder: Embedder | None = None,
+    titles: Mapping[int, str] | None = None,
 ) -> Focus:
     """Cut blocks (`n -> text`) into units, score them and select within `budget` tokens."""
     all_units = {n: block_units(n, text) for n, text in texts.items()}
     flat = [u for us in all_units.values() for u in us]
     # stems for a value question's attribute words ("diagonally" ~ "diagonal"); a prose question keeps exact words:
     # with stems, loosely related sentences took the small model's prompt (dev fact recall 0.286 -> 0.266)
-    ranked = score_units(question, flat, scopes, embedder, stems=analyse(question).wants_value)
+    ranked = score_units(question, flat, scopes, embedder, stems=analyse(question).wants_value, titles=titles)
     return select(ranked, all_units, budget)
