@@ -201,3 +201,14 @@ def test_a_chip_a_pin_table_names_is_whose_signal_it_is_not_a_part_of_the_produc
     assert "QTM4809" not in types(x)
     parts = extract(chunk("Ref. | Description\nU2 | QMX270 IMU 6 Axis"))
     assert ("Zephyr Mini Rev2", "has sensor", "QMX270") in triples(parts)
+
+
+def test_a_list_of_board_positions_is_no_attribute_of_the_product() -> None:
+    """"U18,19,20,21 | QX13102 solid state relay IC" and a row whose cells a PDF split ("Q Q J11 J11 | 66JJ") list
+    where parts sit; the positions are no fact of the product ("u18 19 20 21: QX13102 …" showed in answers)."""
+    from kgrag.graph.datasheet.vocab import is_positions
+
+    assert is_positions("U18,19,20,21") and is_positions("Q1, Q2") and is_positions("Q Q J11 J11")
+    assert not is_positions("Pressure range") and not is_positions("VIN") and not is_positions("Q")
+    x = extract(chunk("U18,19,20,21 | QX13102 solid state relay IC\nQ1, Q2 | MOSFET P-CH 30V 20A 8SO\nQ Q J11 J11 | 66JJ"))
+    assert not any(r[1][:1] in "uq" for r in triples(x) if r[0] == "Zephyr Mini Rev2")

@@ -23,12 +23,12 @@ from kgrag.graph.datasheet.vocab import (
     INTERFACE_TYPE,
     PART_TYPE,
     PRODUCT_TYPE,
-    REF_DES,
     SKIP_ATTRIBUTE_WORDS,
     SKIP_TABLE_WORDS,
     SKU,
     VALUE_TYPE,
     is_junk_name,
+    is_positions,
     type_from_words,
 )
 from kgrag.graph.extract import Extraction, ExtractionBuilder, Extractor, register_extractor
@@ -264,7 +264,7 @@ class DatasheetExtractor(Extractor):
         if (not subject or not attribute or not value or len(value) > MAX_VALUE_CHARS
                 or len(attribute.split()) > MAX_ATTRIBUTE_WORDS or is_junk_name(attribute) or "http" in value
                 or entity_key(attribute) == entity_key(value) or not attribute[:1].isalpha()
-                or L.QUANTITY.search(attribute) or REF_DES.match(attribute) or SKU.search(line)
+                or L.QUANTITY.search(attribute) or is_positions(attribute) or SKU.search(line)
                 or not attribute.isascii() or attribute.split()[0].lower() in SKIP_ATTRIBUTE_WORDS):
             return
         parts = L.part_names(value)

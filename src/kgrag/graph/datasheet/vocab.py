@@ -98,6 +98,14 @@ def type_from_words(text: str) -> str:
     return ""
 
 
+def is_positions(text: str) -> bool:
+    """Board positions a table's first cell lists ("U9", "U18,19,20,21", "Q1, Q2", "Q Q J11 J11" where the PDF split the
+    cells): what sits there is a part, the positions are no attribute of the product."""
+    tokens = [t for t in re.split(r"[,\s]+", text.strip()) if t]
+    return any(REF_DES.match(t) for t in tokens) and all(
+        REF_DES.match(t) or t.isdigit() or (len(t) == 1 and t.isalpha() and t.isupper()) for t in tokens)
+
+
 def is_part_number(token: str) -> bool:
     """A token that names one specific part: letters and digits, not a board position or pin (U9, D13)."""
     token = token.strip()
