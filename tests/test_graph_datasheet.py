@@ -212,3 +212,11 @@ def test_a_list_of_board_positions_is_no_attribute_of_the_product() -> None:
     assert not is_positions("Pressure range") and not is_positions("VIN") and not is_positions("Q")
     x = extract(chunk("U18,19,20,21 | QX13102 solid state relay IC\nQ1, Q2 | MOSFET P-CH 30V 20A 8SO\nQ Q J11 J11 | 66JJ"))
     assert not any(r[1][:1] in "uq" for r in triples(x) if r[0] == "Zephyr Mini Rev2")
+
+
+def test_a_position_merged_into_a_description_ends_it() -> None:
+    """"DL2 | QPHHS-1005 0402 SMD red LED J1 | ADC, SPI and LPIO pin headers": the PDF merged the next position (J1)
+    into the LED's cell, and the cell after describes J1, so the LED is no connector."""
+    x = extract(chunk("Ref. | Description\nDL2 | QPHHS-1005 0402 SMD red LED J1 | ADC, SPI and LPIO pin headers"))
+    assert types(x).get("QPHHS-1005") != "Connector"
+    assert ("Zephyr Mini Rev2", "has connector", "QPHHS-1005") not in triples(x)

@@ -23,6 +23,7 @@ from kgrag.graph.datasheet.vocab import (
     INTERFACE_TYPE,
     PART_TYPE,
     PRODUCT_TYPE,
+    REF_DES,
     SKIP_ATTRIBUTE_WORDS,
     SKIP_TABLE_WORDS,
     SKU,
@@ -198,7 +199,11 @@ class DatasheetExtractor(Extractor):
             at_start = parts and (parts[0][0] == 0 or ref_table and L.is_vendor(cell[:parts[0][0]]))
             if at_start and len(cell.split()) <= 8:  # in a board-position table "U4 | Bosch BME688 …" too
                 after = cell[parts[0][1]:parts[1][0] if len(parts) > 1 else None]
-                if len(parts) == 1 and i + 1 < len(cells) and not L.part_names(cells[i + 1]):
+                words = after.split()  # "DL2 | KPHHS-1005SURCK 0402 SMD red LED J1 | … pin headers": a PDF merged
+                position = next((k for k, w in enumerate(words) if REF_DES.match(w)), None)  # the next position in
+                if position is not None:
+                    after = " ".join(words[:position])  # and the next cell describes that position, not this part
+                elif len(parts) == 1 and i + 1 < len(cells) and not L.part_names(cells[i + 1]):
                     after += " " + cells[i + 1]
                 self._component(b, state, parts[0][2], after)
         first = cells[0]
