@@ -36,10 +36,9 @@ def quote_answer(ranked: list[Scored], n: int = QUOTES, titles: Mapping[int, str
     """The best `n` units quoted with their markers: the no-LLM answer when no single unit states the value. A unit
     repeating one already quoted ("has power component: MP2322" / "…: MP2322GQH", a pin row repeating another's
     description) adds nothing and is passed over, and so is one whose words the text `said` (an answer the quotes
-    follow) already holds, and a copy note. A quoted
-    sentence travels with the sentences before and after it on its source line (from `pool`, default `ranked`): the
-    one after often qualifies it ("Pins closer to the edge are CAN0. … When used with the Portenta H7, only CAN1 is
-    available"). With `titles` (block number -> document title) a quote is led by its product (a gathered graph fact
+    follow) already holds, and a copy note. A quoted sentence travels with the sentences before and after it on its
+    source line (from `pool`, default `ranked`): the one after often qualifies it ("Pins closer to the edge are CAN0.
+    … When used with the Portenta H7, only CAN1 is available"). With `titles` (block number -> document title) a quote is led by its product (a gathered graph fact
     by its subject) unless it names it or the quote before was led by it."""
     out: list[str] = []
     seen: list[str] = []

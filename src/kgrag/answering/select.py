@@ -13,6 +13,7 @@ import re
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 
@@ -255,16 +256,21 @@ def near_copy(text: str, seen: list[str]) -> bool:
     """A unit of NEAR_COPY_WORDS or more words repeats one `seen` before: the same numbers and most of the same words
     ("4 | 24V OUT | … A single PTC protects pins 1, 4, 7" after the "1 | 24V OUT" row). A row with other numbers
     states another value, and short rows sharing most words ("in product | Nano 33 BLE" / "… Sense") other facts."""
-    words = set(term_list(text))
+    words, numbers = _signature(text)
     if len(words) < NEAR_COPY_WORDS:
         return False
-    numbers = set(_DIGITS.findall(text))
     for other in seen:
-        theirs = set(term_list(other))
-        if (len(theirs) >= NEAR_COPY_WORDS and set(_DIGITS.findall(other)) == numbers
+        theirs, their_numbers = _signature(other)
+        if (len(theirs) >= NEAR_COPY_WORDS and their_numbers == numbers
                 and len(words & theirs) >= NEAR_COPY * len(words | theirs)):
             return True
     return False
+
+
+@lru_cache(maxsize=4096)
+def _signature(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """A unit's words and numbers, compared by near_copy against every unit chosen before it."""
+    return frozenset(term_list(text)), frozenset(_DIGITS.findall(text))
 
 
 def select(ranked: list[Scored], all_units: dict[int, list[Unit]], budget: int, neighbours: int = 1) -> Focus:
