@@ -116,9 +116,9 @@ def plan_answer(
     if not focused:
         return Plan(blocks, "refuse", NO_ANSWER)
     relevance = max((s.parts.get("dense", 0.0) for s in focus.ranked), default=0.0)
-    situated = writes_value_for(question, titles.values())  # a value for a product held: the user's situation
-    if embedder is not None and min_relevance > 0 and relevance < min_relevance and not situated:  # ("a cabinet that
-        # gets close to 80 °C") is in no passage, the product's ratings are; else no passage is about the question
+    if (embedder is not None and min_relevance > 0 and relevance < min_relevance  # no passage is about the question,
+            and not writes_value_for(question, titles.values())):  # unless it asks a value of a product held: the
+        # user's situation ("a cabinet that gets close to 80 °C") is in no passage, the product's ratings are
         context.info["relevance"] = round(relevance, 3)
         evidence = quote_answer(focus.ranked, titles=titles) if mode != "generative" else NO_ANSWER
         return evidence_plan(blocks, context, evidence)
