@@ -1,8 +1,9 @@
 """Parts lists from the knowledge graph's fact table. How two named products differ ("Is the A just a renamed B, or
 did its components change?", "Do the A and the B have the same sensors?"): the parts each one lists that the other
 does not, then the parts both list. What one product has of the asked kind, after a small model's overview
-("Summarize the sensing capabilities of the A"), or its parts and spec rows when no kind is asked. A small model reading datasheets names a few parts; the graph holds
-the lists, so they are read from it, every part with the number of its source."""
+("Summarize the sensing capabilities of the A"), or its parts and spec rows when no kind is asked. A small model
+reading datasheets names a few parts; the graph holds the lists, so they are read from it, every part with the number
+of its source."""
 
 from __future__ import annotations
 

@@ -19,12 +19,12 @@ from kgrag.answering.names import title_names
 from kgrag.answering.quotes import quote_answer
 from kgrag.answering.select import Scored
 from kgrag.answering.terms import (
-    SENTENCE_END,
     QuestionTerms,
     alternative_names,
     analyse,
     content_terms,
     is_refusal,
+    last_sentence,
     words_found,
 )
 from kgrag.answering.values import RANGE_ENDS, dimension_of_unit, dimension_words, value_dimensions
@@ -74,7 +74,7 @@ def read_value(value: tuple[float, str, bool], need: set[str], name: list[str], 
 def asks_yes_no(q: QuestionTerms) -> bool:
     """A yes/no question, also when the asking sentence comes last ("My UNO R3 will live outdoors where nights reach
     -35 °C. Is that OK?"), but not a choice between two named options ("…. Should I use the A or the B?")."""
-    last = SENTENCE_END.split(q.text.strip())[-1]
+    last = last_sentence(q.text)
     return q.yes_no or (last != q.text.strip() and analyse(last).yes_no and not alternative_names(q.text, q.phrases))
 
 

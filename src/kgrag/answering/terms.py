@@ -302,10 +302,15 @@ def analyse(question: str) -> QuestionTerms:
     )
 
 
+def last_sentence(text: str) -> str:
+    """The last sentence of a question ("My board sits at -35 °C. Is that OK?": "Is that OK?"), or all of it."""
+    return SENTENCE_END.split(text.strip())[-1]
+
+
 def checked_quantities(question: str) -> set[str]:
     """Quantities of the values a yes/no question asks about ("… off the 12 V car battery via VIN. Is that within what
     the board can take?" checks a voltage, whatever "battery" asks): the ratings to read are of the same quantity."""
-    if not _YES_NO.match(SENTENCE_END.split(question.strip())[-1]):
+    if not _YES_NO.match(last_sentence(question)):
         return set()
     return {d for m in NUMBER_UNIT.finditer(question) for d in dimension_of_unit(m.group(2))}
 
