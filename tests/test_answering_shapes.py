@@ -536,6 +536,25 @@ def test_a_name_written_without_its_hyphen_or_as_a_plural_acronym_is_found() -> 
     assert name_found("LiPo", "a li-po cell") and not name_found("Wi-Fi", "the wifi module")  # a written hyphen stays
 
 
+def test_words_of_the_trade_and_hyphen_free_spellings_are_no_missing_names() -> None:
+    """"from my PC", "the RTC battery", "a USB-A stick", "5V": acronyms and values a user writes, which documents spell
+    out ("real-time clock") or never need, do not make the context "not mention" the question's subject; "Li-Po" and
+    "Micro-USB" are found where the datasheet writes "LiPo" and "micro USB". A product's name is still checked."""
+    from kgrag.answering.names import missing_names
+
+    text = "zephyr max\nsingle-cell lipo battery. real-time clock with a coin cell. micro usb port for programming."
+    for question in ("Which port of the Zephyr Max do I use to program it from my PC?",
+                     "Which coin cell keeps the RTC of the Zephyr Max running?", "Can the Zephyr Max read a USB-A stick?",
+                     "Can I feed 5V into the Zephyr Max?", "Which Li-Po fits the Zephyr Max?",
+                     "Where is the Micro-USB port on the Zephyr Max?"):
+        q = analyse(question)
+        assert missing_names(q.text, q, text) == [], question
+    q = analyse("Can the Zephyr Max drive an Alvik robot?")
+    assert missing_names(q.text, q, text) == ["Alvik"]
+    q = analyse("Is the Zephyr Max ME more accurate?")
+    assert missing_names(q.text, q, text) == ["Zephyr Max ME"]  # an acronym inside a product's name still counts
+
+
 def test_a_slash_joined_pair_of_words_is_also_each_word() -> None:
     """"2x 8-bit Timer/Counter" answers "how many hardware timers"; "I/O" stays one term (single letters are no words)."""
     from kgrag.answering.terms import content_terms, term_list

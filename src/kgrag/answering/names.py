@@ -8,6 +8,7 @@ import re
 from typing import NamedTuple
 
 from kgrag.answering.terms import TOKEN, QuestionTerms
+from kgrag.answering.values import NUMBER_UNIT
 from kgrag.graph.keys import GENERIC_WORDS
 
 _QUOTED = re.compile(r"(?<![\w'’])['\"‘“]([^'\"‘’“”]+)['\"’”](?!\w)")
@@ -51,7 +52,7 @@ def missing_names(question: str, q: QuestionTerms, names_text: str) -> list[str]
     multi-word name holding a part number found in the context counts as found ("Microchip ATECC608A")."""
     quoted = {t.lower() for t in quoted_words(question)}
     names = [n for n in q.names if n not in q.parts and not n.isdigit() and n.lower() not in quoted
-             and not is_class_word(n)]
+             and not is_class_word(n) and not is_vocabulary(n)]
     missing = [n for n in names if not all(mentioned(p, names_text) for p in n.split("/") if p)]  # "J-Link/Blackmagic"
     squashed = squash(names_text)
     for phrase in q.phrases:  # a name of several words counts whole: "Nicla Sense ME" is not "Nicla Sense Env"
@@ -68,12 +69,22 @@ def missing_names(question: str, q: QuestionTerms, names_text: str) -> list[str]
 
 
 _PLURAL_ACRONYM = re.compile(r"[A-Z0-9]{2,}s")  # "VOCs", "LEDs": the acronym, counted
+_ACRONYM = re.compile(r"[A-Z]{2,6}s?(?:-[A-Z])?")  # "RTC", "PC", "OLEDs", "USB-A": technical vocabulary
+
+
+def is_vocabulary(word: str) -> bool:
+    """A word of the trade, not the name of a product: an all-capital acronym ("RTC", "SWD", "PC", "USB-A") or a
+    value the user writes ("5V"). Documents spell such words out ("Real-Time Clock") or use their own; a context
+    without them can still answer, so only products and parts written as names are checked."""
+    return _ACRONYM.fullmatch(word) is not None or NUMBER_UNIT.fullmatch(word) is not None
 
 
 def mentioned(name: str, names_text: str) -> bool:
-    """A one-word name occurs in the (lower-cased) context (hyphens aside), as the singular of a plural acronym, or,
-    for a "USB-C-to-HDMI" adapter, as each of its names."""
+    """A one-word name occurs in the (lower-cased) context (hyphens aside, either way: "Li-Po" is "LiPo", "Micro-USB"
+    "micro USB"), as the singular of a plural acronym, or, for a "USB-C-to-HDMI" adapter, as each of its names."""
     if name_found(name, names_text):
+        return True
+    if "-" in name and any(name_found(name.replace("-", sep), names_text) for sep in ("", " ")):
         return True
     if _PLURAL_ACRONYM.fullmatch(name):
         return name_found(name[:-1], names_text)
