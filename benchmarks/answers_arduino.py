@@ -82,6 +82,7 @@ def run(index: Index, questions: list[dict[str, Any]], label: str, mode: str | N
 def score(labels: list[str], chunk_texts: list[tuple[str, str]]) -> dict[str, Any]:
     """Per-label, per-type answer metrics from the raw records (see kgrag.evaluate.answer_metrics)."""
     from kgrag.evaluate.answer_metrics import Corpus, answer_scores, cited_texts, summarize_answers
+    from kgrag.evaluate.metrics import gold_fact_recall
 
     corpus = Corpus.of(chunk_texts)
     out: dict[str, Any] = {}
@@ -91,6 +92,8 @@ def score(labels: list[str], chunk_texts: list[tuple[str, str]]) -> dict[str, An
             cited = cited_texts(r["citations"], r.get("sources", []))
             r["scores"] = answer_scores(r["question"], r["gold"], r["answer"], cited, corpus, r.get("answer_s", 0.0))
             r["scores"].update(cpu_s=r.get("cpu_s", 0.0), prompt_tokens=(r.get("usage") or {}).get("prompt_tokens", 0))
+            sources = "\n\n".join(str(s.get("text", "")) for s in r.get("sources", []))  # the retrieved context: how
+            r["scores"]["context_recall"] = gold_fact_recall(sources, r["gold"])  # much of the gold the answer could hold
         out[label] = summarize_answers(records)
         (OUT / f"{label}.scored.jsonl").write_text(
             "".join(json.dumps({k: r[k] for k in ("id", "query_type", "answer", "scores")}, ensure_ascii=False) + "\n"
@@ -99,7 +102,7 @@ def score(labels: list[str], chunk_texts: list[tuple[str, str]]) -> dict[str, An
 
 
 def print_summary(summary: dict[str, Any]) -> None:
-    cols = ("n", "answerable", "fact_recall", "fact_recall_answerable", "f1", "exact_match", "TP", "PARTIAL", "FP",
+    cols = ("n", "answerable", "fact_recall", "context_recall", "fact_recall_answerable", "f1", "exact_match", "TP", "PARTIAL", "FP",
             "FN", "wrong_product", "cited_support", "refused_unanswerable", "refused_answerable", "llm_calls", "prompt_tokens", "p50_s", "p95_s",
             "p50_cpu_s", "p95_cpu_s")
     print_table(["run", *cols], [[label, *[s["overall"].get(c, "") for c in cols]] for label, s in summary.items()])

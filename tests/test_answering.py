@@ -286,6 +286,9 @@ def test_answer_scores_flag_wrong_products_and_refusals() -> None:
     assert summary["wrong_product"] == 0.5 and summary["refused_unanswerable"] == 1.0
     assert summary["refused_answerable"] == 0.0 and summary["fact_recall_answerable"] == 0.5
     assert summary["p50_s"] == 2.0 and summary["p95_s"] == 4.0 and summary["TP"] == 1 and summary["FN"] == 1
+    assert "context_recall" not in summary  # only when the scores carry it (the answer benchmark adds it)
+    right["context_recall"], wrong["context_recall"] = 1.0, 0.5
+    assert summarize([right, wrong])["context_recall"] == 0.75
 
 
 def test_a_name_written_with_a_space_for_its_hyphen_is_the_same_name_for_the_wrong_product_check() -> None:

@@ -125,6 +125,7 @@ def summarize(scores: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "answerable": len(answerable),
         "fact_recall": _mean(s["fact_recall"] for s in scores),
         "fact_recall_answerable": _mean(s["fact_recall"] for s in answerable),
+        "context_recall": _mean(s["context_recall"] for s in scores if "context_recall" in s),  # what the answer drew on
         "exact_match": _mean(s["exact_match"] for s in scores),
         "f1": _mean(s["f1"] for s in scores),
         "wrong_product": _mean(float(x) for x in checked),
