@@ -91,6 +91,17 @@ def test_a_value_fits_a_range_by_its_ends_a_limit_or_an_amount_from_below_and_a_
     assert fit("Sleep current | 2 mA", small) and fit("Run | 25 mA", small) is False
 
 
+def test_a_limit_word_after_the_value_bounds_it() -> None:
+    """"1024 mAh Minimum", "12 V max": the word after a value makes it a floor or a ceiling (a battery's capacity is
+    otherwise an amount offered as enough); a word that leads the next value ("5 V max 500 mA") does not."""
+    cell = asked_value("Can I run the Zephyr Core from a 500 mAh LiPo?")
+    assert fit("Supported battery | Li-Po Single Cell, 3.7 V, 1024 mAh Minimum", cell) is False
+    assert fit("Supported battery | Li-Po Single Cell, 3.7 V, 400 mAh Minimum", cell) is True
+    supply = asked_value("Can I feed the Zephyr Core 15 V on VIN?")
+    assert fit("VIN | 12 V max", supply) is False and fit("VIN | 18 V maximum", supply) is True
+    assert fit("VIN | 15 V max 500 mA", supply) is True  # nominal 15 V: the "max" is the current's
+
+
 def test_a_limit_sentence_is_no_denial() -> None:
     question = "A sensor node must run outdoors at -20 °C. Should I pick the Zephyr Core or the Zephyr Mini?"
     core = ("Zephyr Core notes\nImportant: the operating temperature of the device can't exceed 85 °C and shouldn't be "

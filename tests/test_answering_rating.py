@@ -158,3 +158,22 @@ def test_a_row_repeating_another_rows_words_and_numbers_is_chosen_and_quoted_onc
     ranked = [Scored(u, score=1.0 - 0.1 * n) for n, u in enumerate(units)]
     quoted = quote_answer(ranked, n=2)
     assert quoted.count("24V OUT") == 1 and "500mA PTC resettable fuse" in quoted
+
+
+def test_a_parts_list_row_rates_nothing_and_a_limit_word_after_a_value_bounds_it() -> None:
+    """"IC1 | 5V Linear Regulator | X1 | Power Jack" says what the parts are, not what the power jack takes: no "No."
+    from it; "1024 mAh Minimum" is a floor a 500 mAh cell misses."""
+    parts = "Front View\nRef. | Description | Ref. | Description\nIC1 | 5V Linear Regulator | X1 | Power Jack Connector"
+    battery = "Battery\nSupported battery | Li-Po Single Cell, 3.7 V, 1024 mAh Minimum"
+    items = [ContextItem("chunk", parts, 0.5, "c1", "d1", {"path": "core.pdf", "title": "Zephyr Core"}),
+             ContextItem("chunk", battery, 0.5, "c2", "d1", {"path": "core.pdf", "title": "Zephyr Core"})]
+
+    def ask(question: str) -> tuple[str, str]:
+        context = Context(question=question, strategy="test", items=items, tokens=200, budget=2000)
+        text = generate_answer(FakeLLM(replies=[]), question, context, mode="auto", focus_tokens=200).text
+        return text, str(context.info.get("answer_path"))
+
+    text, path = ask("Is it OK to power the Zephyr Core from a 15 V adapter in its power jack?")
+    assert path != "rating" and not text.startswith("No.")
+    text, path = ask("Can I run the Zephyr Core from a 500 mAh LiPo cell?")
+    assert path == "rating" and text.startswith("No. Zephyr Core: Supported battery: Li-Po Single Cell, 3.7 V, 1024 mAh")

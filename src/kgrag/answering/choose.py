@@ -87,6 +87,9 @@ LIMITS = re.compile(r"\b(?:limits?|min(?:imum)?\b.*\bmax(?:imum)?|range|between)
 _LIMIT = re.compile(r"(?:\b(?:max(?:imum)?|up to|rated|limit|≤|<)\W*(?:\w+\W+){0,3})$", re.IGNORECASE)
 # Words saying a single value is a lower limit: "specified minimum input voltage is 4.5 V", "at least 7 V".
 _FLOOR = re.compile(r"(?:\b(?:min(?:imum)?|at least|no less than|≥|>)\W*(?:\w+\W+){0,3})$", re.IGNORECASE)
+# The same words right after a value, ending it: "1024 mAh Minimum", "12 V max" (not "5 V max 500 mA": the next value's).
+_FLOOR_AFTER = re.compile(r"\W{0,3}min(?:imum)?\b(?!\W{0,3}[-+]?\d)", re.IGNORECASE)
+_LIMIT_AFTER = re.compile(r"\W{0,3}max(?:imum)?\b(?!\W{0,3}[-+]?\d)", re.IGNORECASE)
 
 
 def _scaled(number: float, unit: str) -> tuple[float, str]:
@@ -101,9 +104,9 @@ def _scaled(number: float, unit: str) -> tuple[float, str]:
 
 def fit(text: str, value: tuple[float, str, bool]) -> bool | None:
     """Does the asked value fit what `text` rates in the same unit? Inside a range; at most a single value written as a
-    limit ("rated", "up to") or of a quantity offered as enough ("48 kB" of flash); at least one written as a minimum;
-    equal to a nominal value ("powered with 24 V" does not take 12 V); for an upper bound, a rated value at most the
-    asked one. None when the text rates nothing in that unit."""
+    limit ("rated", "up to", "12 V max") or of a quantity offered as enough ("48 kB" of flash); at least one written as a
+    minimum ("at least 7 V", "1024 mAh Minimum"); equal to a nominal value ("powered with 24 V" does not take 12 V);
+    for an upper bound, a rated value at most the asked one. None when the text rates nothing in that unit."""
     number, unit, upper = value
     dims = dimension_of_unit(unit)
     verdicts: list[bool] = []
@@ -124,9 +127,12 @@ def fit(text: str, value: tuple[float, str, bool]) -> bool | None:
     for m, (rated, base) in singles:
         if base != unit:
             continue
+        after = text[m.end():]
         if upper:
             verdicts.append(rated <= number)
-        elif _LIMIT.search(text[:m.start()]) or dims & _AT_LEAST:
+        elif _FLOOR_AFTER.match(after):
+            verdicts.append(number >= rated)
+        elif _LIMIT.search(text[:m.start()]) or _LIMIT_AFTER.match(after) or dims & _AT_LEAST:
             verdicts.append(abs(number) <= abs(rated))
         elif _FLOOR.search(text[:m.start()]):
             verdicts.append(number >= rated)

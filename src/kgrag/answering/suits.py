@@ -27,7 +27,9 @@ from kgrag.answering.terms import (
     last_sentence,
     words_found,
 )
+from kgrag.answering.units import Unit
 from kgrag.answering.values import RANGE_ENDS, dimension_of_unit, dimension_words, value_dimensions
+from kgrag.graph.datasheet.vocab import REF_DES
 
 MORE_QUOTES = 1  # the product's passages quoted after the deciding ones
 YES_NO_WORDS = frozenset({"ok", "okay", "fine", "safe", "work", "possible", "able", "allowed"})
@@ -56,7 +58,8 @@ def read_value(value: tuple[float, str, bool], need: set[str], name: list[str], 
     """The product's own units (its document's, or its graph facts) rating the value's quantity (carrying a need word
     or the quantity's name)."""
     quantity = dimension_words(dimension_of_unit(value[1]))  # "temperature" for a value in °C
-    own = [(s, content_terms(s.unit.scoped())) for s in ranked if s.unit.kind != "heading" and unit_about(name, s, titles)]
+    own = [(s, content_terms(s.unit.scoped())) for s in ranked
+           if s.unit.kind != "heading" and not parts_row(s.unit) and unit_about(name, s, titles)]
     rated = [(s, fit(s.unit.value_text(), value), named)
              for s, words in own if (named := bool(words_found(need, words))) or quantity & words]
     needed = [(s, v, n) for s, v, n in rated if v is not None and n]
@@ -69,6 +72,17 @@ def read_value(value: tuple[float, str, bool], need: set[str], name: list[str], 
         elif verdict is False:
             reading.misses.append(s)
     return reading
+
+
+_PARTS_HEADER = re.compile(r"^\s*(?:ref(?:erence)?\.?|designator)\s*$", re.IGNORECASE)
+
+
+def parts_row(unit: Unit) -> bool:
+    """A row of a parts list (header "Ref. | Description": "IC1 | 5V Linear Regulator | X1 | Power Jack Connector"):
+    it names what each part is; its values ("5V") are the part's, not a rating of the product's input."""
+    heads = unit.header.split("|") if unit.kind == "row" else []
+    return bool(heads) and _PARTS_HEADER.match(heads[0]) is not None and REF_DES.match(
+        unit.text.split("|", 1)[0].strip()) is not None
 
 
 def asks_yes_no(q: QuestionTerms) -> bool:
