@@ -100,6 +100,9 @@ def test_a_limit_word_after_the_value_bounds_it() -> None:
     supply = asked_value("Can I feed the Zephyr Core 15 V on VIN?")
     assert fit("VIN | 12 V max", supply) is False and fit("VIN | 18 V maximum", supply) is True
     assert fit("VIN | 15 V max 500 mA", supply) is True  # nominal 15 V: the "max" is the current's
+    hot = asked_value("Will the Zephyr Core survive 75 °C?")
+    assert fit("Operating Temperature | -20 °C | +25 °C | +70 °C", hot) is False  # a min / typ / max row is a range
+    assert fit("Operating Temperature | -40 °C | 25 °C | 85 °C", hot) is True
 
 
 def test_a_limit_sentence_is_no_denial() -> None:

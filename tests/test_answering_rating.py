@@ -177,3 +177,12 @@ def test_a_parts_list_row_rates_nothing_and_a_limit_word_after_a_value_bounds_it
     assert path != "rating" and not text.startswith("No.")
     text, path = ask("Can I run the Zephyr Core from a 500 mAh LiPo cell?")
     assert path == "rating" and text.startswith("No. Zephyr Core: Supported battery: Li-Po Single Cell, 3.7 V, 1024 mAh")
+
+
+def test_two_products_used_together_suit_a_value_only_if_each_does() -> None:
+    """"The Zephyr Core with the Zephyr Max in a 75 °C cabinet": the Core's -40 to 85 °C fits, the Max's 0 to 70 °C
+    does not, so "No." quoting the Max's range; at 50 °C both ranges hold it: "Yes." with each one's range."""
+    text, path = _answer("I want to run the Zephyr Core with the Zephyr Max in a cabinet at 75 °C. Is that within spec?")
+    assert path == "rating" and text.startswith("No. Zephyr Max: Operating temperature: 0 to 70 °C [2].")
+    text, path = _answer("I want to run the Zephyr Core with the Zephyr Max in a cabinet at 50 °C. Is that within spec?")
+    assert path == "rating" and text.startswith("Yes. ") and "-40 to 85 °C [1]" in text and "0 to 70 °C [2]" in text

@@ -124,6 +124,8 @@ def fit(text: str, value: tuple[float, str, bool]) -> bool | None:
     ends = [rated for _, (rated, base) in singles if base == unit]
     if not verdicts and len(ends) == 2 and LIMITS.search(text):  # "thermal limits: -40 °C (-40 °F) 85 °C (185 °F)"
         return min(ends) <= number <= max(ends)
+    if not verdicts and len(ends) == 3 and ends[0] < ends[1] < ends[2]:  # a min / typ / max row: "-40 | 25 | 85 | °C"
+        return ends[0] <= number <= ends[2]
     for m, (rated, base) in singles:
         if base != unit:
             continue

@@ -100,15 +100,16 @@ def writes_value_for(question: str, titles: Iterable[str]) -> bool:
 
 
 def try_suits(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) -> str | None:
-    """"No." / "Yes." with the deciding passages for a yes/no question writing values for one named product (a name
-    some source's title ends with); None when the ratings do not decide (or no product is named, or two are)."""
+    """"No." / "Yes." with the deciding passages for a yes/no question writing values for one named product, or for
+    two used together ("the A with the B in a 75 °C cabinet": the pair suits only if each one does); None when the
+    ratings do not decide (or no product is named, or more than two are)."""
     alone = _ALONE.search(q.text)  # "Can I use the A on its own?", "… without a Portenta board?" (not a product asked)
     products = [p for p in q.phrases if any(title_names(p, t) for t in titles.values())  # not "VIN", "Qwiic"
                 and not (alone and " ".join(p) in alone.group(0))]
-    if len(products) != 1 or not asks_yes_no(q):
+    if not products or len(products) > (1 if alone else 2) or not asks_yes_no(q):
         return None
-    name = products[0]
     if alone:
+        name = products[0]
         own = [s for s in ranked if unit_about(name, s, titles)]
         needs = [s for s in own if _NEEDS_HOST.search(s.unit.text)]
         free = [s for s in own if _STANDALONE.search(s.unit.text) and not DENIES.search(s.unit.text)]
@@ -118,17 +119,21 @@ def try_suits(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) ->
     values = written_values(q.text)
     if not values:
         return None
-    need = need_terms(q, [name]) - YES_NO_WORDS
-    readings = [read_value(v, need, name, ranked, titles) for v in values]
-    missed = [r for r in readings if r.misses and not r.fits]
+    need = need_terms(q, products) - YES_NO_WORDS
     asked = {d for v in values for d in dimension_of_unit(v[1])}  # what follows the verdict states the same quantity,
-    own = [s for s in ranked if unit_about(name, s, titles) and asked & value_dimensions(s.unit.value_text())]
-    own = [s for s in own if words_found(need, content_terms(s.unit.scoped()))] or own  # about the need if any is
-    if missed:
-        shown = [missed[0].misses[0]] + [r.fits[0] for r in readings if r.fits][:1]
-        return _decided("No.", shown, own, titles, name)
-    if all(r.ranged and not r.misses for r in readings):
-        return _decided("Yes.", [r.ranged[0] for r in readings], own, titles, name)
+    sides = []
+    for name in products:
+        readings = [read_value(v, need, name, ranked, titles) for v in values]
+        own = [s for s in ranked if unit_about(name, s, titles) and asked & value_dimensions(s.unit.value_text())]
+        own = [s for s in own if words_found(need, content_terms(s.unit.scoped()))] or own  # about the need if any is
+        missed = [r for r in readings if r.misses and not r.fits]
+        if missed:  # one product of the pair rated below what is asked decides it
+            shown = [missed[0].misses[0]] + [r.fits[0] for r in readings if r.fits][:1]
+            return _decided("No.", shown, own, titles, name)
+        sides.append((readings, own))
+    if all(r.ranged and not r.misses for readings, _ in sides for r in readings):
+        units = [r.ranged[0] for readings, _ in sides for r in readings]
+        return _decided("Yes.", units, [s for _, own in sides for s in own], titles, products[0])
     return None
 
 
