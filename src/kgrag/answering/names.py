@@ -103,9 +103,13 @@ def named_whole(phrase: list[str], names_text: str, squashed: str) -> bool:
     return False
 
 
+_CATALOGUE_WORDS = frozenset({"sku", "variant", "version", "model", "family", "series"})  # "the Zephyr Max SKUs"
+
+
 def is_class_word(word: str) -> bool:
-    """A class noun ("Board", "Kits", "Sensor"), which a question may capitalise but which names nothing."""
-    return word.lower().rstrip("s") in GENERIC_WORDS
+    """A class noun ("Board", "Kits", "Sensor") or a catalogue word ("SKUs", "Variants"), which a question may
+    capitalise or put after a product's name but which names nothing."""
+    return word.lower().rstrip("s") in GENERIC_WORDS | _CATALOGUE_WORDS
 
 
 def trim_class_words(phrase: list[str]) -> list[str]:
