@@ -22,6 +22,18 @@ def test_repeated_toc_and_foreign_lines_are_dropped() -> None:
     assert out[1].source["compacted"] and out[1].chunk_id == second.chunk_id
 
 
+def test_a_repeated_table_header_stays_with_its_rows() -> None:
+    """Every datasheet's operating-conditions table opens with "Symbol | Description | Min | Typ | Max | Unit": a
+    second table keeps it, or its first row would read as its header; other repeated rows and lines still go."""
+    header = "Symbol | Description | Min | Typ | Max | Unit"
+    first = item(f"Ratings\n{header}\nV IN | Input voltage | 6 | 7.0 | 32 | V\nT OP | Operating temperature | -20 | 25 | 70 | °C")
+    second = item(f"Ratings\n{header}\nV IN | Input voltage | 6 | 7.0 | 32 | V\nT OP | Operating temperature | -40 | 25 | 85 | °C")
+    out = list(compact_items([first, second], "What is the operating temperature?"))
+    assert out[1].text == f"{header}\nT OP | Operating temperature | -40 | 25 | 85 | °C"
+    third = item(f"Notes on the ratings of the board and how they were measured\n{header}\nT OP | Operating temperature | -40 | 25 | 85 | °C")
+    assert header not in list(compact_items([second, third], "What is the operating temperature?"))[1].text  # no row left
+
+
 def test_near_copies_are_skipped_and_leave_one_note_for_one_other_product() -> None:
     kept = novel_items([item(BODY, "Mini Rev2", "2.4 Barometer"), item(BODY + " Typical.", "Mini", "2.3 Barometer"),
                         item("Power is supplied over USB-C at 5 V.", "Mini Rev2")], 0.6, 1000)

@@ -1,7 +1,7 @@
 """Context hygiene: drop lines and near-copies that cost budget but carry nothing new for the question.
 
 Within one context: a line already shown by an earlier item (chunk overlaps, repeated headings and
-metadata prefixes), table-of-contents lines, and lines in another script than the question (the Chinese or
+metadata prefixes; not a table's header row, which its rows need), table-of-contents lines, and lines in another script than the question (the Chinese or
 French copy of a certification notice) are removed; an item left with almost nothing is dropped.
 """
 
@@ -58,8 +58,9 @@ def compact_items(items: Iterable[ContextItem], question: str) -> Iterator[Conte
     seen: set[str] = set()
     for item in items:
         kept: list[str] = []
-        for line, key, toc, foreign in _lines(item.text):
-            if key and (key in seen or toc or (latin_question and foreign)):
+        lines = _lines(item.text)
+        for i, (line, key, toc, foreign) in enumerate(lines):
+            if key and (toc or (latin_question and foreign) or (key in seen and not _table_header(lines, i, seen))):
                 continue
             kept.append(line)
             if key:
@@ -73,6 +74,21 @@ def compact_items(items: Iterable[ContextItem], question: str) -> Iterator[Conte
         tokens = max(1, round(item.tokens * len(text) / max(1, len(item.text)))) if item.tokens else 0  # no re-tokenizing
         yield ContextItem(kind=item.kind, text=text, score=item.score, chunk_id=item.chunk_id, doc_id=item.doc_id,
                           source={**item.source, "compacted": True}, item_id=item.item_id, tokens=tokens)
+
+
+def _table_header(lines: tuple[tuple[str, str, bool, bool], ...], i: int, seen: set[str]) -> bool:
+    """Line `i` opens a table (the first of a run of " | " rows) some row of which is new: "Symbol | Description | Min |
+    Typ | Max | Unit" is repeated by every datasheet, but without it the rows kept below lose their columns' meaning."""
+    def row(j: int) -> bool:
+        return 0 <= j < len(lines) and " | " in lines[j][0]
+    if not row(i) or row(i - 1):
+        return False
+    j = i + 1
+    while row(j):
+        if lines[j][1] not in seen:
+            return True
+        j += 1
+    return False
 
 
 def novel_items(items: Iterable[ContextItem], max_overlap: float, budget: int, note: bool = True) -> list[ContextItem]:
