@@ -15,9 +15,10 @@ CORE = ("The Zephyr Core is a compact controller board.\nPower\nVIN: This pin ca
 OTHER = "The Zephyr Max is a larger controller board.\nPower\nVIN: input voltage from the VIN pad is 6 to 21 V.\nOperating temperature | 0 to 70 °C"
 
 
-def _answer(question: str) -> tuple[str, str]:
-    items = [ContextItem("chunk", CORE, 0.5, "c1", "d1", {"path": "core.pdf", "title": "Zephyr Core"}),
-             ContextItem("chunk", OTHER, 0.4, "c2", "d2", {"path": "max.pdf", "title": "Zephyr Max"})]
+def _answer(question: str, items: list[ContextItem] | None = None) -> tuple[str, str]:
+    """The answer (no LLM call) and its path over `items`, by default the Zephyr Core's and the Zephyr Max's passages."""
+    items = items or [ContextItem("chunk", CORE, 0.5, "c1", "d1", {"path": "core.pdf", "title": "Zephyr Core"}),
+                      ContextItem("chunk", OTHER, 0.4, "c2", "d2", {"path": "max.pdf", "title": "Zephyr Max"})]
     context = Context(question=question, strategy="test", items=items, tokens=200, budget=2000)
     answer = generate_answer(FakeLLM(replies=[]), question, context, mode="auto", focus_tokens=200)  # no LLM call
     return answer.text, str(context.info.get("answer_path"))
@@ -49,17 +50,12 @@ def test_using_a_product_on_its_own_is_decided_by_what_its_documents_say_it_need
              ContextItem("chunk", eye, 0.5, "c2", "d2", {"path": "eye.pdf", "title": "Zephyr Eye"}),
              ContextItem("chunk", CORE, 0.4, "c3", "d3", {"path": "core.pdf", "title": "Zephyr Core"})]
 
-    def ask(question: str) -> tuple[str, str]:
-        context = Context(question=question, strategy="test", items=items, tokens=200, budget=2000)
-        text = generate_answer(FakeLLM(replies=[]), question, context, mode="auto", focus_tokens=200).text
-        return text, str(context.info.get("answer_path"))
-
-    text, path = ask("Can I use the Zephyr Shield on its own as a display?")
+    text, path = _answer("Can I use the Zephyr Shield on its own as a display?", items)
     assert path == "rating" and text.startswith("No. Note: The Zephyr Shield requires a Zephyr Core board to function [1].")
     assert text.endswith("Zephyr Shield: It has a 4-inch display [1].")  # then the product's best other passage
-    assert ask("Can the Zephyr Eye work standalone?")[0].startswith("Yes. The Zephyr Eye can function as a field-ready "
+    assert _answer("Can the Zephyr Eye work standalone?", items)[0].startswith("Yes. The Zephyr Eye can function as a field-ready "
                                                                     "standalone board with its own camera [2].")
-    assert ask("Can the Zephyr Core work standalone?")[1] != "rating"  # its documents say neither
+    assert _answer("Can the Zephyr Core work standalone?", items)[1] != "rating"  # its documents say neither
 
 
 def test_a_situation_around_the_value_neither_refuses_nor_hides_the_yes_no_question() -> None:
@@ -168,14 +164,9 @@ def test_a_parts_list_row_rates_nothing_and_a_limit_word_after_a_value_bounds_it
     items = [ContextItem("chunk", parts, 0.5, "c1", "d1", {"path": "core.pdf", "title": "Zephyr Core"}),
              ContextItem("chunk", battery, 0.5, "c2", "d1", {"path": "core.pdf", "title": "Zephyr Core"})]
 
-    def ask(question: str) -> tuple[str, str]:
-        context = Context(question=question, strategy="test", items=items, tokens=200, budget=2000)
-        text = generate_answer(FakeLLM(replies=[]), question, context, mode="auto", focus_tokens=200).text
-        return text, str(context.info.get("answer_path"))
-
-    text, path = ask("Is it OK to power the Zephyr Core from a 15 V adapter in its power jack?")
+    text, path = _answer("Is it OK to power the Zephyr Core from a 15 V adapter in its power jack?", items)
     assert path != "rating" and not text.startswith("No.")
-    text, path = ask("Can I run the Zephyr Core from a 500 mAh LiPo cell?")
+    text, path = _answer("Can I run the Zephyr Core from a 500 mAh LiPo cell?", items)
     assert path == "rating" and text.startswith("No. Zephyr Core: Supported battery: Li-Po Single Cell, 3.7 V, 1024 mAh")
 
 
