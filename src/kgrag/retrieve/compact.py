@@ -1,8 +1,9 @@
 """Context hygiene: drop lines and near-copies that cost budget but carry nothing new for the question.
 
 Within one context: a line already shown by an earlier item (chunk overlaps, repeated headings and
-metadata prefixes; not a table's header row, which its rows need), table-of-contents lines, and lines in another script than the question (the Chinese or
-French copy of a certification notice) are removed; an item left with almost nothing is dropped.
+metadata prefixes; not a table's header row, which its rows need), table-of-contents lines, and lines in another
+script than the question (the Chinese or French copy of a certification notice) are removed; an item left with
+almost nothing is dropped.
 """
 
 from __future__ import annotations
