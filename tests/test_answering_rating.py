@@ -177,3 +177,16 @@ def test_two_products_used_together_suit_a_value_only_if_each_does() -> None:
     assert path == "rating" and text.startswith("No. Zephyr Max: Operating temperature: 0 to 70 °C [2].")
     text, path = _answer("I want to run the Zephyr Core with the Zephyr Max in a cabinet at 50 °C. Is that within spec?")
     assert path == "rating" and text.startswith("Yes. ") and "-40 to 85 °C [1]" in text and "0 to 70 °C [2]" in text
+
+
+def test_a_current_is_read_at_the_voltage_a_slash_list_pairs_it_with() -> None:
+    """"24/30/110/220V | 10/4/0.3/0.12 A": a relay breaks 0.3 A at 110 V, so a 1 A valve on 110 VDC is a "No."; the
+    same row decides nothing for a voltage it does not list."""
+    from kgrag.answering.suits import paired_limit
+
+    relay = "Relays\nCharacteristics | Details\nBreaking capacity DC1: 24/30/110/220V | 10/4/0.3/0.12 A"
+    items = [ContextItem("chunk", relay, 0.5, "c1", "d1", {"path": "core.pdf", "title": "Zephyr Core"})]
+    text, path = _answer("Can a Zephyr Core relay switch a 110 VDC solenoid valve that draws 1 A?", items)
+    assert path == "rating" and text.startswith("No. Zephyr Core: Characteristics: Breaking capacity DC1: 24/30/110/220V")
+    assert paired_limit(relay, 24.0, 5.0) is True and paired_limit(relay, 48.0, 1.0) is None
+    assert paired_limit("10/4/0.3/0.12 A for respectively 24/30/110/220 V", 110.0, 1.0) is False

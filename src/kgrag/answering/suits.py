@@ -85,6 +85,23 @@ def parts_row(unit: Unit) -> bool:
         unit.text.split("|", 1)[0].strip()) is not None
 
 
+# "24/30/110/220V | 10/4/0.3/0.12 A": one current per voltage, in the same order (a relay's breaking capacity)
+_SLASH_LIST = re.compile(r"(?<![\w./])(\d+(?:\.\d+)?(?:/\d+(?:\.\d+)?){1,7})\s?(V|A|mA)(?:AC|DC)?(?![\w/])")
+
+
+def paired_limit(text: str, volts: float, amps: float) -> bool | None:
+    """Whether `amps` stays within the current the text pairs with `volts` in two slash lists of equal length ("24/30/
+    110/220V | 10/4/0.3/0.12 A": 0.3 A at 110 V); None when the text pairs no current with that voltage."""
+    lists: dict[str, list[float]] = {}
+    for m in _SLASH_LIST.finditer(text):
+        values = [float(x) / (1000 if m.group(2) == "mA" else 1) for x in m.group(1).split("/")]
+        lists.setdefault("V" if m.group(2) == "V" else "A", values)
+    voltages, currents = lists.get("V"), lists.get("A")
+    if not voltages or not currents or len(voltages) != len(currents) or volts not in voltages:
+        return None
+    return amps <= currents[voltages.index(volts)]
+
+
 def asks_yes_no(q: QuestionTerms) -> bool:
     """A yes/no question, also when the asking sentence comes last ("My UNO R3 will live outdoors where nights reach
     -35 °C. Is that OK?"), but not a choice between two named options ("…. Should I use the A or the B?")."""
@@ -121,8 +138,15 @@ def try_suits(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) ->
         return None
     need = need_terms(q, products) - YES_NO_WORDS
     asked = {d for v in values for d in dimension_of_unit(v[1])}  # what follows the verdict states the same quantity,
+    volts = [v[0] for v in values if v[1] == "V"]
+    amps = [v[0] for v in values if v[1] == "A"]
     sides = []
     for name in products:
+        if len(volts) == 1 and len(amps) == 1:  # "switch a 110 VDC valve that draws 1 A": the current rated at 110 V
+            paired = [s for s in ranked if unit_about(name, s, titles)
+                      and paired_limit(s.unit.value_text(), volts[0], amps[0]) is False]
+            if paired:
+                return _decided("No.", paired[:1], [s for s in ranked if unit_about(name, s, titles)], titles, name)
         readings = [read_value(v, need, name, ranked, titles) for v in values]
         own = [s for s in ranked if unit_about(name, s, titles) and asked & value_dimensions(s.unit.value_text())]
         own = [s for s in own if words_found(need, content_terms(s.unit.scoped()))] or own  # about the need if any is
