@@ -142,13 +142,13 @@ def try_suits(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) ->
     amps = [v[0] for v in values if v[1] == "A"]
     sides = []
     for name in products:
+        about = [s for s in ranked if unit_about(name, s, titles)]  # the product's own units, best first
         if len(volts) == 1 and len(amps) == 1:  # "switch a 110 VDC valve that draws 1 A": the current rated at 110 V
-            paired = [s for s in ranked if unit_about(name, s, titles)
-                      and paired_limit(s.unit.value_text(), volts[0], amps[0]) is False]
+            paired = [s for s in about if paired_limit(s.unit.value_text(), volts[0], amps[0]) is False]
             if paired:
-                return _decided("No.", paired[:1], [s for s in ranked if unit_about(name, s, titles)], titles, name)
+                return _decided("No.", paired[:1], about, titles, name)
         readings = [read_value(v, need, name, ranked, titles) for v in values]
-        own = [s for s in ranked if unit_about(name, s, titles) and asked & value_dimensions(s.unit.value_text())]
+        own = [s for s in about if asked & value_dimensions(s.unit.value_text())]
         own = [s for s in own if words_found(need, content_terms(s.unit.scoped()))] or own  # about the need if any is
         missed = [r for r in readings if r.misses and not r.fits]
         if missed:  # one product of the pair rated below what is asked decides it
