@@ -170,6 +170,27 @@ def test_a_parts_list_row_rates_nothing_and_a_limit_word_after_a_value_bounds_it
     assert path == "rating" and text.startswith("No. Zephyr Core: Supported battery: Li-Po Single Cell, 3.7 V, 1024 mAh")
 
 
+def test_a_bill_of_materials_row_counted_by_quantity_rates_nothing() -> None:
+    """"q.ty | Function | Description" lists parts by count: "1 | reverse polarity | DIODE SCHOTTKY 2A 60V" is the diode's
+    rating, not the board's input; the board's own supply row still decides a 48 V question."""
+    from kgrag.answering.suits import parts_row
+    from kgrag.answering.units import Unit
+
+    bom = ("Functional Overview\nq.ty | Function | Description\n1 | protect from reverse polarity | DIODE SCHOTTKY SMD "
+           "2A 60V SOD123FL\n1 | power connector | CONN SCREW TERMINAL 4POS 16A 450V")
+    supply = "Power\nInput voltage | 12 to 24 V DC"
+    assert parts_row(Unit(block=1, pos=1, text="1 | power connector | CONN SCREW TERMINAL 16A 450V", kind="row",
+                          header="q.ty | Function | Description"))
+    assert not parts_row(Unit(block=1, pos=1, text="1 | 24V OUT | Output voltage 0.5A", kind="row",
+                              header="Pin | Function | Description"))  # a pin table: the board's own outputs
+    items = [ContextItem("chunk", bom, 0.5, "c1", "d1", {"path": "heat.pdf", "title": "Zephyr Heater"})]
+    text, path = _answer("Can I connect 24 V with reverse polarity to the Zephyr Heater?", items)
+    assert path != "rating" and not text.startswith("No.")  # was "No." from the diode's 60 V
+    items.append(ContextItem("chunk", supply, 0.5, "c2", "d1", {"path": "heat.pdf", "title": "Zephyr Heater"}))
+    text, path = _answer("Can I feed the Zephyr Heater from a 48 V supply?", items)
+    assert path == "rating" and text.startswith("No. Zephyr Heater: Input voltage: 12 to 24 V DC")
+
+
 def test_two_products_used_together_suit_a_value_only_if_each_does() -> None:
     """"The Zephyr Core with the Zephyr Max in a 75 °C cabinet": the Core's -40 to 85 °C fits, the Max's 0 to 70 °C
     does not, so "No." quoting the Max's range; at 50 °C both ranges hold it: "Yes." with each one's range."""

@@ -74,15 +74,22 @@ def read_value(value: tuple[float, str, bool], need: set[str], name: list[str], 
     return reading
 
 
-_PARTS_HEADER = re.compile(r"^\s*(?:ref(?:erence)?\.?|designator)\s*$", re.IGNORECASE)
+# the first column of a parts list (bill of materials): a reference designator or a count of parts
+_PARTS_KEY = re.compile(r"^\s*(?:ref(?:erence)?s?\.?|designators?|q\.?\s?ty\.?|quantity|pcs\.?)\s*$", re.IGNORECASE)
+_PARTS_NAME = re.compile(r"^\s*(?:description|function|part(?: number)?|component|value)\s*$", re.IGNORECASE)
+_COUNT = re.compile(r"^\d{1,3}$")
 
 
 def parts_row(unit: Unit) -> bool:
-    """A row of a parts list (header "Ref. | Description": "IC1 | 5V Linear Regulator | X1 | Power Jack Connector"):
-    it names what each part is; its values ("5V") are the part's, not a rating of the product's input."""
+    """A row of a parts list (header "Ref. | Description": "IC1 | 5V Linear Regulator | X1 | Power Jack Connector", or
+    "q.ty | Function | Description": "1 | protect from reverse polarity | DIODE SCHOTTKY 2A 60V"): it names what each
+    part is; its values ("5V", "60V") are the part's, not a rating of the product."""
     heads = unit.header.split("|") if unit.kind == "row" else []
-    return bool(heads) and _PARTS_HEADER.match(heads[0]) is not None and REF_DES.match(
-        unit.text.split("|", 1)[0].strip()) is not None
+    if not heads or _PARTS_KEY.match(heads[0]) is None:
+        return False
+    first = unit.text.split("|", 1)[0].strip()
+    return REF_DES.match(first) is not None or (_COUNT.match(first) is not None
+                                                and any(_PARTS_NAME.match(h) for h in heads[1:]))
 
 
 # "24/30/110/220V | 10/4/0.3/0.12 A": one current per voltage, in the same order (a relay's breaking capacity)
