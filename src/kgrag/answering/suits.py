@@ -53,13 +53,11 @@ class Reading:
     misses: list[Scored] = field(default_factory=list)
 
 
-def read_value(value: tuple[float, str, bool], need: set[str], name: list[str], ranked: list[Scored],
-               titles: dict[int, str]) -> Reading:
-    """The product's own units (its document's, or its graph facts) rating the value's quantity (carrying a need word
-    or the quantity's name)."""
+def read_value(value: tuple[float, str, bool], need: set[str], about: list[Scored]) -> Reading:
+    """What the product's own units (`about`: its document's, or its graph facts) that rate the value's quantity
+    (carrying a need word or the quantity's name) say of it; headings and parts-list rows rate nothing."""
     quantity = dimension_words(dimension_of_unit(value[1]))  # "temperature" for a value in °C
-    own = [(s, content_terms(s.unit.scoped())) for s in ranked
-           if s.unit.kind != "heading" and not parts_row(s.unit) and unit_about(name, s, titles)]
+    own = [(s, content_terms(s.unit.scoped())) for s in about if s.unit.kind != "heading" and not parts_row(s.unit)]
     rated = [(s, fit(s.unit.value_text(), value), named)
              for s, words in own if (named := bool(words_found(need, words))) or quantity & words]
     needed = [(s, v, n) for s, v, n in rated if v is not None and n]
@@ -154,7 +152,7 @@ def try_suits(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) ->
             paired = [s for s in about if paired_limit(s.unit.value_text(), volts[0], amps[0]) is False]
             if paired:
                 return _decided("No.", paired[:1], about, titles, name)
-        readings = [read_value(v, need, name, ranked, titles) for v in values]
+        readings = [read_value(v, need, about) for v in values]
         own = [s for s in about if asked & value_dimensions(s.unit.value_text())]
         own = [s for s in own if words_found(need, content_terms(s.unit.scoped()))] or own  # about the need if any is
         missed = [r for r in readings if r.misses and not r.fits]
