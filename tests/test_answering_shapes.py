@@ -816,6 +816,20 @@ def test_page_numbers_and_reference_marks_are_no_values_of_a_source() -> None:
     assert values_of_other_products(reply, "How much current does the Zephyr Core draw?", sources) == ["7"]
 
 
+def test_a_number_in_a_table_row_measures_what_its_unit_column_says() -> None:
+    """"Symbol | Description | Min | Typ | Max | Unit" then "V IN | Input voltage | 6 | 7.0 | 32 | V": 7.0 and 32 are
+    volts, so a reply giving "32 nits" of brightness from that row states a value no source holds; a table without a
+    unit column keeps its numbers bare (a count, a cell whose unit is elsewhere)."""
+    from kgrag.answering.grounding import number_uses, unsupported_values
+
+    table = "Zephyr Screen ratings\nSymbol | Description | Min | Typ | Max | Unit\nV IN | Input voltage | 6 | 7.0 | 32 | V"
+    assert number_uses(table)["32"] == {"voltage"}
+    assert unsupported_values("The screen's maximum brightness is 32 nits [1].", [table]) == ["32"]
+    assert unsupported_values("It accepts up to 32 V on VIN [1].", [table]) == []
+    pins = "Pin | Function\n32 | GPIO"
+    assert unsupported_values("The screen's maximum brightness is 32 nits [1].", [pins]) == []
+
+
 def test_spec_lines_after_a_paragraph_ending_with_a_colon_belong_to_what_it_names() -> None:
     text = ("3 Temperature Sensor\nThe temperature sensor is the QT236A2 from Acme, look for the QT236 and not the "
             "QT235. Here you can see its main characteristics:\n\n400 mV at 0 °C\n-10 °C to 125 °C Vdd 3.1 V to 5.5 V")

@@ -53,17 +53,40 @@ def number_value(raw: str) -> float | None:
         return None
 
 
+_UNIT_COLUMN = re.compile(r"^\s*units?\.?\s*$", re.IGNORECASE)  # a table header's last cell: "... | Max | Unit"
+
+
+def _row_dimensions(text: str) -> list[set[str]]:
+    """Per line of `text`: what its bare numbers measure when it is a row of a table whose header ends in a "Unit"
+    column ("Symbol | Description | Min | Typ | Max | Unit" then "V IN | Input voltage | 6 | 7.0 | 32 | V": volts);
+    an empty set elsewhere."""
+    out, unit_table = [], False
+    for line in text.split("\n"):
+        cells = line.split("|")
+        if len(cells) < 3:
+            unit_table = False
+            out.append(set())
+        elif _UNIT_COLUMN.match(cells[-1]):
+            unit_table = True
+            out.append(set())
+        else:
+            out.append(dimension_of_unit(cells[-1].strip()) if unit_table else set())
+    return out
+
+
 def number_uses(text: str) -> dict[str, set[str]]:
-    """Each number of `text` -> the quantities it is written with (BARE when no unit follows it)."""
+    """Each number of `text` -> the quantities it is written with (BARE when no unit follows it, unless its table row
+    names the unit in a "Unit" column)."""
     uses: dict[str, set[str]] = defaultdict(set)
-    with_unit: set[int] = set()
     text = CITE.sub(" ", _PAGE_REF.sub(" ", text))  # a header's "p. 7", a reference "[7]": where, not a value
-    for m in NUMBER_UNIT.finditer(text):
-        uses[number_form(m.group(1))] |= dimension_of_unit(m.group(2)) or {BARE}
-        with_unit.add(m.end(1))
-    for m in STANDALONE_NUMBER.finditer(text):
-        if m.end() not in with_unit:
-            uses[number_form(m.group(0))].add(BARE)
+    for line, row_dims in zip(text.split("\n"), _row_dimensions(text), strict=True):
+        with_unit: set[int] = set()
+        for m in NUMBER_UNIT.finditer(line):
+            uses[number_form(m.group(1))] |= dimension_of_unit(m.group(2)) or {BARE}
+            with_unit.add(m.end(1))
+        for m in STANDALONE_NUMBER.finditer(line):
+            if m.end() not in with_unit:
+                uses[number_form(m.group(0))] |= row_dims or {BARE}
     return uses
 
 
