@@ -27,18 +27,21 @@ def _answer(question: str, items: list[ContextItem] | None = None) -> tuple[str,
 def test_a_value_outside_the_products_rating_is_a_no_with_the_rating_quoted() -> None:
     text, path = _answer("Can I power the Zephyr Core from a 9 V battery on its VIN pin?")
     assert path == "rating" and text.startswith("No. Zephyr Core: VIN: This pin can be used to power the board with "
-                                                "a regulated 5 V source [1].")
+                                                "a regulated 5 V source [1]. 9 V does not match this rating [1].")
     text, _ = _answer("Can the relay of the Zephyr Core switch a 230 VAC heater that draws 3 A?")
-    assert text.startswith("No. ") and "max 2 A [1]" in text  # the voltage fits, the current does not
+    assert text.startswith("No. Zephyr Core: Maximum current through relay switch: max 2 A [1]. 3 A exceeds this "
+                           "rating [1].")  # the voltage fits, the current does not: the limit it exceeds, said
     text, _ = _answer("Can I power the Zephyr Core from a 9 V battery on its VIN pin?")
     assert "250 VAC" not in text  # what follows a verdict is about the need (power, VIN), not any voltage row
 
 
 def test_a_value_inside_a_rated_range_is_a_yes_and_another_products_range_decides_nothing() -> None:
     text, path = _answer("Can the Zephyr Core operate at -35 °C?")
-    assert path == "rating" and text == "Yes. Zephyr Core: Parameter: Operating temperature; Value: -40 to 85 °C [1]."
+    assert path == "rating" and text == ("Yes. Zephyr Core: Parameter: Operating temperature; Value: -40 to 85 °C [1]. "
+                                         "-35 °C is within this rating [1].")  # the asked value against the rating
     text, path = _answer("Can the Zephyr Max operate at -35 °C?")
-    assert path == "rating" and text == "No. Zephyr Max: Operating temperature: 0 to 70 °C [2]."  # its own range
+    assert path == "rating" and text == ("No. Zephyr Max: Operating temperature: 0 to 70 °C [2]. "
+                                         "-35 °C is below this rating [2].")  # its own range
 
 
 def test_using_a_product_on_its_own_is_decided_by_what_its_documents_say_it_needs() -> None:
@@ -209,5 +212,6 @@ def test_a_current_is_read_at_the_voltage_a_slash_list_pairs_it_with() -> None:
     items = [ContextItem("chunk", relay, 0.5, "c1", "d1", {"path": "core.pdf", "title": "Zephyr Core"})]
     text, path = _answer("Can a Zephyr Core relay switch a 110 VDC solenoid valve that draws 1 A?", items)
     assert path == "rating" and text.startswith("No. Zephyr Core: Characteristics: Breaking capacity DC1: 24/30/110/220V")
+    assert "1 A at 110 VDC is more than this rating allows [1]." in text  # the asked values against the pair
     assert paired_limit(relay, 24.0, 5.0) is True and paired_limit(relay, 48.0, 1.0) is None
     assert paired_limit("10/4/0.3/0.12 A for respectively 24/30/110/220 V", 110.0, 1.0) is False

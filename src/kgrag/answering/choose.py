@@ -60,15 +60,36 @@ def need_terms(q: QuestionTerms, sides: list[list[str]]) -> set[str]:
             and not t.replace(".", "").isdigit()}
 
 
+def _written(question: str) -> list[tuple[re.Match[str], float]]:
+    """Each number-with-unit the question writes whose number reads, with that number."""
+    return [(m, number) for m in NUMBER_UNIT.finditer(question) if (number := number_value(m.group(1))) is not None]
+
+
 def written_values(question: str) -> list[tuple[float, str, bool]]:
     """The values the question writes, each as (number in its base unit, the base unit, True when it is an upper
     bound: "draws less than 10 mA")."""
     out = []
-    for m in NUMBER_UNIT.finditer(question):
-        number = number_value(m.group(1))
-        if number is not None:
-            scaled, unit = _scaled(number, m.group(2))
-            out.append((scaled, unit, bool(_AT_MOST.search(question[:m.start()]))))
+    for m, number in _written(question):
+        scaled, unit = _scaled(number, m.group(2))
+        out.append((scaled, unit, bool(_AT_MOST.search(question[:m.start()]))))
+    return out
+
+
+def written_value_texts(question: str) -> list[str]:
+    """The values the question writes as it writes them ("500 mAh", "110 VDC"), in `written_values` order."""
+    return [m.group(0).strip() for m, _ in _written(question)]
+
+
+def rated_numbers(text: str, unit: str) -> list[float]:
+    """The numbers `text` gives in `unit` (a base unit: "V", "°C"), range ends included, scaled to it."""
+    out = []
+    for m in RANGE_ENDS.finditer(text):
+        for raw in (m.group(1), m.group(2)):
+            if (number := number_value(raw)) is not None and _scaled(number, m.group(3))[1] == unit:
+                out.append(_scaled(number, m.group(3))[0])
+    for m in NUMBER_UNIT.finditer(text):
+        if (number := number_value(m.group(1))) is not None and _scaled(number, m.group(2))[1] == unit:
+            out.append(_scaled(number, m.group(2))[0])
     return out
 
 
@@ -102,14 +123,15 @@ def _scaled(number: float, unit: str) -> tuple[float, str]:
     return number, unit
 
 
-def fit(text: str, value: tuple[float, str, bool]) -> bool | None:
-    """Does the asked value fit what `text` rates in the same unit? Inside a range; at most a single value written as a
-    limit ("rated", "up to", "12 V max") or of a quantity offered as enough ("48 kB" of flash); at least one written as a
-    minimum ("at least 7 V", "1024 mAh Minimum"); equal to a nominal value ("powered with 24 V" does not take 12 V);
-    for an upper bound, a rated value at most the asked one. None when the text rates nothing in that unit."""
+def judge(text: str, value: tuple[float, str, bool]) -> list[tuple[bool, str]]:
+    """How the asked value stands to each rating `text` gives in the same unit, with the rating's kind: inside a
+    "range"; at most a single value written as a "limit" ("rated", "up to", "12 V max") or of a quantity offered as
+    enough ("48 kB" of flash); at least one written as a "floor" ("at least 7 V", "1024 mAh Minimum"); equal to a
+    "nominal" value ("powered with 24 V" does not take 12 V); for an upper bound, a rated value at most the asked one
+    (a "limit"). Empty when the text rates nothing in that unit."""
     number, unit, upper = value
     dims = dimension_of_unit(unit)
-    verdicts: list[bool] = []
+    verdicts: list[tuple[bool, str]] = []
     spans = []
     for m in RANGE_ENDS.finditer(text):
         low, high = number_value(m.group(1)), number_value(m.group(2))
@@ -117,30 +139,36 @@ def fit(text: str, value: tuple[float, str, bool]) -> bool | None:
             continue
         (low, base), (high, _) = _scaled(low, m.group(3)), _scaled(high, m.group(3))
         if base == unit:
-            verdicts.append(min(low, high) <= number <= max(low, high))
+            verdicts.append((min(low, high) <= number <= max(low, high), "range"))
             spans.append(m.span())
     singles = [(m, _scaled(raw, m.group(2))) for m in NUMBER_UNIT.finditer(text)
                if (raw := number_value(m.group(1))) is not None and not any(a <= m.start() < b for a, b in spans)]
     ends = [rated for _, (rated, base) in singles if base == unit]
     if not verdicts and len(ends) == 2 and LIMITS.search(text):  # "thermal limits: -40 °C (-40 °F) 85 °C (185 °F)"
-        return min(ends) <= number <= max(ends)
+        return [(min(ends) <= number <= max(ends), "range")]
     if not verdicts and len(ends) == 3 and ends[0] < ends[1] < ends[2]:  # a min / typ / max row: "-40 | 25 | 85 | °C"
-        return ends[0] <= number <= ends[2]
+        return [(ends[0] <= number <= ends[2], "range")]
     for m, (rated, base) in singles:
         if base != unit:
             continue
         after = text[m.end():]
         if upper:
-            verdicts.append(rated <= number)
+            verdicts.append((rated <= number, "limit"))
         elif _FLOOR_AFTER.match(after):
-            verdicts.append(number >= rated)
+            verdicts.append((number >= rated, "floor"))
         elif _LIMIT.search(text[:m.start()]) or _LIMIT_AFTER.match(after) or dims & _AT_LEAST:
-            verdicts.append(abs(number) <= abs(rated))
+            verdicts.append((abs(number) <= abs(rated), "limit"))
         elif _FLOOR.search(text[:m.start()]):
-            verdicts.append(number >= rated)
+            verdicts.append((number >= rated, "floor"))
         else:
-            verdicts.append(abs(rated - number) <= 0.01 * abs(number))
-    return any(verdicts) if verdicts else None
+            verdicts.append((abs(rated - number) <= 0.01 * abs(number), "nominal"))
+    return verdicts
+
+
+def fit(text: str, value: tuple[float, str, bool]) -> bool | None:
+    """Does the asked value fit any rating `text` gives in its unit (`judge`)? None when the text rates nothing."""
+    verdicts = judge(text, value)
+    return any(ok for ok, _ in verdicts) if verdicts else None
 
 
 def read_side(name: list[str], other: list[str], need: set[str], value: tuple[float, str, bool] | None,

@@ -13,7 +13,17 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from kgrag.answering.choose import DENIES, LIMITS, fit, need_terms, quote_unit, written_values
+from kgrag.answering.choose import (
+    DENIES,
+    LIMITS,
+    fit,
+    judge,
+    need_terms,
+    quote_unit,
+    rated_numbers,
+    written_value_texts,
+    written_values,
+)
 from kgrag.answering.compare import unit_about
 from kgrag.answering.names import title_names
 from kgrag.answering.quotes import quote_answer
@@ -141,40 +151,71 @@ def try_suits(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) ->
     values = written_values(q.text)
     if not values:
         return None
+    written = written_value_texts(q.text)
     need = need_terms(q, products) - YES_NO_WORDS
     asked = {d for v in values for d in dimension_of_unit(v[1])}  # what follows the verdict states the same quantity,
-    volts = [v[0] for v in values if v[1] == "V"]
-    amps = [v[0] for v in values if v[1] == "A"]
+    volts = [n for n, v in enumerate(values) if v[1] == "V"]
+    amps = [n for n, v in enumerate(values) if v[1] == "A"]
     sides = []
     for name in products:
         about = [s for s in ranked if unit_about(name, s, titles)]  # the product's own units, best first
         if len(volts) == 1 and len(amps) == 1:  # "switch a 110 VDC valve that draws 1 A": the current rated at 110 V
-            paired = [s for s in about if paired_limit(s.unit.value_text(), volts[0], amps[0]) is False]
+            at, draw = values[volts[0]][0], values[amps[0]][0]
+            paired = [s for s in about if paired_limit(s.unit.value_text(), at, draw) is False]
             if paired:
-                return _decided("No.", paired[:1], about, titles, name)
+                why = f"{written[amps[0]]} at {written[volts[0]]} is more than this rating allows"
+                return _decided("No.", paired[:1], about, titles, name, why)
         readings = [read_value(v, need, about) for v in values]
         own = [s for s in about if asked & value_dimensions(s.unit.value_text())]
         own = [s for s in own if words_found(need, content_terms(s.unit.scoped()))] or own  # about the need if any is
-        missed = [r for r in readings if r.misses and not r.fits]
-        if missed:  # one product of the pair rated below what is asked decides it
-            shown = [missed[0].misses[0]] + [r.fits[0] for r in readings if r.fits][:1]
-            return _decided("No.", shown, own, titles, name)
+        missed = [n for n, r in enumerate(readings) if r.misses and not r.fits]
+        if missed:  # one product of the pair rated below what is asked decides it: a range or limit missed first
+            how = {n: _beyond(readings[n].misses, values[n]) for n in missed}
+            n = min(missed, key=lambda n: how[n][0] == _NOMINAL)
+            shown = [how[n][1]] + [r.fits[0] for r in readings if r.fits][:1]
+            return _decided("No.", shown, own, titles, name, f"{written[n]} {how[n][0]} this rating")
         sides.append((readings, own))
     if all(r.ranged and not r.misses for readings, _ in sides for r in readings):
         units = [r.ranged[0] for readings, _ in sides for r in readings]
-        return _decided("Yes.", units, [s for _, own in sides for s in own], titles, products[0])
+        why = f"{' and '.join(dict.fromkeys(written))} {'is' if len(set(written)) == 1 else 'are'} within " + (
+            "this rating" if len({id(u) for u in units}) == 1 else "these ratings")
+        return _decided("Yes.", units, [s for _, own in sides for s in own], titles, products[0], why)
     return None
 
 
-def _decided(verdict: str, units: list[Scored], own: list[Scored], titles: dict[int, str], name: list[str]) -> str:
-    """The verdict, each deciding unit once (led by its product unless the quote before was the same product's),
-    then the product's best other passage for the question, which often says why or what to do instead."""
+_NOMINAL = "does not match"
+
+
+def _beyond(misses: list[Scored], value: tuple[float, str, bool]) -> tuple[str, Scored]:
+    """How a missed value stands to the ratings that miss it, and the unit saying so: above or below a range or limit
+    ("exceeds", "is below", "is outside") before a nominal value it does not match ("powered with 24 V")."""
+    for s in misses:
+        kinds = {kind for ok, kind in judge(s.unit.value_text(), value) if not ok}
+        rated = rated_numbers(s.unit.value_text(), value[1])
+        if kinds & {"range", "limit", "floor"}:
+            if rated and value[0] > max(rated) and kinds & {"range", "limit"}:
+                return "exceeds", s
+            if rated and value[0] < min(rated) and kinds & {"range", "floor"}:
+                return "is below", s
+            return "is outside", s
+    return _NOMINAL, misses[0]
+
+
+def _decided(verdict: str, units: list[Scored], own: list[Scored], titles: dict[int, str], name: list[str],
+             why: str = "") -> str:
+    """The verdict, each deciding unit once (led by its product unless the quote before was the same product's), the
+    asked value against them (`why`: "24 V exceeds this rating"), then the product's best other passage for the
+    question, which often says why or what to do instead."""
     out: list[str] = []
     shown: list[Scored] = []
     for s in units:
         if not any(s is u for u in shown):
             out.append(quote_unit(s, titles, name, led=shown[-1] if shown else None))
             shown.append(s)
+    if why:  # after the unit that decides a "No.", after all of them for a "Yes."
+        deciding = shown[:1] if verdict == "No." else shown
+        cites = ", ".join(dict.fromkeys(str(s.unit.cited()) for s in deciding))
+        out.insert(len(deciding), f"{why[:1].upper()}{why[1:]} [{cites}].")
     text = f"{verdict} {' '.join(out)}"
     more = quote_answer([s for s in own if all(s is not u for u in shown)], MORE_QUOTES, titles, said=text)
     return text if is_refusal(more) else f"{text} {more}"
