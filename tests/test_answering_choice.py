@@ -42,6 +42,8 @@ def test_the_asked_value_inside_one_rated_range_and_outside_the_other_decides() 
     text, path = _answer(question, ("Zephyr Core", core), ("Zephyr Mini", mini))
     assert path == "choice" and text.startswith("The Zephyr Mini.")
     assert "-40 to +85 °C [2]" in text and "0 to 70 °C [1]" in text  # the other option's range is shown too
+    assert "-40 to +85 °C [2]. -20 °C is within this rating [2]." in text  # and the asked value against each
+    assert text.endswith("0 to 70 °C [1]. -20 °C is below this rating [1].")
 
 
 def test_an_option_whose_documents_deny_the_need_loses() -> None:

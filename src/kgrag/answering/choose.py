@@ -80,6 +80,23 @@ def written_value_texts(question: str) -> list[str]:
     return [m.group(0).strip() for m, _ in _written(question)]
 
 
+MISSED_NOMINAL = "does not match"
+
+
+def missed_how(text: str, value: tuple[float, str, bool]) -> str:
+    """How a value `text` does not fit stands to its rating: "exceeds" or "is below" a range or limit, "is outside"
+    one, or "does not match" a nominal value ("powered with 24 V")."""
+    kinds = {kind for ok, kind in judge(text, value) if not ok}
+    if not kinds & {"range", "limit", "floor"}:
+        return MISSED_NOMINAL
+    rated = rated_numbers(text, value[1])
+    if rated and value[0] > max(rated) and kinds & {"range", "limit"}:
+        return "exceeds"
+    if rated and value[0] < min(rated) and kinds & {"range", "floor"}:
+        return "is below"
+    return "is outside"
+
+
 def rated_numbers(text: str, unit: str) -> list[float]:
     """The numbers `text` gives in `unit` (a base unit: "V", "°C"), range ends included, scaled to it."""
     out = []
@@ -252,8 +269,16 @@ def try_choose(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) -
         return None
     chosen, unit, shown = won
     other = b if chosen is a else a
+    said = written_value_texts(q.text)[0] if value and not value[2] and chosen.fits is unit else ""  # "12 V"
     text = f"The {' '.join(chosen.name)}. {quote_unit(unit, titles, chosen.name)}"
+    if said:  # the asked value against both ratings
+        text += f" {said} is within this rating [{unit.unit.cited()}]."
     more = second_quote(chosen, unit)  # why, in a second passage of the chosen option
     if more is not None:
         text += f" {quote_unit(more, titles, chosen.name, led=unit)}"
-    return text + (f" {quote_unit(shown, titles, other.name)}" if shown is not None else "")
+    if shown is None:
+        return text
+    text += f" {quote_unit(shown, titles, other.name)}"
+    if said and value:
+        text += f" {said} {missed_how(shown.unit.value_text(), value)} this rating [{shown.unit.cited()}]."
+    return text

@@ -16,11 +16,11 @@ from dataclasses import dataclass, field
 from kgrag.answering.choose import (
     DENIES,
     LIMITS,
+    MISSED_NOMINAL,
     fit,
-    judge,
+    missed_how,
     need_terms,
     quote_unit,
-    rated_numbers,
     written_value_texts,
     written_values,
 )
@@ -171,7 +171,7 @@ def try_suits(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) ->
         missed = [n for n, r in enumerate(readings) if r.misses and not r.fits]
         if missed:  # one product of the pair rated below what is asked decides it: a range or limit missed first
             how = {n: _beyond(readings[n].misses, values[n]) for n in missed}
-            n = min(missed, key=lambda n: how[n][0] == _NOMINAL)
+            n = min(missed, key=lambda n: how[n][0] == MISSED_NOMINAL)
             shown = [how[n][1]] + [r.fits[0] for r in readings if r.fits][:1]
             return _decided("No.", shown, own, titles, name, f"{written[n]} {how[n][0]} this rating")
         sides.append((readings, own))
@@ -183,22 +183,14 @@ def try_suits(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) ->
     return None
 
 
-_NOMINAL = "does not match"
-
-
 def _beyond(misses: list[Scored], value: tuple[float, str, bool]) -> tuple[str, Scored]:
-    """How a missed value stands to the ratings that miss it, and the unit saying so: above or below a range or limit
-    ("exceeds", "is below", "is outside") before a nominal value it does not match ("powered with 24 V")."""
+    """How a missed value stands to the ratings that miss it (`missed_how`), and the unit saying so: a range or limit
+    it misses before a nominal value it does not match."""
     for s in misses:
-        kinds = {kind for ok, kind in judge(s.unit.value_text(), value) if not ok}
-        rated = rated_numbers(s.unit.value_text(), value[1])
-        if kinds & {"range", "limit", "floor"}:
-            if rated and value[0] > max(rated) and kinds & {"range", "limit"}:
-                return "exceeds", s
-            if rated and value[0] < min(rated) and kinds & {"range", "floor"}:
-                return "is below", s
-            return "is outside", s
-    return _NOMINAL, misses[0]
+        how = missed_how(s.unit.value_text(), value)
+        if how != MISSED_NOMINAL:
+            return how, s
+    return MISSED_NOMINAL, misses[0]
 
 
 def _decided(verdict: str, units: list[Scored], own: list[Scored], titles: dict[int, str], name: list[str],
