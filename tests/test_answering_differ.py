@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from kgrag.answering.asks import asks_difference
-from kgrag.answering.differ import same_part, try_differences
+from kgrag.answering.differ import part_kinds, same_part, try_differences
 from kgrag.answering.terms import analyse
 
 TABLE = {1: "Zephyr Mini Rev2 (Product)\nhas sensor | QB270 [3]\nhas sensor | QS3003\nhas sensor | QPS22HB [3]\n"
@@ -21,6 +21,19 @@ def test_the_parts_each_product_lists_and_the_other_does_not_answer_how_they_dif
     assert "Both list QPS22HB [3], QINA-B306 [2]." in text  # one part written two ways; buses are not parts
     sensors = try_differences(analyse("Do the Zephyr Mini and the Zephyr Mini Rev2 have the same sensors?"), TABLE) or ""
     assert "QINA" not in sensors and "QB270 [3]" in sensors  # only the asked kind
+
+
+def test_each_part_is_listed_with_what_the_documents_call_it() -> None:
+    """A parts list row "U3 | QS3003 Humidity Sensor IC" says what the part is: the difference lists "QS3003 (humidity
+    sensor)"; a fact line ("has sensor | QB270") and a part no text describes stay bare."""
+    rows = ["Ref. | Description\nU3 | QS3003 Humidity Sensor IC\nU4 | QSM9DS1 9-axis IMU\nU5 | QTS221 and the QX1 sensors",
+            "The QINA-B306 Bluetooth module talks to the host."]
+    kinds = part_kinds(["QS3003", "QSM9DS1", "QTS221", "QB270", "QINA-B306"], rows + [TABLE[1]])
+    assert kinds == {"QS3003": "humidity sensor", "QSM9DS1": "9-axis IMU", "QINA-B306": "bluetooth module"}
+    q = analyse("Is the Zephyr Mini Rev2 just a renamed Zephyr Mini, or did its components change?")
+    text = try_differences(q, TABLE, rows) or ""
+    assert "The Zephyr Mini Rev2 has QB270 [3], QS3003 (humidity sensor) [1], which the Zephyr Mini does not list." in text
+    assert "The Zephyr Mini has QSM9DS1 (9-axis IMU) [4], QTS221 [1]," in text
 
 
 def test_no_difference_answer_without_two_products_lists_or_a_difference_asked() -> None:

@@ -8,14 +8,14 @@ of its source."""
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from kgrag.answering.asks import asks_difference, asks_overview
 from kgrag.answering.extract import fact_groups
 from kgrag.answering.names import title_names
 from kgrag.answering.terms import CLASS_WORDS, QuestionTerms, fold
 from kgrag.answering.values import has_value
-from kgrag.graph.datasheet.vocab import CHECKMARKS, PRODUCT_TYPE, TYPE_WORDS
+from kgrag.graph.datasheet.vocab import CHECKMARKS, PRODUCT_TYPE, TYPE_RULES, TYPE_WORDS
 
 GENERIC_KINDS = frozenset({"component", "part", "chip", "hardware"} | {fold(w) for w in TYPE_WORDS[PRODUCT_TYPE]})
 PLUMBING = frozenset({"interface", "connector"})  # "has interface | I2C", "has connector | B2B-PH-SM4-TB": no part
@@ -63,13 +63,33 @@ def _parts(facts: list[tuple[str, str, int | None]], n: int, kinds: set[str]) ->
     return out
 
 
-def _listed(parts: list[Part]) -> str:
-    return ", ".join(f"{name} [{n}]" for name, n in parts)
+# what a parts list or a sentence says a part is, right after its name: "HTS221 Humidity Sensor IC", "LSM6DS3 6-axis IMU"
+_KIND = "|".join(sorted((re.escape(w) for _, words in TYPE_RULES for w in words), key=len, reverse=True))
+_WORD = r"(?!(?:and|or|the|a|an|of|with|for|to|in|on|is|are|has|have|via|from)\b)(?:\d+-)?[A-Za-z]+(?:-[A-Za-z]+)*"
+_WHAT = rf"[ \t]+((?:{_WORD}[ \t]+){{0,3}}(?:{_KIND})s?)(?![\w-])"  # on the name's own line
 
 
-def try_differences(q: QuestionTerms, fact_blocks: Mapping[int, str]) -> str | None:
-    """The parts two named products do not share, from their fact groups; None unless the question asks how they
-    differ and each product lists at least MIN_PARTS parts of the asked kind (sensors, or any when it names none)."""
+def part_kinds(parts: Iterable[str], texts: Iterable[str]) -> dict[str, str]:
+    """Part name -> what the documents call it where they name it ("HTS221" -> "humidity sensor"), for the parts some
+    text describes with a class word (sensor, IMU, regulator, module …) within four plain words after the name."""
+    joined = "\n".join(texts)
+    out = {}
+    for name in parts:
+        m = re.search(rf"(?<![\w-]){re.escape(name)}[\w-]*{_WHAT}", joined, re.IGNORECASE)
+        if m:  # "Humidity Sensor" -> "humidity sensor"; "IMU", "DC-DC" stay as written
+            out[name] = " ".join(w.lower() if w[1:].islower() else w for w in m.group(1).split())
+    return out
+
+
+def _listed(parts: list[Part], kinds: Mapping[str, str] | None = None) -> str:
+    kinds = kinds or {}
+    return ", ".join(f"{name} ({kinds[name]}) [{n}]" if name in kinds else f"{name} [{n}]" for name, n in parts)
+
+
+def try_differences(q: QuestionTerms, fact_blocks: Mapping[int, str], texts: Iterable[str] = ()) -> str | None:
+    """The parts two named products do not share, from their fact groups, each with what `texts` (the context's
+    passages) call it; None unless the question asks how they differ and each product lists at least MIN_PARTS parts
+    of the asked kind (sensors, or any when it names none)."""
     if not asks_difference(q.text) or len(q.phrases) < 2:
         return None
     kinds = (q.attributes & CLASS_WORDS) - GENERIC_KINDS
@@ -91,13 +111,14 @@ def try_differences(q: QuestionTerms, fact_blocks: Mapping[int, str]) -> str | N
     both = [p for p in parts_a if p not in only_a]
     if not only_a and not only_b:
         return None  # the same lists: a graph may simply miss what differs, so no verdict from it
+    kinds = part_kinds([name for name, _ in only_a + only_b + both], texts)
     said = [f"The {a} and the {b} differ in the parts the documents list [{table}]."]
     if only_a:
-        said.append(f"The {a} has {_listed(only_a)}, which the {b} does not list.")
+        said.append(f"The {a} has {_listed(only_a, kinds)}, which the {b} does not list.")
     if only_b:
-        said.append(f"The {b} has {_listed(only_b)}, which the {a} does not list.")
+        said.append(f"The {b} has {_listed(only_b, kinds)}, which the {a} does not list.")
     if both:
-        said.append(f"Both list {_listed(both)}.")
+        said.append(f"Both list {_listed(both, kinds)}.")
     return " ".join(said)
 
 
