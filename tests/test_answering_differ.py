@@ -58,6 +58,9 @@ def test_an_overview_of_the_asked_kind_of_parts_follows_a_small_models_answer() 
 
     q = analyse("Summarize the sensing capabilities of the Zephyr Mini Rev2.")
     assert parts_overview(q, TABLE) == "From the knowledge graph: the Zephyr Mini Rev2 lists QB270 [3], QS3003 [1], QPS22HB [3]."
+    rows = ["Ref. | Description\nU2 | QB270 6-axis IMU\nU9 | QPS22HB Pressure Sensor IC"]  # what the parts are, if said
+    assert parts_overview(q, TABLE, rows) == ("From the knowledge graph: the Zephyr Mini Rev2 lists QB270 (6-axis IMU) [3], "
+                                              "QS3003 [1], QPS22HB (pressure sensor) [3].")
     # no kind asked: every part but the buses, then the spec rows (values first, no compliance marks)
     specs = {1: TABLE[1].split("\n\n")[0] + "\nfcc usa | Yes [4]\nxshut | Shutdown\npressure range | 260 to 1260 hPa [3]"}
     assert parts_overview(analyse("Summarize what the Zephyr Mini Rev2 provides."), specs) == (

@@ -106,8 +106,9 @@ def plan_answer(
     titles = {b.n: b.title for b in blocks}  # every quote says whose it is (which board, two products, a part's facts)
     facts = [b for b in blocks if b.items and b.items[0].kind == "relation"]
     fact_texts = {b.n: b.text for b in facts}  # the graph's fact table, read by the list, difference and overview paths
+    documents = [b.text for b in blocks if b not in facts]  # where the documents say what a listed part is
     small = mode == "auto" and focus_tokens > 0
-    note = parts_overview(q, fact_texts) if small else ""  # an overview's parts and specs from the graph, after the answer:
+    note = parts_overview(q, fact_texts, documents) if small else ""  # an overview's parts and specs from the graph, after the answer:
     read = {b.n: b.text for b in blocks if not (note and b in facts)}  # the model and the passages read the documents
     focus = focus_units(question, read, scopes, max(focus_tokens, 200), embedder, titles)
     focused = focused_blocks(blocks, focus)
@@ -129,7 +130,6 @@ def plan_answer(
                              f"The documents found do not {unknown.verb} {' or '.join(unknown.names)}; the closest passages:")
     if mode in ("extractive", "auto"):  # "which boards use the X": the graph's fact table lists them
         listed = try_list(q, fact_texts)
-        documents = [b.text for b in blocks if b not in facts]
         differ = try_differences(q, fact_texts, documents) if listed is None else None
         if differ is not None:  # "…, or did its components change?": the parts each product lists and the other not,
             quotes = quote_answer(focus.ranked, DIFFERENCE_QUOTES, titles, said=differ)  # then the documents' words

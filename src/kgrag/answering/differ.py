@@ -70,11 +70,14 @@ _WHAT = rf"[ \t]+((?:{_WORD}[ \t]+){{0,3}}(?:{_KIND})s?)(?![\w-])"  # on the nam
 
 
 def part_kinds(parts: Iterable[str], texts: Iterable[str]) -> dict[str, str]:
-    """Part name -> what the documents call it where they name it ("HTS221" -> "humidity sensor"), for the parts some
-    text describes with a class word (sensor, IMU, regulator, module …) within four plain words after the name."""
+    """Part name -> what the documents call it where they name it ("HTS221" -> "humidity sensor"), for the part
+    numbers (letters and digits; not a bus such as "SPI" or "Bluetooth") some text describes with a class word (sensor,
+    IMU, regulator, module …) within four plain words after the name."""
     joined = "\n".join(texts)
     out = {}
     for name in parts:
+        if not (re.search(r"\d", name) and re.search(r"[A-Za-z]", name)):
+            continue
         m = re.search(rf"(?<![\w-]){re.escape(name)}[\w-]*{_WHAT}", joined, re.IGNORECASE)
         if m:  # "Humidity Sensor" -> "humidity sensor"; "IMU", "DC-DC" stay as written
             out[name] = " ".join(w.lower() if w[1:].islower() else w for w in m.group(1).split())
@@ -122,12 +125,12 @@ def try_differences(q: QuestionTerms, fact_blocks: Mapping[int, str], texts: Ite
     return " ".join(said)
 
 
-def parts_overview(q: QuestionTerms, fact_blocks: Mapping[int, str]) -> str:
+def parts_overview(q: QuestionTerms, fact_blocks: Mapping[int, str], texts: Iterable[str] = ()) -> str:
     """For an overview of one named product ("Summarize the sensing capabilities of the A"): the parts of the asked
     kinds its fact group lists ("sensing" ~ sensor, "processors" ~ microcontroller, "power regulation" ~ power), as a
     line that follows the answer; when it asks no kind ("Summarize what the A offers"), its parts and its first
-    MAX_SPECS spec rows (the fact table's order: the rows sharing the question's words first). "" when the graph
-    lists fewer than MIN_PARTS of them."""
+    MAX_SPECS spec rows (the fact table's order: the rows sharing the question's words first); each part with what
+    `texts` call it. "" when the graph lists fewer than MIN_PARTS of them."""
     if not asks_overview(q.text) or not q.phrases:
         return ""
     for n, text in fact_blocks.items():
@@ -139,12 +142,13 @@ def parts_overview(q: QuestionTerms, fact_blocks: Mapping[int, str]) -> str:
             if asked:
                 parts = _parts(facts, n, asked)
                 if len(parts) >= MIN_PARTS:
-                    return f"{FROM_GRAPH} the {subject} lists {_listed(parts)}."
+                    return f"{FROM_GRAPH} the {subject} lists {_listed(parts, part_kinds([p for p, _ in parts], texts))}."
                 continue
             parts, specs = _parts(facts, n, set()), _specs(facts, n)
             if len(parts) + len(specs) >= MIN_PARTS:
                 rows = [f"{attr} {value} [{cited}]" for attr, value, cited in specs]
-                said = "; ".join([f"the {subject} lists {_listed(parts)}", *rows]) if parts else f"the {subject}: {'; '.join(rows)}"
+                listed = _listed(parts, part_kinds([p for p, _ in parts], texts))
+                said = "; ".join([f"the {subject} lists {listed}", *rows]) if parts else f"the {subject}: {'; '.join(rows)}"
                 return f"{FROM_GRAPH} {said}."
     return ""
 
