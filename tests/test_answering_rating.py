@@ -159,6 +159,15 @@ def test_a_row_repeating_another_rows_words_and_numbers_is_chosen_and_quoted_onc
     assert quoted.count("24V OUT") == 1 and "500mA PTC resettable fuse" in quoted
 
 
+def test_a_question_opened_by_would_may_or_must_is_a_yes_no_question() -> None:
+    """"Would a 9 V battery on VIN be OK for the Zephyr Core?" asks yes or no as "Can I …?" does."""
+    from kgrag.answering.terms import analyse
+
+    assert all(analyse(q).yes_no for q in ("Would it run at -35 °C?", "May I feed it 12 V?", "Must it be grounded?"))
+    text, path = _answer("Would a 9 V battery on the VIN pin be OK for the Zephyr Core?")
+    assert path == "rating" and text.startswith("No. Zephyr Core: VIN: This pin can be used to power the board")
+
+
 def test_a_parts_list_row_rates_nothing_and_a_limit_word_after_a_value_bounds_it() -> None:
     """"IC1 | 5V Linear Regulator | X1 | Power Jack" says what the parts are, not what the power jack takes: no "No."
     from it; "1024 mAh Minimum" is a floor a 500 mAh cell misses."""
