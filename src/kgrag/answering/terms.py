@@ -30,8 +30,7 @@ _PROSE = re.compile(
     re.IGNORECASE,
 )
 REVISION = re.compile(r"(?i:rev)\.?\d+[a-z]?")  # "Rev2" tells two products apart; it names no part
-_YES_NO = re.compile(r"^\s*(is|are|does|do|did|can|could|has|have|will|would|was|were|should|shall|may|might|must)\b",
-                     re.IGNORECASE)
+_YES_NO = re.compile(r"^\s*(is|are|does|do|did|can|could|has|have|will|would|was|were|should|shall|may|might|must)\b", re.I)
 _WHICH = re.compile(r"^\s*(which|who)\b", re.IGNORECASE)
 # "What camera sensor does …", "How much SRAM does …", "How much Flash, SRAM and EEPROM does …": the words between
 # the question word and its verb name what is asked (attributes or a class of part), never the product asked about.
