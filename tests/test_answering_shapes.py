@@ -816,6 +816,23 @@ def test_page_numbers_and_reference_marks_are_no_values_of_a_source() -> None:
     assert values_of_other_products(reply, "How much current does the Zephyr Core draw?", sources) == ["7"]
 
 
+def test_a_certification_notice_answers_certification_questions_only() -> None:
+    """"This radio transmitter has been approved by Innovation, Science and Economic Development Canada … maximum
+    permissible gain" shares "maximum", "radio", "transmitter" and "operate" with a question about the transmit power;
+    the row that states the power ranks first, and for a question about approvals the notice does."""
+    from kgrag.answering.select import score_units
+    from kgrag.answering.units import Unit
+
+    notice = Unit(block=1, pos=0, text="NOTE: This radio transmitter has been approved by Innovation, Science and Economic "
+                  "Development Canada to operate with the antenna types listed below, with the maximum permissible gain.")
+    spec = Unit(block=2, pos=0, text="Output power (ERP): 0.73 dBm")
+    scopes = {1: "Zephyr LoRa", 2: "Zephyr LoRa"}
+    question = "What maximum transmit power does the Zephyr LoRa radio transmitter operate with?"
+    assert score_units(question, [notice, spec], scopes)[0].unit is spec
+    question = "Which approvals does the Zephyr LoRa radio transmitter have in Canada?"
+    assert score_units(question, [notice, spec], scopes)[0].unit is notice
+
+
 def test_a_number_in_a_table_row_measures_what_its_unit_column_says() -> None:
     """"Symbol | Description | Min | Typ | Max | Unit" then "V IN | Input voltage | 6 | 7.0 | 32 | V": 7.0 and 32 are
     volts, so a reply giving "32 nits" of brightness from that row states a value no source holds; a table without a

@@ -156,6 +156,16 @@ def name_score(wanted: list[list[str]], near: str, far: str) -> float:
     return sum(shares) / len(shares)
 
 
+# Compliance boilerplate of datasheets ("This radio transmitter has been approved by Innovation, Science and Economic
+# Development Canada …", "This device complies with part 15 of the FCC Rules", "hereby declares … Directive"): it answers
+# a question about certification, not one about the product's specs, which its limits and numbers would otherwise match.
+_COMPLIANCE = re.compile(r"\b(?:complies with|found to comply|has been approved by|hereby declares?|declaration of "
+                         r"conformity|FCC (?:Rules|ID)|Innovation, Science and Economic Development|license-exempt|"
+                         r"harmful interference|RF exposure)\b", re.IGNORECASE)
+_ASKS_COMPLIANCE = re.compile(r"\b(?:FCC|CE|IC|ISED|RED|UKCA|RoHS|REACH|certif\w*|complian\w*|conform\w*|regulat\w*|"
+                              r"approv\w*|declar\w*|exposure|interference|licen[cs]\w*)\b", re.IGNORECASE)
+
+
 def score_units(
     question: str, units: list[Unit], scopes: dict[int, str], embedder: Embedder | None = None, stems: bool = True,
     titles: Mapping[int, str] | None = None,
@@ -186,6 +196,7 @@ def score_units(
     wanted = distinguishing_names(q, list(blocks.values()))
     products = [p for p in q.phrases if any(title_names(p, t) for t in (titles or {}).values() if t)]
     foreign_question = foreign_share(question) > FOREIGN
+    asks_compliance = bool(_ASKS_COMPLIANCE.search(question))
     # the asked words some unit carries: a word no passage has ("fitted", "classic") cannot tell units apart; when
     # most asked words are missing the question is about something else, and the few left would decide alone
     attested = words_found(q.attributes, {w for terms in unit_terms for w in terms} | dimension_words(dims))
@@ -213,6 +224,8 @@ def score_units(
             s.score *= 0.5  # a title alone answers nothing; it travels with its rows anyway
         if s.foreign:
             s.score *= 0.3  # another language than the question's: the reader (and a small model) cannot use it
+        if _COMPLIANCE.search(s.unit.text) and not asks_compliance:
+            s.score *= 0.5  # a certification notice answers certification questions only
     return sorted(scored, key=lambda s: -s.score)
 
 
