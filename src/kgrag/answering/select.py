@@ -163,7 +163,7 @@ _COMPLIANCE = re.compile(r"\b(?:complies with|found to comply|has been approved 
                          r"conformity|FCC (?:Rules|ID)|Innovation, Science and Economic Development|license-exempt|"
                          r"harmful interference|RF exposure)\b", re.IGNORECASE)
 _ASKS_COMPLIANCE = re.compile(r"\b(?:FCC|CE|IC|ISED|RED|UKCA|RoHS|REACH|certif\w*|complian\w*|conform\w*|regulat\w*|"
-                              r"approv\w*|declar\w*|exposure|interference|licen[cs]\w*)\b", re.IGNORECASE)
+                              r"approv\w*|declar\w*|exposure|interference)\b", re.IGNORECASE)
 
 
 def score_units(
