@@ -66,7 +66,7 @@ def _parts(facts: list[tuple[str, str, int | None]], n: int, kinds: set[str]) ->
 # what a parts list or a sentence says a part is, right after its name: "HTS221 Humidity Sensor IC", "LSM6DS3 6-axis IMU"
 _KIND = "|".join(sorted((re.escape(w) for _, words in TYPE_RULES for w in words), key=len, reverse=True))
 _WORD = r"(?!(?:and|or|the|a|an|of|with|for|to|in|on|is|are|has|have|via|from)\b)(?:\d+-)?[A-Za-z]+(?:-[A-Za-z]+)*"
-_WHAT = rf"[ \t]+((?:{_WORD}[ \t]+){{0,3}}(?:{_KIND})s?)(?![\w-])"  # on the name's own line
+_WHAT = re.compile(rf"[ \t]+((?:{_WORD}[ \t]+){{0,3}}(?:{_KIND})s?)(?![\w-])", re.IGNORECASE)  # on the name's line
 
 
 def part_kinds(parts: Iterable[str], texts: Iterable[str]) -> dict[str, str]:
@@ -78,7 +78,8 @@ def part_kinds(parts: Iterable[str], texts: Iterable[str]) -> dict[str, str]:
     for name in parts:
         if not (re.search(r"\d", name) and re.search(r"[A-Za-z]", name)):
             continue
-        m = re.search(rf"(?<![\w-]){re.escape(name)}[\w-]*{_WHAT}", joined, re.IGNORECASE)
+        said = (_WHAT.match(joined, at.end()) for at in re.finditer(rf"(?<![\w-]){re.escape(name)}[\w-]*", joined, re.I))
+        m = next((m for m in said if m), None)  # the first place the name is followed by what it is
         if m:  # "Humidity Sensor" -> "humidity sensor"; "IMU", "DC-DC" stay as written
             out[name] = " ".join(w.lower() if w[1:].islower() else w for w in m.group(1).split())
     return out
