@@ -99,15 +99,10 @@ def missed_how(text: str, value: tuple[float, str, bool]) -> str:
 
 def rated_numbers(text: str, unit: str) -> list[float]:
     """The numbers `text` gives in `unit` (a base unit: "V", "°C"), range ends included, scaled to it."""
-    out = []
-    for m in RANGE_ENDS.finditer(text):
-        for raw in (m.group(1), m.group(2)):
-            if (number := number_value(raw)) is not None and _scaled(number, m.group(3))[1] == unit:
-                out.append(_scaled(number, m.group(3))[0])
-    for m in NUMBER_UNIT.finditer(text):
-        if (number := number_value(m.group(1))) is not None and _scaled(number, m.group(2))[1] == unit:
-            out.append(_scaled(number, m.group(2))[0])
-    return out
+    written = [(raw, m.group(3)) for m in RANGE_ENDS.finditer(text) for raw in (m.group(1), m.group(2))]
+    written += [(m.group(1), m.group(2)) for m in NUMBER_UNIT.finditer(text)]
+    scaled = [_scaled(number, written_unit) for raw, written_unit in written if (number := number_value(raw)) is not None]
+    return [number for number, base in scaled if base == unit]
 
 
 def asked_value(question: str) -> tuple[float, str, bool] | None:
