@@ -13,7 +13,7 @@ from typing import Any
 
 from kgrag.answering.names import name_found, title_names
 from kgrag.answering.terms import CITE, PRODUCT_WORDS, analyse, asks_product, content_terms, fold, stem
-from kgrag.answering.units import FACT_SUBJECT
+from kgrag.answering.units import FACT_SUBJECT, unit_column
 from kgrag.answering.values import (
     ASKS_VERSION,
     COST,
@@ -53,9 +53,6 @@ def number_value(raw: str) -> float | None:
         return None
 
 
-_UNIT_COLUMN = re.compile(r"^\s*units?\.?\s*$", re.IGNORECASE)  # a table header's last cell: "... | Max | Unit"
-
-
 def _row_dimensions(text: str) -> list[set[str]]:
     """Per line of `text`: what its bare numbers measure when it is a row of a table whose header ends in a "Unit"
     column ("Symbol | Description | Min | Typ | Max | Unit" then "V IN | Input voltage | 6 | 7.0 | 32 | V": volts);
@@ -66,7 +63,7 @@ def _row_dimensions(text: str) -> list[set[str]]:
         if len(cells) < 3:
             unit_table = False
             out.append(set())
-        elif _UNIT_COLUMN.match(cells[-1]):
+        elif unit_column(cells[-1]):
             unit_table = True
             out.append(set())
         else:

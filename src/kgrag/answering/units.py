@@ -22,6 +22,11 @@ MAX_LEAD_WORDS = 60  # a paragraph ending "…:" that leads a list
 MAX_SPEC_WORDS = 16  # a list line stating a value ("-10 °C to 125 °C Vdd 3.1 V to 5.5 V")
 _BRACKET_UNIT = re.compile(r"[\[(]\s*([^\])]{1,6}?)\s*[\])]")  # "TEMPERATURE [°C]", "Current (mA)"
 # a fact group's first line: "nRF52832 (Microcontroller)", "SX1302 (Component, in WisGate Edge Lite 2)"
+def unit_column(head: str) -> bool:
+    """A table header cell naming the column that holds each row's unit ("... | Max | Unit")."""
+    return head.strip().lower() in ("unit", "units")
+
+
 FACT_SUBJECT = re.compile(r"^(?P<name>[^|]+?) \((?P<type>[A-Za-z]+)(?:, in (?P<owner>[^|()]+))?\)$")
 _NUMERIC = re.compile(r"[-+±~<>≤≥]?\s?\d+(?:[.,]\d+)?(?:\s?(?:to|-|–|/|~)\s?[-+]?\d+(?:[.,]\d+)?)?")
 
@@ -71,7 +76,7 @@ class Unit:
             heads = [h.strip() for h in self.header.split("|")]
             cells = [c.strip() for c in self.text.split("|")]
             if len(heads) == len(cells):
-                unit_col = next((i for i, h in enumerate(heads) if h.lower() in ("unit", "units") and cells[i]), -1)
+                unit_col = next((i for i, h in enumerate(heads) if unit_column(h) and cells[i]), -1)
                 if unit_col >= 0:  # "Max: 800; Unit: mA" reads "Max: 800 mA"
                     cells = [f"{c} {cells[unit_col]}" if _NUMERIC.fullmatch(c) else c for c in cells]
                     del heads[unit_col], cells[unit_col]
