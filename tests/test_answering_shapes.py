@@ -756,6 +756,27 @@ def test_each_clause_of_a_two_part_question_gets_its_own_quote() -> None:
     assert two_clauses("What is the Zephyr Core's clock speed?") is None  # first answer is what the second asks about
 
 
+def test_words_asked_together_get_a_quote_each_when_no_one_row_gives_them_all() -> None:
+    """"the measuring range and accuracy": the range row and the accuracy row, each quoted; a tolerance written from
+    one value to another ("±7 mm to ±3 %") says how exact, not the range; a quote must give the word it answers."""
+    from kgrag.answering.clauses import asked_apart, joined, quote_each_word
+
+    rows = ["Accuracy | ±7 mm to ±3 %", "Range | 0 to 1200 mm", "Interface | I2C at 400 kHz"]
+    units = [Unit(block=1, pos=n, text=row, kind="row") for n, row in enumerate(rows)]
+    question = "What's the measuring range and accuracy of the Zephyr Ranger?"
+    q = analyse(question)
+    best = Scored(units[0], score=1.0, attributes=1.0, names=1.0)
+    assert try_extract(q, [best], {1: "Zephyr Ranger"}) is None  # the accuracy row alone is half the answer
+    found = quote_each_word(question, units, {1: "Zephyr Ranger"}, {1: "Zephyr Ranger"})
+    assert found is not None and {f.unit.text for f in found} == set(rows[:2])
+    assert joined(found).count("Zephyr Ranger") == 1
+    assert asked_apart("How much Flash, SRAM and EEPROM does the QX328P have?", ["flash", "sram", "eeprom"]) == [
+        "How much Flash does the QX328P have?", "How much SRAM does the QX328P have?", "How much EEPROM does the QX328P have?"]
+    pins = [Unit(block=1, pos=0, text="Pin | PA2 | Button", kind="row")]
+    question = "Which pins carry the encoder A/B signals and the push button on the Zephyr Knob?"
+    assert quote_each_word(question, pins, {1: "Zephyr Knob"}, {1: "Zephyr Knob"}) is None  # no quote gives "signals"
+
+
 def test_a_chained_second_clause_is_asked_of_what_the_first_clauses_quote_names() -> None:
     """"Which module …, and what CPU does that module contain?": the second clause is asked of the part the first
     quote names; "Which board …, and what microcontroller does it use?" of the product whose document answers."""

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from kgrag.answering.asks import asks_overview
 from kgrag.answering.blocks import Block, build_blocks, finish_answer, make_citations
 from kgrag.answering.choose import try_choose
-from kgrag.answering.clauses import joined, quote_each_clause
+from kgrag.answering.clauses import joined, quote_each_clause, quote_each_word
 from kgrag.answering.compare import try_compare
 from kgrag.answering.differ import parts_overview, try_differences
 from kgrag.answering.extract import try_extract, try_list
@@ -154,7 +154,8 @@ def plan_answer(
         found = quote_each_clause(question, [s.unit for s in focus.ranked], scopes, titles, context.info.get("bridge", ""))
         if found is None:
             one = try_extract(q, focus.ranked, titles)
-            found = [one] if one is not None else None
+            units = [s.unit for s in focus.ranked]  # else a quote for each word asked together ("range and accuracy")
+            found = [one] if one is not None else quote_each_word(question, units, scopes, titles)
         if found:
             context.info["answer_path"] = "extractive"
             text = joined(found)

@@ -6,10 +6,10 @@ from __future__ import annotations
 import re
 
 from kgrag.answering.asks import ASK_WORDS, second_question
-from kgrag.answering.extract import Extraction, answer_text, try_extract
+from kgrag.answering.extract import Extraction, answer_text, says_each, try_extract
 from kgrag.answering.names import name_found, title_names
 from kgrag.answering.select import Scored, score_units
-from kgrag.answering.terms import QuestionTerms, analyse, asks_product
+from kgrag.answering.terms import TOKEN, QuestionTerms, analyse, asks_product, fold
 from kgrag.answering.units import Unit
 from kgrag.answering.values import part_numbers
 from kgrag.graph.datasheet.vocab import REF_DES
@@ -98,6 +98,50 @@ def quote_each_clause(question: str, units: list[Unit], scopes: dict[int, str],
             return None
         found.append(hit)
     return [f for i, f in enumerate(found) if all(f.unit != g.unit for g in found[:i])] or None
+
+
+_BETWEEN_ASKED = re.compile(r"(?:\s*,\s*|\s+)(?:(?:and|or|the|its|their)\s+)*", re.IGNORECASE)  # "X, Y and the Z"
+
+
+def asked_apart(question: str, group: list[str]) -> list[str] | None:
+    """The question once per word of a group it asks together ("How much EEPROM and SRAM does the X have?" ->
+    "How much EEPROM does the X have?", "How much SRAM does the X have?"), or None when the words are not one list."""
+    words = list(TOKEN.finditer(question))
+    for i, first in enumerate(words):
+        if fold(first.group(0)) != group[0]:
+            continue
+        listed, j = [first], i + 1
+        while j < len(words) and len(listed) < len(group):
+            gap = question[listed[-1].end():words[j].start()]
+            if fold(words[j].group(0)) in group and _BETWEEN_ASKED.fullmatch(gap):
+                listed.append(words[j])
+            elif not re.fullmatch(r"and|or|the|its|their", words[j].group(0), re.IGNORECASE):
+                break
+            j += 1
+        if [fold(w.group(0)) for w in listed] == group:
+            start, end = listed[0].start(), listed[-1].end()
+            return [f"{question[:start]}{w.group(0)}{question[end:]}" for w in listed]
+    return None
+
+
+def quote_each_word(question: str, units: list[Unit], scopes: dict[int, str],
+                    titles: dict[int, str]) -> list[Extraction] | None:
+    """One quote per word of a group the question asks together when no one unit gives them all ("the measuring
+    range and accuracy": the range row and the accuracy row), or None when any word has no explicit quote giving it."""
+    q = analyse(question)
+    group = max(q.together, key=len, default=[])
+    if not group or not q.wants_value or split_clauses(question) or any(set(g) - set(group) for g in q.together):
+        return None  # nothing asked together, a second clause (quote_each_clause), or two separate lists
+    asked = asked_apart(question, group)
+    if asked is None:
+        return None
+    found: list[Extraction] = []
+    for word, one in zip(group, asked, strict=True):
+        hit = try_extract(analyse(one), score_units(one, units, scopes, titles=titles), titles)
+        if hit is None or not says_each([word], hit.unit):  # the quote gives what this word asks
+            return None
+        found.append(hit)
+    return [f for i, f in enumerate(found) if all(f.unit != g.unit for g in found[:i])]
 
 
 def joined(found: list[Extraction]) -> str:
