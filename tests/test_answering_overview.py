@@ -70,6 +70,20 @@ def test_a_small_models_overview_is_followed_by_more_rows_cited_even_outside_its
     assert one_fact.text.count(" [") <= 3  # a one-fact question keeps the two passages
 
 
+def test_an_overview_naming_no_aspect_is_followed_by_passages_that_do_not_write_its_words() -> None:
+    """"Summarise what the Zephyr Air provides": only passages holding "provide" had followed the model's answer."""
+    from kgrag.answering.aspects import asks_whole
+
+    question = "Summarise what the Zephyr Air provides."
+    answer = generate_answer(FakeLLM(replies=["The Zephyr Air is a compact board [1]."]), question, _context(question),
+                             mode="auto", focus_tokens=60, passages=2)
+    _, _, quotes = answer.text.partition("\n\nFrom the documents: ")
+    assert "802.11b/g/n" in quotes or "5 V via USB-C" in quotes
+    assert asks_whole(question, {"summarise", "provide"}) and asks_whole("Describe the A.", {"describe"})
+    assert not asks_whole("Summarize the wireless capabilities of the A.", {"summarize", "wireless", "capabilitie"})
+    assert not asks_whole("What does the A provide?", {"provide"})  # one fact asked, not an overview
+
+
 def test_a_streamed_answer_lists_every_source_its_quotes_may_cite() -> None:
     question = "Summarize the wireless capabilities of the Zephyr Air."
     events = list(stream_answer(FakeLLM(replies=["It has Wi-Fi [3]."]), question, _context(question), mode="auto",

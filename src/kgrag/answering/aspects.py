@@ -5,7 +5,7 @@ the passages. A thesaurus of electronics documentation, not of any product."""
 
 from __future__ import annotations
 
-from kgrag.answering.asks import asks_overview
+from kgrag.answering.asks import OVERVIEW_WORDS, asks_overview
 from kgrag.answering.terms import fold, term_list
 
 # Aspect word (folded, as `term_list` writes it) -> the words datasheets write for it.
@@ -43,6 +43,15 @@ _ASPECTS: dict[str, str] = {
     "debugging": "swd jtag debugger probe",
 }
 ASPECTS: dict[str, tuple[str, ...]] = {k: tuple(v.split()) for k, v in _ASPECTS.items()}
+# Folded words of an overview question that name no aspect ("Summarise what the A provides", "Describe the main
+# features of the A"): such a question is about the whole product.
+_WHOLE = frozenset(OVERVIEW_WORDS | {"give", "provide", "offer", "include", "feature", "capabilitie", "capability",
+                                     "main", "key", "overall", "spec", "specification", "detail"})
+
+
+def asks_whole(question: str, attributes: set[str]) -> bool:
+    """An overview question whose asked (folded) words name no aspect of the product: every passage about it answers."""
+    return asks_overview(question) and all(a in _WHOLE or a.startswith("summar") for a in attributes)
 
 
 def aspect_terms(question: str) -> list[str]:

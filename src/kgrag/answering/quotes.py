@@ -7,7 +7,7 @@ import re
 from collections.abc import Collection, Mapping
 
 from kgrag.answering.asks import asks_overview
-from kgrag.answering.aspects import aspect_terms
+from kgrag.answering.aspects import aspect_terms, asks_whole
 from kgrag.answering.extract import MIN_NAMES
 from kgrag.answering.names import squash, title_names
 from kgrag.answering.select import Focus, Scored, near_copy
@@ -120,8 +120,10 @@ def key_passages(q: QuestionTerms, ranked: list[Scored], shown: Collection[int],
     def about(s: Scored, side: list[str]) -> bool:
         return title_names(side, (titles or {}).get(s.unit.block, ""))
 
+    whole = asks_whole(q.text, q.attributes)  # "Summarise what the A provides": no word of it needs to be quoted
+
     def asked(s: Scored) -> bool:
-        return s.attributes > 0 or not q.attributes or bool(aspect and aspect & set(term_list(s.unit.scoped())))
+        return whole or s.attributes > 0 or not q.attributes or bool(aspect and aspect & set(term_list(s.unit.scoped())))
 
     keep = [s for s in ranked if (overview or s.unit.block in shown) and s.score >= (OVERVIEW_SCORE if overview else KEY_SCORE) * top
             and asked(s)  # a unit about one of two alternatives names half of the names
