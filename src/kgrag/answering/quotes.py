@@ -7,7 +7,7 @@ import re
 from collections.abc import Collection, Mapping
 
 from kgrag.answering.asks import asks_overview
-from kgrag.answering.aspects import aspect_terms, asks_whole
+from kgrag.answering.aspects import asks_whole, aspect_terms
 from kgrag.answering.extract import MIN_NAMES
 from kgrag.answering.names import squash, title_names
 from kgrag.answering.select import Focus, Scored, near_copy
