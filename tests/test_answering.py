@@ -427,6 +427,9 @@ def test_a_multi_word_name_counts_whole() -> None:
     assert missing_names(q.text, q, names_text) == []  # capitalised class nouns around a product's name
     q = analyse("Summarize the I/O and A/D inputs of the Zephyr Board.")
     assert q.names == ["Zephyr", "Board"] and missing_names(q.text, q, names_text) == []  # abbreviated terms name nothing
+    q = analyse("On the Zephyr Board, A6 is not wired to the main MCU. Which chip reads it?")
+    assert missing_names(q.text, q, names_text + " a4-a7 are connected to the radio module's adc") == []  # a pin range
+    assert missing_names(q.text, q, names_text + " a0-a3 go to the mcu") == ["A6"]
 
 
 def test_a_name_the_context_never_mentions_is_reported_not_answered() -> None:

@@ -88,8 +88,23 @@ def mentioned(name: str, names_text: str) -> bool:
         return True
     if _PLURAL_ACRONYM.fullmatch(name):
         return name_found(name[:-1], names_text)
+    if in_a_label_range(name, names_text):
+        return True
     ends = re.split(r"-(?:to|and)-", name)
     return len(ends) > 1 and all(mentioned(e, names_text) for e in ends if e)
+
+
+_LABEL = re.compile(r"([a-z]{1,3})(\d{1,3})")  # a pin or channel label: "A6", "D13", "CH5"
+
+
+def in_a_label_range(name: str, names_text: str) -> bool:
+    """A pin or channel label falls in a range the (lower-cased) context writes: "A6" in "A4-A7", "CH6" in "CH5 to CH9"."""
+    label = _LABEL.fullmatch(name.lower())
+    if not label:
+        return False
+    prefix, number = re.escape(label[1]), int(label[2])
+    ranges = re.finditer(rf"(?<![\w-]){prefix}(\d{{1,3}})\s?(?:-|–|to|~|\.\.)\s?(?:{prefix})?(\d{{1,3}})(?![\w-])", names_text)
+    return any(int(r[1]) <= number <= int(r[2]) for r in ranges)
 
 
 def named_whole(phrase: list[str], names_text: str, squashed: str) -> bool:
