@@ -95,6 +95,17 @@ def test_table_rows_keep_their_header_and_paragraph_heading() -> None:
     assert sentences[0].text.startswith("The QX-700 is a capacitive sensor")
 
 
+def test_a_number_merged_with_an_empty_columns_dash_keeps_its_unit() -> None:
+    """"Standby | - | 0.46 - | mA" under "Description | Min | Typ Max | Unit": the PDF merged two columns; the quote had
+    read "Typ Max: 0.46 -" with the unit dropped, so no current was found for "the standby current in milliamps"."""
+    from kgrag.answering.units import Unit
+
+    row = Unit(block=1, pos=0, text="Standby | - | 0.46 - | mA", kind="row", header="Description | Min | Typ Max | Unit")
+    assert row.display() == "Description: Standby; Min: -; Typ Max: 0.46 mA" and "0.46 mA" in row.value_text()
+    labels = Unit(block=1, pos=0, text="Standby | - | n/a | mA", kind="row", header="Description | Min | Typ | Unit")
+    assert labels.display().endswith("Unit: mA")  # no number to carry it: the unit column stays
+
+
 def test_selection_picks_the_row_with_the_asked_unit_and_product() -> None:
     question = "What is the temperature accuracy of the QX-700?"
     blocks = build_blocks(_context(question))

@@ -29,6 +29,14 @@ def unit_column(head: str) -> bool:
 
 FACT_SUBJECT = re.compile(r"^(?P<name>[^|]+?) \((?P<type>[A-Za-z]+)(?:, in (?P<owner>[^|()]+))?\)$")
 _NUMERIC = re.compile(r"[-+±~<>≤≥]?\s?\d+(?:[.,]\d+)?(?:\s?(?:to|-|–|/|~)\s?[-+]?\d+(?:[.,]\d+)?)?")
+_EMPTY_AFTER = re.compile(r"\s+[-–—]$")  # "0.46 -": a number and the dash of an empty column merged into its cell
+
+
+def with_unit(cell: str, unit: str) -> str | None:
+    """A number cell with its unit ("800" -> "800 mA"; "0.46 -", merged with an empty column's dash, -> "0.46 mA"), or
+    None for a cell that is not a number."""
+    number = _EMPTY_AFTER.sub("", cell)
+    return f"{number} {unit}" if _NUMERIC.fullmatch(number) else None
 
 
 @dataclass
@@ -67,7 +75,7 @@ class Unit:
                 continue
             column = _BRACKET_UNIT.search(heads[i]) if len(heads) == len(cells) else None
             unit = column.group(1) if column else (unit_cells[0] if unit_cells else "")
-            out.append(f"{cell} {unit}" if unit and _NUMERIC.fullmatch(cell) else cell)
+            out.append((with_unit(cell, unit) or cell) if unit else cell)
         return " ".join(out)
 
     def display(self) -> str:
@@ -77,8 +85,9 @@ class Unit:
             cells = [c.strip() for c in self.text.split("|")]
             if len(heads) == len(cells):
                 unit_col = next((i for i, h in enumerate(heads) if unit_column(h) and cells[i]), -1)
-                if unit_col >= 0:  # "Max: 800; Unit: mA" reads "Max: 800 mA"
-                    cells = [f"{c} {cells[unit_col]}" if _NUMERIC.fullmatch(c) else c for c in cells]
+                measured = [with_unit(c, cells[unit_col]) for c in cells] if unit_col >= 0 else []
+                if any(measured):  # "Max: 800; Unit: mA" reads "Max: 800 mA"
+                    cells = [m or c for m, c in zip(measured, cells, strict=True)]
                     del heads[unit_col], cells[unit_col]
                 return "; ".join(f"{h}: {c}" if h and h != c else c for h, c in zip(heads, cells, strict=True) if c)
         if self.kind == "row":
@@ -91,8 +100,9 @@ def _with_units(cells: list[str]) -> list[str]:
     """Row cells with a unit cell joined to the number before it: "current | 105 | mA" reads "105 mA"."""
     out: list[str] = []
     for cell in cells:
-        if out and len(out) > 1 and dimension_of_unit(cell) and _NUMERIC.fullmatch(out[-1]):
-            out[-1] = f"{out[-1]} {cell}"
+        measured = with_unit(out[-1], cell) if out and len(out) > 1 and dimension_of_unit(cell) else None
+        if measured:
+            out[-1] = measured
         else:
             out.append(cell)
     return out
