@@ -245,6 +245,9 @@ def test_a_stated_quantity_no_source_gives_is_made_up() -> None:
     assert unsupported_values("The Zephyr Core weighs about 1.12 kg [1].", sources) == ["1.12"]  # a length, not a mass
     assert unsupported_values("The Zephyr Core costs $1,000 [1].", sources) == ["1000"]
     assert unsupported_values("It draws 86 µA in deep sleep and takes 6.0 V to 21 V on VIN [2] [3].", sources) == []
+    assert unsupported_values("Its Bluetooth range is 260 meters [1].", ["Pressure range | 260 to 1260 hPa"]) == ["260"]
+    assert unsupported_values("It measures from 260 hPa [1].", ["Pressure range | 260 to 1260 hPa"]) == []  # a range's
+    # first end is written in the range's unit
 
 
 def test_an_llm_reply_with_a_made_up_value_gives_way_to_the_closest_passages() -> None:

@@ -20,6 +20,7 @@ from kgrag.answering.values import (
     NUMBER_UNIT,
     NUMBER_WORDS,
     PRICE,
+    RANGE_ENDS,
     VERSION,
     dimension_of_unit,
     part_numbers,
@@ -78,6 +79,9 @@ def number_uses(text: str) -> dict[str, set[str]]:
     text = CITE.sub(" ", _PAGE_REF.sub(" ", text))  # a header's "p. 7", a reference "[7]": where, not a value
     for line, row_dims in zip(text.split("\n"), _row_dimensions(text), strict=True):
         with_unit: set[int] = set()
+        for m in RANGE_ENDS.finditer(line):  # "260 to 1260 hPa": the first end is in hPa too, not a bare 260
+            uses[number_form(m.group(1))] |= dimension_of_unit(m.group(3)) or {BARE}
+            with_unit.add(m.end(1))
         for m in NUMBER_UNIT.finditer(line):
             uses[number_form(m.group(1))] |= dimension_of_unit(m.group(2)) or {BARE}
             with_unit.add(m.end(1))
