@@ -250,6 +250,20 @@ def test_a_stated_quantity_no_source_gives_is_made_up() -> None:
     # first end is written in the range's unit
 
 
+def test_a_reply_naming_no_part_does_not_answer_which_part() -> None:
+    """"What battery connector does the Zephyr Eye have?" answered "The Zephyr Eye has a connector [1]" says not which
+    one: the closest passages are shown instead; a part number, an acronym or a name not in the question answers."""
+    from kgrag.answering.grounding import names_no_part, reply_problems
+
+    question = "What battery connector does the Zephyr Eye have? I need a cable for my LiPo."
+    vague = "The Zephyr Eye has a connector that is described in the documents [1]. The source explains its role."
+    assert names_no_part(question, vague) and reply_problems(question, vague, [("Zephyr Eye", "J4 | battery")])
+    for named in ("It has a QM03B-ACHSS connector [1].", "A 3-pin JST connector [1].", "It uses the Qwiic connector [1]."):
+        assert not names_no_part(question, named)
+    assert not names_no_part("What type of USB connector does the Zephyr Eye have?", "A micro connector [1].")  # a kind
+    assert not names_no_part("Which board has a QX688?", "The board with it is listed [1].")  # products: their own check
+
+
 def test_an_llm_reply_with_a_made_up_value_gives_way_to_the_closest_passages() -> None:
     question = "How does the Zephyr Ranger detect objects, and how heavy is it?"
     llm = FakeLLM(replies=["The Zephyr Ranger uses time-of-flight and weighs about 1.2 kg [1]."])

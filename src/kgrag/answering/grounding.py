@@ -12,7 +12,19 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from kgrag.answering.names import name_found, title_names
-from kgrag.answering.terms import CITE, PRODUCT_WORDS, analyse, asks_product, content_terms, fold, stem
+from kgrag.answering.terms import (
+    CITE,
+    CLASS_WORDS,
+    PRODUCT_WORDS,
+    TOKEN,
+    analyse,
+    asked_head,
+    asks_kind,
+    asks_product,
+    content_terms,
+    fold,
+    stem,
+)
 from kgrag.answering.units import FACT_SUBJECT, unit_column
 from kgrag.answering.values import (
     ASKS_VERSION,
@@ -229,6 +241,23 @@ def names_no_product(question: str, reply: str, titles: Iterable[str]) -> bool:
     return not any(name_found(key, said) for key in keys)
 
 
+_SENTENCE_START = re.compile(r"(?:^|[.!?:]\s+)\W*$")  # a capital after it starts a sentence, it names nothing
+
+
+def names_no_part(question: str, reply: str) -> bool:
+    """A question asking which part of a kind ("What battery connector does the A have?", "Which IMU …") answered
+    without naming any part the question does not: "The A has a connector [1]" does not say which one."""
+    q, head = analyse(question), asked_head(question)  # "What battery connector": the asked words end in a kind of part
+    if (not head or fold(head[-1]) not in CLASS_WORDS or asks_product(q) or asks_kind(q.attributes) or q.yes_no
+            or q.count_of or ASKS_VERSION.search(question)):  # ("Which Wi-Fi standard" asks no part)
+        return False
+    asked = {w.lower() for w in TOKEN.findall(question)}
+    text = CITE.sub(" ", reply)
+    said = [m.group(0) for m in TOKEN.finditer(text) if part_numbers(m.group(0)) or any(c.isupper() for c in m.group(0)[1:])
+            or m.group(0)[0].isupper() and not _SENTENCE_START.search(text[:m.start()])]  # "BM03B", "JST", "Qwiic"
+    return all(w.lower() in asked for w in said)
+
+
 def product_key(title: str) -> str:
     """What a reply must write to name a document's product: the first two words of its title after the vendor
     ("Edge Control" of "Arduino Edge Control", "MKR IoT" of "Arduino MKR IoT Carrier Rev2"); the whole title when
@@ -240,7 +269,7 @@ def product_key(title: str) -> str:
 
 def reply_problems(question: str, reply: str, sources: Sequence[tuple[str, str]]) -> dict[str, Any]:
     """Why a generated reply is no answer (empty when it is one), by name: values no source gives or only other
-    products' sources give, no value for a question asking one, an echo of the question, no product for a
+    products' sources give, no value for a question asking one, an echo of the question, no product or part for a
     question asking which. `sources` are (title,
     text) of every block the model could read."""
     texts = [question, *(text for _, text in sources)]
@@ -252,5 +281,6 @@ def reply_problems(question: str, reply: str, sources: Sequence[tuple[str, str]]
         "count_unstated": count_unstated(question, texts[1:]),
         "echo": echoes(question, reply, " ".join(title for title, _ in sources)),
         "no_product_named": names_no_product(question, reply, [title for title, _ in sources if title]),
+        "no_part_named": names_no_part(question, reply),
     }
     return {key: value for key, value in found.items() if value}
