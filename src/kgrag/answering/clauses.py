@@ -100,7 +100,8 @@ def quote_each_clause(question: str, units: list[Unit], scopes: dict[int, str],
     return [f for i, f in enumerate(found) if all(f.unit != g.unit for g in found[:i])] or None
 
 
-_BETWEEN_ASKED = re.compile(r"(?:\s*,\s*|\s+)(?:(?:and|or|the|its|their)\s+)*", re.IGNORECASE)  # "X, Y and the Z"
+_LIST_FILLER = r"and|or|the|its|their"  # words between the items of an asked list
+_BETWEEN_ASKED = re.compile(rf"(?:\s*,\s*|\s+)(?:(?:{_LIST_FILLER})\s+)*", re.IGNORECASE)  # "X, Y and the Z"
 
 
 def asked_apart(question: str, group: list[str]) -> list[str] | None:
@@ -115,7 +116,7 @@ def asked_apart(question: str, group: list[str]) -> list[str] | None:
             gap = question[listed[-1].end():words[j].start()]
             if fold(words[j].group(0)) in group and _BETWEEN_ASKED.fullmatch(gap):
                 listed.append(words[j])
-            elif not re.fullmatch(r"and|or|the|its|their", words[j].group(0), re.IGNORECASE):
+            elif not re.fullmatch(_LIST_FILLER, words[j].group(0), re.IGNORECASE):
                 break
             j += 1
         if [fold(w.group(0)) for w in listed] == group:
