@@ -116,13 +116,13 @@ _PREFIX = {"k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "m": 1e-3, "µ": 1e-6, "u": 1
 _AT_LEAST = frozenset({"memory", "length", "data_rate", "frequency", "resolution", "capacity", "current", "power"})
 # Two values of one unit under these words are the ends of a range ("thermal limits: -40 °C … 85 °C", "Min | Max").
 LIMITS = re.compile(r"\b(?:limits?|min(?:imum)?\b.*\bmax(?:imum)?|range|between)\b", re.IGNORECASE)
+_MAX, _MIN = r"max(?:imum)?", r"min(?:imum)?"
 # Words saying a single value is a limit, not a nominal value: "rated voltage 250 VAC", "up to 480 MHz".
-_LIMIT = re.compile(r"(?:\b(?:max(?:imum)?|up to|rated|limit|≤|<)\W*(?:\w+\W+){0,3})$", re.IGNORECASE)
+_LIMIT = re.compile(rf"(?:\b(?:{_MAX}|up to|rated|limit|≤|<)\W*(?:\w+\W+){{0,3}})$", re.IGNORECASE)
 # Words saying a single value is a lower limit: "specified minimum input voltage is 4.5 V", "at least 7 V".
-_FLOOR = re.compile(r"(?:\b(?:min(?:imum)?|at least|no less than|≥|>)\W*(?:\w+\W+){0,3})$", re.IGNORECASE)
+_FLOOR = re.compile(rf"(?:\b(?:{_MIN}|at least|no less than|≥|>)\W*(?:\w+\W+){{0,3}})$", re.IGNORECASE)
 # The same words right after a value, ending it: "1024 mAh Minimum", "12 V max" (not "5 V max 500 mA": the next value's).
-_FLOOR_AFTER = re.compile(r"\W{0,3}min(?:imum)?\b(?!\W{0,3}[-+]?\d)", re.IGNORECASE)
-_LIMIT_AFTER = re.compile(r"\W{0,3}max(?:imum)?\b(?!\W{0,3}[-+]?\d)", re.IGNORECASE)
+_FLOOR_AFTER, _LIMIT_AFTER = (re.compile(rf"\W{{0,3}}{word}\b(?!\W{{0,3}}[-+]?\d)", re.IGNORECASE) for word in (_MIN, _MAX))
 
 
 def _scaled(number: float, unit: str) -> tuple[float, str]:
