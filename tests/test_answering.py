@@ -281,6 +281,23 @@ def test_off_topic_question_is_refused_and_llm_refusals_are_normalised() -> None
     assert is_refusal("The documents found do not mention Vega; the closest passages: ... [1].")  # our own lead
 
 
+def test_a_near_miss_of_the_question_coverage_shows_the_closest_passages_not_a_refusal() -> None:
+    """A user's situation words the documents never use ("my cabinet sometimes glitches …") leave a question a little
+    under the coverage threshold: a small model is not asked, but the closest passages are shown instead of a bare
+    refusal; far below it (off topic) the answer is still the refusal."""
+    question = "My unit glitches sometimes after a relay click in the cabinet, so I want the humidity range of the QX-700 sensor."
+    context = _context(question)
+    answer = generate_answer(_no_llm(), question, context, mode="auto", focus_tokens=300)
+    assert 0.3 <= context.info["question_coverage"] < 0.45
+    assert answer.text.startswith("The documents do not contain a direct answer; the closest passages:")
+    assert "0 | - | 100" in answer.text or "Humidity range" in answer.text
+    assert context.info["answer_path"] == "evidence" and not answer.grounded
+    off = "How do I reset the password of my cloud account dashboard?"
+    assert generate_answer(_no_llm(), off, _context(off), mode="auto", focus_tokens=300).text == NO_ANSWER
+    strong = generate_answer(_no_llm(), question, _context(question), mode="generative")
+    assert strong.text == NO_ANSWER  # a strong model's full-context path keeps the plain refusal
+
+
 # --- answer metrics ---------------------------------------------------------------------------
 
 

@@ -45,6 +45,7 @@ NO_DIRECT_ANSWER = "The documents do not contain a direct answer; the closest pa
 DIFFERENCE_QUOTES = 2  # passages after the parts two products do not share: what the documents say of the difference
 FOCUS_SLACK = 0.1  # the focused context may cover a little less of the question than the whole context
 MIN_QUESTION_COVERAGE = 0.45
+NEAR_MISS = 0.15  # a small model's question covered a little less than that gets the closest passages, not a refusal
 MIN_RELEVANCE = 0.40  # bundled MiniLM: best cosine of any focused unit to the question below which the documents
 # do not address it (Arduino dev: 3 not-in-docs questions at 0.37-0.40, every answerable one >= 0.43; 55 spec questions >= 0.52)
 
@@ -93,7 +94,9 @@ def plan_answer(
     if mode not in MODES:
         raise ConfigError(f"answer mode {mode!r}: use one of {', '.join(MODES)}")
     blocks = build_blocks(context)
-    if not covers(question, context, min_coverage):
+    missed = not covers(question, context, min_coverage)
+    small = mode == "auto" and focus_tokens > 0
+    if missed and not (small and context.info.get("question_coverage", 0.0) >= min_coverage - NEAR_MISS):
         return Plan(blocks, "refuse", NO_ANSWER)
     if mode == "generative" and focus_tokens <= 0:
         return Plan(blocks, "generate", max_tokens=max_tokens)
@@ -107,7 +110,6 @@ def plan_answer(
     facts = [b for b in blocks if b.items and b.items[0].kind == "relation"]
     fact_texts = {b.n: b.text for b in facts}  # the graph's fact table, read by the list, difference and overview paths
     documents = [b.text for b in blocks if b not in facts]  # where the documents say what a listed part is
-    small = mode == "auto" and focus_tokens > 0
     note = parts_overview(q, fact_texts, documents) if small else ""  # an overview's parts and specs from the graph, after the answer:
     read = {b.n: b.text for b in blocks if not (note and b in facts)}  # the model and the passages read the documents
     focus = focus_units(question, read, scopes, max(focus_tokens, 200), embedder, titles)
@@ -116,6 +118,8 @@ def plan_answer(
     context.info.update(focus_tokens=focus.tokens, focus_coverage=round(coverage, 3))
     if not focused:
         return Plan(blocks, "refuse", NO_ANSWER)
+    if missed:  # a near miss (a user's situation words the documents never use): the closest passages, no model
+        return evidence_plan(blocks, context, quote_answer(focus.ranked, titles=titles))
     relevance = max((s.parts.get("dense", 0.0) for s in focus.ranked), default=0.0)
     if (embedder is not None and min_relevance > 0 and relevance < min_relevance  # no passage is about the question,
             and not writes_value_for(question, titles.values())):  # unless it asks a value of a product held: the
