@@ -49,6 +49,9 @@ HOP2_MAX_WORDS = 26  # a longer question (3-4 hops) names more of its chain itse
 # 0.455 / 0.636; 0 = every question gets it; docs/benchmarks.md, issue 13 round 7)
 KEEP_SENTENCES = 4  # `fused` packs each passage's first sentence and its 3 nearest the question (0: whole passages)
 LEAD_SENTENCE = True  # the first sentence (the passage's subject) is always kept
+TAIL_AFTER, TAIL_SENTENCES, TAIL_BUDGET = 5, 2, 6000  # under a tight budget (at most TAIL_BUDGET tokens) the passages
+# after the first TAIL_AFTER keep TAIL_SENTENCES (0: off): more passages fit, where a lower-ranked answer sits (MuSiQue
+# dev at 4k 0.813 -> 0.840, blind 0.856 -> 0.867; at 12k it cost 0.02, so it stops above 6k; docs/benchmarks.md round 9)
 
 
 def multihop_params(options: dict[str, Any]) -> MultiHopParams:
@@ -126,8 +129,9 @@ def cut_passage(graph: TriGraph, text: PassageText, sent_sims: SentenceScores | 
 
 
 def passage_items(index: Workspace, graph: TriGraph, ranked: list[tuple[str, float]], scores: QueryScores, keep: int,
-                  budget: int, lead: bool = LEAD_SENTENCE) -> list[ContextItem]:
-    """Context items for ranked chunk ids, each cut to `keep` sentences, built only until `budget` is filled."""
+                  budget: int, lead: bool = LEAD_SENTENCE, tail: tuple[int, int] = (0, 0)) -> list[ContextItem]:
+    """Context items for ranked chunk ids, each cut to `keep` sentences (after the first `tail[0]` passages to at most
+    `tail[1]` when that is set), built only until `budget` is filled."""
     texts = passage_texts(index)
     docs = index.documents()
     items, used = [], 0
@@ -136,7 +140,8 @@ def passage_items(index: Workspace, graph: TriGraph, ranked: list[tuple[str, flo
         if text is None:
             continue
         item = chunk_item(text.chunk, docs.get(text.chunk.doc_id), score)
-        item.text, item.tokens, chosen = cut_passage(graph, text, scores.sentences, keep, lead)
+        sentences = min(keep, tail[1]) if keep and tail[1] and len(items) >= tail[0] else keep
+        item.text, item.tokens, chosen = cut_passage(graph, text, scores.sentences, sentences, lead)
         if chosen is not None:
             item.source = dict(item.source, sentences=chosen)
         items.append(item)
@@ -206,5 +211,8 @@ class FusedRetriever(Retriever):
         ranked = ranked[:n]
         keep = int(options.get("keep_sentences", KEEP_SENTENCES))
         lead = bool(options.get("lead_sentence", LEAD_SENTENCE))
-        items = passage_items(index, graph, ranked, scores, keep, budget, lead)
+        tail = (int(options.get("tail_after", TAIL_AFTER)), int(options.get("tail_sentences", TAIL_SENTENCES)))
+        if budget > int(options.get("tail_budget", TAIL_BUDGET)):
+            tail = (0, 0)
+        items = passage_items(index, graph, ranked, scores, keep, budget, lead, tail)
         return _context(question, self.name, budget, items, info=info)
