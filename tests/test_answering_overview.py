@@ -33,6 +33,8 @@ def _context(question: str) -> Context:
 def test_an_overview_aspect_brings_the_words_datasheets_write_for_it() -> None:
     assert asks_overview("Summarize the wireless capabilities of the A.") and asks_overview("Describe the power tree.")
     assert not asks_overview("Which wireless module does the A use?")
+    assert asks_overview("What are the main features of the A?") and asks_overview("List the key specs of the A.")
+    assert not asks_overview("What is the main processor of the A?")  # one fact
     terms = aspect_terms("Summarize the wireless and security capabilities of the A.")
     assert {"wi-fi", "bluetooth", "lora", "crypto", "secure"} <= set(terms)
     assert "wireless" not in terms  # the question's own words are scored anyway

@@ -39,6 +39,12 @@ def asks_difference(question: str) -> bool:
 OVERVIEW_WORDS = frozenset({"summarize", "summarise", "summary", "overview", "describe", "outline"})
 
 
+# "What are the main features of the A?", "its key specifications": the whole list asked, not one fact
+_MAIN_FEATURES = re.compile(r"\b(?:main|key|major)\s+(?:hardware\s+)?(?:features|specs|specifications|capabilities|"
+                            r"characteristics)\b", re.IGNORECASE)
+
+
 def asks_overview(question: str) -> bool:
     """The question asks for an overview of something rather than one fact."""
-    return any(w in OVERVIEW_WORDS or w.startswith("summar") for w in re.findall(r"[a-z]+", question.lower()))
+    words = re.findall(r"[a-z]+", question.lower())
+    return any(w in OVERVIEW_WORDS or w.startswith("summar") for w in words) or bool(_MAIN_FEATURES.search(question))
