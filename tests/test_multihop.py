@@ -180,7 +180,7 @@ def test_fused_cuts_lower_ranked_passages_shorter_under_a_tight_budget(tri_index
     kept = [len(it.source.get("sentences", [0, 1])) for it in graded.items]  # no positions: the passage is whole
     assert kept[0] == 2 and all(n == 1 for n in kept[1:]) and len(kept) == len(TEXTS)
     loose = tri_index.search(question, strategy="fused", budget=2000, keep_sentences=2, tail_after=1, tail_sentences=1,
-                             tail_budget=1500)  # a budget above tail_budget: every passage keeps its two sentences
+                             tail_max_budget=1500)  # a budget above tail_max_budget: every passage keeps its two sentences
     assert [it.chunk_id for it in loose.items] == [it.chunk_id for it in graded.items]
     assert all(len(it.source.get("sentences", [0, 1])) == 2 for it in loose.items) and loose.tokens > graded.tokens
     tiny = tri_index.search(question, strategy="fused", budget=1000, keep_sentences=2, tail_after=1, tail_sentences=1)

@@ -49,10 +49,10 @@ HOP2_MAX_WORDS = 26  # a longer question (3-4 hops) names more of its chain itse
 # 0.455 / 0.636; 0 = every question gets it; docs/benchmarks.md, issue 13 round 7)
 KEEP_SENTENCES = 4  # `fused` packs each passage's first sentence and its 3 nearest the question (0: whole passages)
 LEAD_SENTENCE = True  # the first sentence (the passage's subject) is always kept
-TAIL_AFTER, TAIL_SENTENCES = 5, 2  # under a middle budget the passages after the first TAIL_AFTER keep TAIL_SENTENCES
-TAIL_BUDGETS = (2000, 6000)  # (0: off): more passages fit, where a lower-ranked answer sits (MuSiQue dev at 4k 0.813 ->
-# 0.840, blind 0.856 -> 0.867). At 12k it cost 0.02; at 1k it moved one dev question from 3- to 4-hop (3-hop then one
-# question below `trigraph`): it applies from 2k to 6k tokens (docs/benchmarks.md, issue 13 round 9)
+TAIL_AFTER, TAIL_SENTENCES = 5, 2  # within TAIL_BUDGETS the passages after the first TAIL_AFTER keep TAIL_SENTENCES (0:
+# off), so more passages fit where a lower-ranked answer sits (MuSiQue dev at 4k 0.813 -> 0.840, blind 0.856 -> 0.867)
+TAIL_BUDGETS = (2000, 6000)  # at 12k it cost 0.02; at 1k it moved one dev question from 3- to 4-hop, leaving 3-hop one
+# question below `trigraph` (docs/benchmarks.md, issue 13 round 9)
 
 
 def multihop_params(options: dict[str, Any]) -> MultiHopParams:
@@ -213,7 +213,8 @@ class FusedRetriever(Retriever):
         keep = int(options.get("keep_sentences", KEEP_SENTENCES))
         lead = bool(options.get("lead_sentence", LEAD_SENTENCE))
         tail = (int(options.get("tail_after", TAIL_AFTER)), int(options.get("tail_sentences", TAIL_SENTENCES)))
-        if not int(options.get("tail_min_budget", TAIL_BUDGETS[0])) <= budget <= int(options.get("tail_budget", TAIL_BUDGETS[1])):
+        low, high = (int(options.get(k, v)) for k, v in zip(("tail_min_budget", "tail_max_budget"), TAIL_BUDGETS, strict=True))
+        if not low <= budget <= high:
             tail = (0, 0)
         items = passage_items(index, graph, ranked, scores, keep, budget, lead, tail)
         return _context(question, self.name, budget, items, info=info)
