@@ -794,6 +794,30 @@ def test_words_asked_together_get_a_quote_each_when_no_one_row_gives_them_all() 
     assert quote_each_word(question, pins, {1: "Zephyr Knob"}, {1: "Zephyr Knob"}) is None  # no quote gives "signals"
 
 
+def test_a_clause_left_without_a_quote_leads_the_passages_after_the_other_clauses_quote() -> None:
+    """"How much current can the carrier deliver, and which card is it available for?": one row answers the first
+    clause; the passage that answers the second ("available only for the Mini PCIe card") comes first after it."""
+    from kgrag.answering.clauses import other_clause_units
+    from kgrag.answering.extract import Extraction
+
+    text = ("Power\nCurrent delivered by the carrier | max 2.0 A\n"
+            "The Zephyr Carrier can deliver current from its USB-C port to the carrier.\n"
+            "The delivered current is available only for the Mini PCIe card connected to the carrier.\n"
+            "The carrier has two mounting holes.\nThe carrier ships in a recycled box.")
+    question = "How much current can the Zephyr Carrier deliver, and which card is it available for?"
+    context = _context(question, ("Zephyr Carrier", text))
+    answer = generate_answer(FakeLLM(replies=[]), question, context, mode="auto", focus_tokens=300, passages=1)
+    head, _, tail = answer.text.partition("From the documents: ")
+    assert "2.0 A" in head and tail.startswith("Zephyr Carrier: The delivered current is available only for the Mini")
+    units = block_units(1, text)
+    row = next(u for u in units if u.kind == "row")
+    one = [Extraction(row, row.text, 1.0)]
+    scopes = {1: "Zephyr Carrier"}
+    ranked = other_clause_units(question, one, units, scopes, scopes)
+    assert ranked and ranked[0].unit.text.startswith("The delivered current is available only for the Mini PCIe card")
+    assert other_clause_units("How much current can the Zephyr Carrier deliver?", one, units, scopes, scopes) == []
+
+
 def test_a_chained_second_clause_is_asked_of_what_the_first_clauses_quote_names() -> None:
     """"Which module …, and what CPU does that module contain?": the second clause is asked of the part the first
     quote names; "Which board …, and what microcontroller does it use?" of the product whose document answers."""

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from kgrag.answering.asks import asks_overview
 from kgrag.answering.blocks import Block, build_blocks, finish_answer, make_citations
 from kgrag.answering.choose import try_choose
-from kgrag.answering.clauses import joined, quote_each_clause, quote_each_word
+from kgrag.answering.clauses import joined, other_clause_units, quote_each_clause, quote_each_word
 from kgrag.answering.compare import try_compare
 from kgrag.answering.differ import parts_overview, try_differences
 from kgrag.answering.extract import try_extract, try_list
@@ -154,17 +154,21 @@ def plan_answer(
         if compared is not None:
             context.info["answer_path"] = "comparison"
             return Plan(blocks, "quote", compared)
-        # "…, and what …": a quote for each clause; else one unit stating the asked value
-        found = quote_each_clause(question, [s.unit for s in focus.ranked], scopes, titles, context.info.get("bridge", ""))
+        # "…, and what …": a quote for each clause; else one unit stating the asked value, else a quote for each word
+        units = [s.unit for s in focus.ranked]  # asked together ("the range and accuracy")
+        found = quote_each_clause(question, units, scopes, titles, context.info.get("bridge", ""))
         if found is None:
             one = try_extract(q, focus.ranked, titles)
-            units = [s.unit for s in focus.ranked]  # else a quote for each word asked together ("range and accuracy")
             found = [one] if one is not None else quote_each_word(question, units, scopes, titles)
         if found:
             context.info["answer_path"] = "extractive"
             text = joined(found)
-            if mode == "auto" and passages:  # then, as after a model's answer, the passages on what is asked
-                text = followed_by(text, key_quotes(q, focus, titles, passages, text))
+            if mode == "auto" and passages:  # then, as after a model's answer, the passages on what is asked (first
+                rest = other_clause_units(question, found, units, scopes, titles)  # the best on a clause left open)
+                lead = quote_answer(rest, 1, titles, said=text) if rest else NO_ANSWER
+                said = text if is_refusal(lead) else f"{text} {lead}"
+                text = followed_by(text, " ".join(t for t in (lead, key_quotes(q, focus, titles, passages, said))
+                                                  if not is_refusal(t)) or NO_ANSWER)
             return Plan(blocks, "quote", text, support="\n".join(f.unit.text for f in found))
     if mode == "extractive":
         context.info["answer_path"] = "quotes"

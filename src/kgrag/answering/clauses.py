@@ -145,6 +145,19 @@ def quote_each_word(question: str, units: list[Unit], scopes: dict[int, str],
     return [f for i, f in enumerate(found) if all(f.unit != g.unit for g in found[:i])]
 
 
+def other_clause_units(question: str, found: list[Extraction], units: list[Unit], scopes: dict[int, str],
+                       titles: dict[int, str]) -> list[Scored]:
+    """For a two-clause question answered by one quote (the other clause has no explicit one), the units ranked for
+    the clause that quote does not answer ("…, and what is that current available for?"), so the passages after the
+    quote can start with it; [] otherwise."""
+    clauses = two_clauses(question) if len(found) == 1 else None
+    if clauses is None:
+        return []
+    answered = [c for c in clauses if try_extract(analyse(c), score_units(c, units, scopes, titles=titles), titles)]
+    rest = [c for c in clauses if c not in answered]
+    return score_units(rest[0], units, scopes, titles=titles) if len(rest) == 1 else []
+
+
 def joined(found: list[Extraction]) -> str:
     """The quotes as one answer, each with its citation; a product lead the previous quote already gave is not repeated."""
     first = found[0].text
