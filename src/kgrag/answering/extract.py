@@ -121,8 +121,8 @@ def says_each(group: list[str], unit: Unit) -> bool:
     written = words_found(group, set(term_list(unit.scoped())))
     found = value_dimensions(unit.value_text())
     dims = {w: asked_dimensions({w}) for w in group}
-    ranged = bool(RANGE.search(without_tolerances(unit.value_text(), set())))  # "its range and accuracy": "-10 °C to
-    # 125 °C" is the range; "±7 mm to ±3%" is how exact, not how far
+    ranged = bool(RANGE.search(TOLERANCE.sub(" ", unit.value_text())))  # "its range and accuracy": "-10 °C to 125 °C"
+    # is the range; "±7 mm to ±3%" is how exact, not how far
     return all(w in written or (w == "range" and ranged)
                or bool(dims[w] & found and not any(dims[w] & dims[o] for o in group if o != w)) for w in group)
 
