@@ -22,6 +22,7 @@ from kgrag.ingest.clean import find_repeated_edge_lines, join_lines, normalize_w
 from kgrag.ingest.ocr import install_hint
 from kgrag.ingest.pdf_layout import Line, body_size, build_blocks, heading_style
 from kgrag.ingest.pdf_ocr import ocr_missing_pages
+from kgrag.ingest.pdf_tables import table_rows
 from kgrag.ingest.textio import check_size, read_head
 from kgrag.progress import Progress
 
@@ -160,7 +161,7 @@ def _page_lines(page: Any, page_no: int) -> list[Line]:
         lines.append(Line(text, page_no, float(raw["top"]), float(raw["bottom"]), float(raw["x0"]),
                           float(raw["x1"]), size, bold))
     for table in tables:
-        for i, row in enumerate(table.extract()):
+        for i, row in enumerate(table_rows(page, table)):
             cells = [normalize_whitespace(join_lines(c.split("\n"))) for c in row if c and c.strip()]
             if cells:
                 top = float(table.bbox[1]) + i * 1e-3
