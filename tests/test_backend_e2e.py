@@ -27,9 +27,9 @@ def pg_schema() -> Iterator[tuple[str, str]]:
 def _cli(*args: str) -> str:
     from typer.testing import CliRunner
 
-    from kgrag.cli import _register_all, app
+    from kgrag.cli import registered_app
 
-    _register_all()
+    app = registered_app()
     result = CliRunner().invoke(app, list(args))
     assert result.exit_code == 0, result.output + repr(result.exception)
     return result.output

@@ -124,9 +124,9 @@ def test_pipeline_writes_report_plots_and_log(sample_index: Index, tmp_path: Pat
 def test_cli_eval_runs(sample_index: Index, tmp_path: Path) -> None:
     from typer.testing import CliRunner
 
-    from kgrag.cli import _register_all, app
+    from kgrag.cli import registered_app
 
-    _register_all()
+    app = registered_app()
     q = _musique(tmp_path / "qa.json")
     result = CliRunner().invoke(app, ["eval", "--index", str(sample_index.root), "--questions", str(q),
                                       "--strategies", "hybrid", "--out", str(tmp_path / "r"), "--quiet"])

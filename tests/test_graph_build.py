@@ -150,10 +150,10 @@ def test_cli_build_stats_resolve_export(empty_index: Index, tmp_path) -> None:  
     pytest.importorskip("spacy")
     from typer.testing import CliRunner
 
-    from kgrag.cli import _register_all, app
+    from kgrag.cli import registered_app
 
     add_chunks(empty_index, TEXTS)
-    _register_all()
+    app = registered_app()
     runner = CliRunner()
     root = str(empty_index.root)
     result = runner.invoke(app, ["graph", "build", "--index", root, "--extractor", "rules", "-q"])

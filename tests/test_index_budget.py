@@ -92,9 +92,9 @@ def test_max_minutes_stops_before_any_call(empty_index: Index) -> None:
 
 def _cli(*args: str, cwd: Path) -> Result:
     """The command line in-process (the index's kgrag.toml already selects the hash embedder and fake LLM)."""
-    from kgrag.cli import _register_all, app
+    from kgrag.cli import registered_app
 
-    _register_all()
+    app = registered_app()
     return CliRunner().invoke(app, list(args), catch_exceptions=False)
 
 

@@ -19,19 +19,25 @@ app = typer.Typer(
 )
 
 
-def _register_all() -> None:
-    for module in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-        mod = importlib.import_module(f"{__name__}.{module.name}")
-        register = getattr(mod, "register", None)
-        if register is not None:
-            register(app)
+_registered: list[bool] = []
+
+
+def registered_app() -> typer.Typer:
+    """The app with every module's commands added (once, however often it is asked for)."""
+    if not _registered:
+        for module in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+            mod = importlib.import_module(f"{__name__}.{module.name}")
+            register = getattr(mod, "register", None)
+            if register is not None:
+                register(app)
+        _registered.append(True)
+    return app
 
 
 def main() -> None:
     """Entry point: user-facing errors become one line on stderr and exit code 1."""
-    _register_all()
     try:
-        code = app(standalone_mode=False)
+        code = registered_app()(standalone_mode=False)
         if isinstance(code, int) and code:
             sys.exit(code)
     except KgragError as exc:

@@ -187,9 +187,9 @@ def register(app: typer.Typer) -> None:
         version: str = VersionOption,
         json_out: bool = JsonOption,
         mode: str = typer.Option(None, "--mode", help="auto (quote explicit facts, else the LLM) | extractive "
-                                 "(no LLM) | generative (always the LLM); default: [answer] mode."),
+                                 "(no LLM) | generative (always the LLM); default: answer.mode in kgrag.toml."),
     ) -> None:
-        """Answer a question from the index, citing its sources inline as [n]."""
+        """Answer a question from the index, citing its sources inline as [1], [2], …"""
         answer = Index.open(index).ask(question, strategy=strategy, budget=budget, version=version, mode=mode)
         print_json(answer.to_dict()) if json_out else print_answer(answer)
 

@@ -25,7 +25,7 @@ def register(app: typer.Typer) -> None:
         budget: int = typer.Option(4000, "--budget", help="Context budget in tokens."),
         answers: bool = typer.Option(False, "--answers", help="Also generate answers and score them (uses the LLM)."),
         judge: str = typer.Option("none", "--judge", help="local | openai-compatible | index | none."),
-        mode: str = typer.Option(None, "--mode", help="Answer mode: auto | extractive | generative ([answer] mode)."),
+        mode: str = typer.Option(None, "--mode", help="Answer mode: auto | extractive | generative (default: answer.mode in kgrag.toml)."),
         limit: int = typer.Option(None, "--limit", help="Only the first N questions."),
         out: Path = typer.Option(Path("results"), "--out", help="Output folder."),
         option: list[str] = typer.Option([], "--option", help="Retriever option key=value (repeatable)."),
