@@ -141,6 +141,16 @@ def test_a_list_question_about_a_narrower_kind_is_not_answered_with_the_whole_ty
     assert try_list(analyse("Which FPGA does the Zephyr Core have?"), facts) is None
 
 
+def test_a_list_question_may_qualify_the_named_thing_and_narrow_the_list() -> None:
+    facts = {1: "ZetaLink (Interface)\nin product | Zephyr Mini [2]\nin product | Orbit Carrier [3]\nin product | Zephyr Max [4]"}
+    # "a ZetaLink radio": the radio is the named ZetaLink; "Acme" names no listed product and narrows nothing
+    assert try_list(analyse("Which Acme boards have a ZetaLink radio?"), facts) == (
+        "ZetaLink – in product: Zephyr Mini [2]; Orbit Carrier [3]; Zephyr Max [4].")
+    # a word before the asked class that listed products carry keeps those
+    listed = try_list(analyse("Which Zephyr boards have a ZetaLink radio?"), facts)
+    assert listed is not None and "Orbit Carrier" not in listed and "Zephyr Max [4]" in listed
+    assert try_list(analyse("Which boards have a ZetaLink radio with the longest range?"), facts) is None
+
 def test_each_fact_line_belongs_to_its_own_subject_not_to_the_first_one_of_the_block() -> None:
     from kgrag.answering.blocks import GRAPH_FACTS, build_blocks
 

@@ -17,9 +17,11 @@ from kgrag.answering.names import name_found, squash
 from kgrag.answering.select import Scored, whole_name
 from kgrag.answering.terms import (
     CLASS_WORDS,
+    PRODUCT_WORDS,
     REVISION,
     TOKEN,
     QuestionTerms,
+    asked_head,
     asks_product,
     content_terms,
     fold,
@@ -259,9 +261,11 @@ def try_list(q: QuestionTerms, fact_blocks: Mapping[int, str]) -> str | None:
     """
     if not q.wants_name or q.yes_no or not q.names:
         return None
-    asked_types = {t for t, words in TYPE_WORDS.items() if any(fold(w) in q.attributes for w in words)}
+    kinds, narrowing = _list_qualifiers(q)
+    attributes = q.attributes - kinds
+    asked_types = {t for t, words in TYPE_WORDS.items() if any(fold(w) in attributes for w in words)}
     class_words = {fold(w) for t in asked_types for w in TYPE_WORDS[t]}
-    if not asked_types or q.attributes - class_words - _LIST_VERBS or (q.attributes & class_words) - _GENERIC:
+    if not asked_types or attributes - class_words - _LIST_VERBS - narrowing or (attributes & class_words) - _GENERIC:
         return None  # something else asked too, or a narrower kind ("which FPGA", "camera sensor") than a type
     question = q.text.lower()
     squashed = squash(question)
@@ -287,5 +291,20 @@ def try_list(q: QuestionTerms, fact_blocks: Mapping[int, str]) -> str | None:
                     subject_named, label = subject_named or value, label or f"in {stype.lower()}"
     if not found:
         return None
-    items = "; ".join(f"{name} [{n}]" for name, n in found.items())
+    narrowed = {name: n for name, n in found.items() if narrowing & {fold(w) for w in TOKEN.findall(name)}}
+    items = "; ".join(f"{name} [{n}]" for name, n in (narrowed or found).items())
     return f"{subject_named} – {label}: {items}."
+
+
+def _list_qualifiers(q: QuestionTerms) -> tuple[set[str], set[str]]:
+    """Words of a list question that qualify what it lists rather than ask more: a kind of part right after a name
+    ("a LoRa radio", "the BME688 sensor": the named thing is one), and the asked head's words before its class word
+    ("Which Arduino boards", "Which Pro boards"), which narrow the list to the items that carry them, if any do."""
+    kinds = set()
+    for name in q.names:
+        for m in re.finditer(rf"(?<![\w-]){re.escape(name)}\s+([A-Za-z][\w-]*)", q.text):
+            if fold(m.group(1)) in CLASS_WORDS - _GENERIC:  # (a generic "sensor" lists its type as before)
+                kinds.add(fold(m.group(1)))
+    head = [fold(w) for w in asked_head(q.text)]
+    at = next((i for i, w in enumerate(head) if w in CLASS_WORDS | PRODUCT_WORDS), 0)
+    return kinds, {w for w in head[:at] if w in q.attributes}
