@@ -220,3 +220,17 @@ def test_a_position_merged_into_a_description_ends_it() -> None:
     x = extract(chunk("Ref. | Description\nDL2 | QPHHS-1005 0402 SMD red LED J1 | ADC, SPI and LPIO pin headers"))
     assert types(x).get("QPHHS-1005") != "Connector"
     assert ("Zephyr Mini Rev2", "has connector", "QPHHS-1005") not in triples(x)
+
+
+def test_a_part_is_typed_by_the_head_of_its_first_class_phrase() -> None:
+    from kgrag.graph.datasheet.vocab import type_from_words
+
+    assert type_from_words("Crypto chip: cryptographic co-processor with secure key storage") == "Security"
+    assert type_from_words("QF26W-45S display connector") == "Connector"  # a connector for a display
+    assert type_from_words("6-axis IMU sensor") == "Sensor"
+    assert type_from_words("Wi-Fi module based on a dual-core processor") == "Module"
+    assert type_from_words("Pressure range") == ""
+    x = extract(chunk("Component | Details\nQX608B Crypto Chip | Cryptographic co-processor with secure key storage\n"
+                      "Protected storage for up to 16 keys", section="3.3 Security"))
+    assert ("Zephyr Mini Rev2", "has secure element", "QX608B") in triples(x)  # a crypto chip, not the MCU
+    assert ("Zephyr Mini Rev2", "has microcontroller", "QX608B") not in triples(x)

@@ -91,11 +91,25 @@ __all__ = ["INTERFACE", "PART", "QUANTITY"]
 
 
 def type_from_words(text: str) -> str:
-    """The entity type suggested by class words in `text` (a heading, a table cell, a phrase), or ""."""
-    for etype, regex in _TYPE_WORDS:
-        if regex.search(text):
-            return etype
-    return ""
+    """The entity type suggested by class words in `text` (a heading, a table cell, a phrase), or "": the first
+    phrase of class words names the thing, and within it the last word, its head ("Crypto chip … cryptographic
+    co-processor" is security, "Display connector" a connector, "6-axis IMU sensor" a sensor); a tie goes to the
+    earlier type of TYPE_RULES."""
+    found = sorted((m.start(), rank, m.end(), etype) for rank, (etype, regex) in enumerate(_TYPE_WORDS)
+                   for m in regex.finditer(text))
+    if not found:
+        return ""
+    _, _, end, etype = found[0]
+    for start, _, later_end, later_type in found[1:]:
+        if start < end:
+            continue  # another type's word inside the span already read
+        if _PHRASE_GAP.fullmatch(text[end:start]) is None:
+            break  # the phrase ended
+        end, etype = later_end, later_type
+    return etype
+
+
+_PHRASE_GAP = re.compile(r"[\s-]{1,2}")  # between two words of one noun phrase ("IMU sensor", "display connector")
 
 
 def is_positions(text: str) -> bool:
