@@ -140,6 +140,29 @@ def test_a_gathered_fact_of_another_product_ranks_like_a_variants() -> None:
     assert not next(s for s in without if "6 to 21 V" in s.unit.text).variant  # no titles: products unknown
 
 
+def test_a_unit_of_another_products_document_ranks_below_the_named_products_own() -> None:
+    """A passage of another board's datasheet that matches the asked words ("PWM pins") better than the named board's
+    own line ranks after it; one that names the asked product, or any passage when no title is known, is scored as
+    before."""
+    from kgrag.answering.select import OTHER_DOCUMENT, score_units
+    from kgrag.answering.units import block_units
+
+    other = "Pins\nPWM pins: 13 PWM pins are available on the header."
+    own = "I/O\n54 Digital\n15 PWM Output"
+    mention = "Shields\nThe Zephyr Core takes the same shields."
+    units = block_units(1, other) + block_units(2, own) + block_units(3, mention)
+    question = "How many PWM pins does the Zephyr Core have?"
+    titles = {1: "Orbit Display", 2: "Zephyr Core", 3: "Orbit Display"}
+    ranked = score_units(question, units, {n: t for n, t in titles.items()}, titles=titles)
+    texts = [s.unit.text for s in ranked]
+    assert texts.index("15 PWM Output") < texts.index("PWM pins: 13 PWM pins are available on the header.")
+    plain = {s.unit.text: s.score for s in score_units(question, units, {n: t for n, t in titles.items()})}
+    scored = {s.unit.text: s.score for s in ranked}
+    assert scored["PWM pins: 13 PWM pins are available on the header."] < plain[
+        "PWM pins: 13 PWM pins are available on the header."] * (OTHER_DOCUMENT + 0.01)
+    assert scored["The Zephyr Core takes the same shields."] > plain["The Zephyr Core takes the same shields."] * 0.99
+
+
 def test_a_row_repeating_another_rows_words_and_numbers_is_chosen_and_quoted_once() -> None:
     """Pin tables repeat one description per pin: "1 | 24V OUT | … protects pins 1, 4, 7" and the "4 | 24V OUT"
     row say the same; rows with other numbers, or short rows sharing words, are different facts."""

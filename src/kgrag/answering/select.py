@@ -32,6 +32,7 @@ from kgrag.answering.values import (
 )
 from kgrag.models.base import Embedder
 
+OTHER_DOCUMENT = 0.7  # score multiplier of a unit from a document of a product the question does not name
 WEIGHTS = {"bm25": 0.30, "dense": 0.30, "names": 0.25, "unit": 0.10, "value": 0.05}
 SUPPLY_SYMBOL = re.compile(r"(?<![\w-])V_?(?:DD|CC|IN|BAT|SUPPLY)\w{0,3}(?![\w-])", re.IGNORECASE)  # Vdd, VCC, VIN
 FOREIGN = 0.3  # share of non-Latin letters above which a unit counts as written in another language
@@ -114,6 +115,13 @@ def other_subject(products: list[list[str]], unit: Unit) -> bool:
         return False
     owner = fact["owner"] or (fact["name"] if fact["type"] == "Product" else "")
     return bool(owner) and not any(title_names(p, owner) for p in products)
+
+
+def other_document(products: list[list[str]], title: str, unit: Unit) -> bool:
+    """A unit of another product's document (its title names none of the question's `products`, names with
+    documents) that does not name them either: it reached the context through shared words ("VIN", "PWM pins")."""
+    low = unit.scoped().lower()
+    return bool(products and title) and not any(title_names(p, title) or whole_name(p, low) for p in products)
 
 
 def _qualifies_kind(name: str, question: str) -> bool:
@@ -203,6 +211,7 @@ def score_units(
     if 2 * len(attested) < len(q.attributes):
         attested = q.attributes
     scored: list[Scored] = []
+    elsewhere = {id(u) for u in units if other_document(products, (titles or {}).get(u.block, ""), u)}
     for u, lex in zip(units, lexical, strict=True):
         near = u.scoped()
         unit_dims = value_dimensions(u.value_text())
@@ -226,6 +235,8 @@ def score_units(
             s.score *= 0.3  # another language than the question's: the reader (and a small model) cannot use it
         if _COMPLIANCE.search(s.unit.text) and not asks_compliance:
             s.score *= 0.5  # a certification notice answers certification questions only
+        if id(s.unit) in elsewhere:
+            s.score *= OTHER_DOCUMENT  # a question about one product reads its own documents first
     return sorted(scored, key=lambda s: -s.score)
 
 
