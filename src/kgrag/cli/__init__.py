@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import importlib
 import pkgutil
 import sys
@@ -19,18 +20,14 @@ app = typer.Typer(
 )
 
 
-_registered: list[bool] = []
-
-
+@functools.cache
 def registered_app() -> typer.Typer:
     """The app with every module's commands added (once, however often it is asked for)."""
-    if not _registered:
-        for module in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-            mod = importlib.import_module(f"{__name__}.{module.name}")
-            register = getattr(mod, "register", None)
-            if register is not None:
-                register(app)
-        _registered.append(True)
+    for module in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        mod = importlib.import_module(f"{__name__}.{module.name}")
+        register = getattr(mod, "register", None)
+        if register is not None:
+            register(app)
     return app
 
 

@@ -33,6 +33,7 @@ def _holds(box: Box, word: dict[str, Any], horizontal: bool = True) -> bool:
 
 
 def _cuts(word: dict[str, Any], border: float) -> bool:
+    """The word reaches past the border on both sides (by more than kerning would)."""
     return float(word["x0"]) < border - _TOLERANCE and float(word["x1"]) > border + _TOLERANCE
 
 
