@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from kgrag.errors import IngestError, KgragError
 from kgrag.progress import Progress
-from kgrag.types import Document, Entity, Relation
+from kgrag.types import Chunk, Document, Entity, Relation
 
 if TYPE_CHECKING:
     from kgrag.store.base import Store
@@ -31,6 +31,7 @@ class AddReport:
     added: int = 0
     replaced: int = 0
     unchanged: int = 0
+    reread: int = 0  # unchanged files an older parser had read, parsed again (replaced only if their text changed)
     chunks: int = 0
     errors: list[IngestError] = field(default_factory=list)
 
@@ -43,6 +44,7 @@ class AddReport:
             "added": self.added,
             "replaced": self.replaced,
             "unchanged": self.unchanged,
+            "reread": self.reread,
             "chunks": self.chunks,
             "errors": [{"path": e.path, "reason": e.reason} for e in self.errors],
         }
@@ -92,7 +94,7 @@ def add_paths(index: Workspace, paths: Sequence[str | Path], progress: Progress,
     under their stored path, and cleared when the file is later indexed.
     """
     from kgrag.ingest import content_hash, parse_file
-    from kgrag.ingest.base import relative_path
+    from kgrag.ingest.base import PARSER_KEY, PARSER_VERSION, relative_path
 
     store = index.store
     report = AddReport()
@@ -108,14 +110,21 @@ def add_paths(index: Workspace, paths: Sequence[str | Path], progress: Progress,
             with time_limit(PER_FILE_TIME_LIMIT_S, path):
                 digest = content_hash(path)
                 existing = store.get_document_by_path(rel)
-                if (existing and existing.content_hash == digest and existing.doc_id in done
-                        and (version is None or existing.version == version)):
+                same = existing if (existing and existing.content_hash == digest and existing.doc_id in done
+                                    and (version is None or existing.version == version)) else None
+                if same and same.meta.get(PARSER_KEY) == PARSER_VERSION:
                     report.unchanged += 1
                     continue
                 parsed = parse_file(path, root=root, settings=index.settings.chunking, progress=progress,
                                     ocr_engine=index.settings.ingest.ocr_engine)
             if version is not None:
                 parsed.document.version = version
+            if same:  # read by an older parser: its chunks (and all derived from them) stay if it reads the same text
+                report.reread += 1
+                if _same_chunks(store.chunks_of_document(same.doc_id), parsed.chunks):
+                    store.upsert_document(parsed.document)
+                    report.unchanged += 1
+                    continue
             store_document(index, parsed.document, parsed.chunks, replacing=existing)
             report.chunks += len(parsed.chunks)
             if existing:
@@ -134,6 +143,11 @@ def add_paths(index: Workspace, paths: Sequence[str | Path], progress: Progress,
             rate = report.chunks / max(time.perf_counter() - started, 1e-9)
             task.advance(1, chunks=report.chunks, **{"chunks/s": f"{rate:.1f}"})
     return report
+
+
+def _same_chunks(stored: Sequence[Chunk], parsed: Sequence[Chunk]) -> bool:
+    """The same chunks (ids, texts and sections): a new parser read the document as the old one did."""
+    return [(c.chunk_id, c.text, c.section) for c in stored] == [(c.chunk_id, c.text, c.section) for c in parsed]
 
 
 def store_document(index: Workspace, doc: Document, chunks: list, replacing: Document | None) -> None:

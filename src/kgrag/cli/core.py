@@ -77,8 +77,9 @@ def _add(index: Index, paths: list[Path], quiet: bool, version: str | None = Non
         report = index.add(paths, progress=progress, version=version)
     for err in report.errors:
         typer.echo(f"skipped {err.path}: {err.reason}", err=True)
+    reread = f" ({report.reread} read again by this version's parser)" if report.reread else ""
     console.print(
-        f"added {report.added}, replaced {report.replaced}, unchanged {report.unchanged} documents; "
+        f"added {report.added}, replaced {report.replaced}, unchanged {report.unchanged} documents{reread}; "
         f"{report.chunks} chunks; {len(report.errors)} errors"
     )
     return report

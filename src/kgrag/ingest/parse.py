@@ -10,6 +10,8 @@ from typing import Any
 from kgrag.config import ChunkingSettings
 from kgrag.errors import IngestError
 from kgrag.ingest.base import (
+    PARSER_KEY,
+    PARSER_VERSION,
     Block,
     Parsed,
     ParsedDocument,
@@ -69,6 +71,7 @@ def parse_file(
     category, product = folder_metadata(rel, root is not None)
     base = Document(doc_id=doc_id, path=rel, title=path.stem, content_hash=digest, product=product,
                     category=category)
+    base.meta[PARSER_KEY] = PARSER_VERSION  # `kgrag add` re-reads documents an older parser read
     try:
         if suffix == ".jsonl":
             return _parse_jsonl(path, base, settings)
@@ -93,7 +96,7 @@ def _parse_blocks(path: Path, parsed: Parsed, doc: Document, settings: ChunkingS
     doc.title = title_with_variant(parsed.title or doc.title, doc.product)
     doc.category = parsed.category or doc.category
     doc.version = parsed.version
-    doc.meta = {**parsed.meta, "chunks": len(drafts), "tables": sum(b.kind == "table" for b in parsed.blocks)}
+    doc.meta |= {**parsed.meta, "chunks": len(drafts), "tables": sum(b.kind == "table" for b in parsed.blocks)}
     chunks = []
     for ord_, draft in enumerate(drafts):
         meta: dict[str, Any] = {}
@@ -143,8 +146,8 @@ def _parse_jsonl(path: Path, doc: Document, settings: ChunkingSettings) -> Parse
             ))
     doc.product = common([c.product for c in chunks]) or doc.product
     doc.category = common([c.category for c in chunks]) or doc.category
-    doc.meta = {"format": "jsonl", "records": len(found.records), "skipped_lines": found.skipped,
-                "chunks": len(chunks)}
+    doc.meta |= {"format": "jsonl", "records": len(found.records), "skipped_lines": found.skipped,
+                 "chunks": len(chunks)}
     if found.problems:
         doc.meta["problems"] = found.problems
     return ParsedDocument(doc, chunks)
