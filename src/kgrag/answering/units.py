@@ -22,14 +22,14 @@ MAX_LEAD_WORDS = 60  # a paragraph ending "…:" that leads a list
 MAX_SPEC_WORDS = 16  # a list line stating a value ("-10 °C to 125 °C Vdd 3.1 V to 5.5 V")
 _BRACKET_UNIT = re.compile(r"[\[(]\s*([^\])]{1,6}?)\s*[\])]")  # "TEMPERATURE [°C]", "Current (mA)"
 # a fact group's first line: "nRF52832 (Microcontroller)", "SX1302 (Component, in WisGate Edge Lite 2)"
-def unit_column(head: str) -> bool:
-    """A table header cell naming the column that holds each row's unit ("... | Max | Unit")."""
-    return head.strip().lower() in ("unit", "units")
-
-
 FACT_SUBJECT = re.compile(r"^(?P<name>[^|]+?) \((?P<type>[A-Za-z]+)(?:, in (?P<owner>[^|()]+))?\)$")
 _NUMERIC = re.compile(r"[-+±~<>≤≥]?\s?\d+(?:[.,]\d+)?(?:\s?(?:to|-|–|/|~)\s?[-+]?\d+(?:[.,]\d+)?)?")
 _EMPTY_AFTER = re.compile(r"\s+[-–—]$")  # "0.46 -": a number and the dash of an empty column merged into its cell
+
+
+def unit_column(head: str) -> bool:
+    """A table header cell naming the column that holds each row's unit ("... | Max | Unit")."""
+    return head.strip().lower() in ("unit", "units")
 
 
 def with_unit(cell: str, unit: str) -> str | None:
