@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from tests.conftest import fast_settings
+from tests.conftest import add_text_chunks, fast_settings
 
 from kgrag.answer import finish_plan, plan_answer
 from kgrag.answering.extract import try_list
@@ -17,6 +17,7 @@ from kgrag.index import Index
 from kgrag.retrieve.base import make_retriever
 from kgrag.retrieve.fact_table import collect_facts, fact_lines, states
 from kgrag.retrieve.scoping import link_question
+from kgrag.retrieve.strategies.facts import _scoped, _without_name
 
 MINI = """# Zephyr Mini
 
@@ -167,6 +168,21 @@ def test_a_fact_line_cites_only_a_block_that_shows_its_value(sibling_index: Inde
     shown = {"names both": "The Zephyr Pro has the QRF-52832.", "product only": "Zephyr Pro power: 5 V over USB."}
     lines = "\n".join(text for _, text, _ in fact_lines(adj, [member], {"product only": 2, "names both": 3}, shown))
     assert "in product | Zephyr Pro [3]" in lines  # a relation between two things is shown where both are named
+
+
+def test_a_scope_also_picks_its_chunk_that_holds_the_asked_words(tmp_path: Path) -> None:
+    index = Index.init(tmp_path / "idx", settings=fast_settings())
+    ids = add_text_chunks(index, [
+        "The Zephyr Max is the largest Zephyr board; the Zephyr Max suits big projects.",
+        "I/O | 54 Digital | 16 Analog | 15 PWM Output",
+        "Declaration of conformity: RoHS and REACH.",
+    ])
+    question = "How many PWM pins does the Zephyr Max have?"
+    qvec = index.embedder.embed([question])[0]
+    asked = _without_name(question, "Zephyr Max")
+    assert "Zephyr" not in asked and "Max" not in asked and "PWM" in asked
+    assert list(_scoped(index, qvec, ids, 1)) == [ids[0]]  # by embedding alone, the chunk that repeats the name
+    assert list(_scoped(index, qvec, ids, 1, asked, 0.5)) == [ids[1]]  # with the asked words, the feature list
 
 
 def test_without_a_graph_kg_facts_is_hybrid_ordering(tmp_path: Path) -> None:

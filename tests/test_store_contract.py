@@ -207,6 +207,14 @@ def test_search_text_ranks_exact_tokens(store: Store) -> None:
     assert len(store.search_text("LED board pins", 2)) == 2
 
 
+def test_search_text_within_ranks_only_the_given_chunks(store: Store) -> None:
+    _fts_corpus(store)
+    assert [c for c, _ in store.search_text("LED board pins", 5, ["c-volt", "c-sec"])] == ["c-volt"]
+    assert store.search_text("LED board pins", 5, []) == []
+    every = dict(store.search_text("LED board pins", 5))
+    assert store.search_text("LED board pins", 5, ["c-led"]) == [("c-led", every["c-led"])]  # the index's statistics
+
+
 def test_search_text_rare_term_beats_common_ones(store: Store) -> None:
     _fts_corpus(store)
     # "magnetometer" occurs once, "board" in three chunks: the rare term decides (idf)

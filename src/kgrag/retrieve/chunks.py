@@ -33,8 +33,7 @@ def dense_search(index: Workspace, query: str, k: int, version: str | None = Non
 
 def sparse_search(index: Workspace, query: str, k: int, version: str | None = None) -> list[tuple[str, float]]:
     allowed = allowed_chunks(index, version)
-    hits = index.store.search_text(query, k if allowed is None else k * 5)
-    return [h for h in hits if allowed is None or h[0] in allowed][:k]
+    return index.store.search_text(query, k, None if allowed is None else sorted(allowed))
 
 
 def hybrid_search(

@@ -166,8 +166,9 @@ class Store(Protocol):
         """Replace the sub-chunks of `chunk_ids` with `subchunks`."""
         ...
 
-    def search_text(self, query: str, k: int) -> list[tuple[str, float]]:
-        """BM25 over chunk text and section; higher score is better."""
+    def search_text(self, query: str, k: int, within: Sequence[str] | None = None) -> list[tuple[str, float]]:
+        """BM25 over chunk text and section; higher score is better. `within`: rank only these chunk ids (the
+        term statistics stay those of the whole index)."""
         ...
 
     def search_vectors(

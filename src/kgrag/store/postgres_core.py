@@ -172,14 +172,15 @@ class PgCore(SqlBase):
         self._upsert(table, cols, rows, key=key, update=None if replace else [])
 
     # -- full text --------------------------------------------------------------------------------
-    def search_text(self, query: str, k: int) -> list[tuple[str, float]]:
+    def search_text(self, query: str, k: int, within: Sequence[str] | None = None) -> list[tuple[str, float]]:
         """BM25-like ranking over chunk text and section (idf x saturating tf, length-normalised); higher is better.
 
         Query words are tokenised by the server's own `simple` parser (so `BMI270`, `3.3` match exactly as
         indexed), stopwords dropped as in the embedded store; each term's matches come from the GIN index and
         their count is its document frequency, so the work is proportional to the matched postings, as in BM25.
+        `within` limits the ranked chunks; document frequencies stay those of the whole index.
         """
-        if k <= 0 or not query.strip():
+        if k <= 0 or not query.strip() or within is not None and not within:
             return []
         lexemes = self._all("SELECT tsvector_to_array(to_tsvector('simple'::regconfig, %s))", (query,))[0][0]
         terms = [_tsquery_term(lx) for lx in lexemes if lx.strip(".-_") and lx.strip(".-_") not in FTS_STOPWORDS]
@@ -197,8 +198,9 @@ class PgCore(SqlBase):
             ), d AS (SELECT i, count(*) AS df FROM m GROUP BY i)
             SELECT m.chunk_id, sum(ln(1 + (n.n - d.df + 0.5) / (d.df + 0.5)) * m.r) AS score
             FROM m JOIN d USING (i) CROSS JOIN n
+            WHERE %(within)s::text[] IS NULL OR m.chunk_id = ANY(%(within)s::text[])
             GROUP BY m.chunk_id, m.seq ORDER BY score DESC, m.seq LIMIT %(k)s
             """,
-            {"terms": terms, "k": k},
+            {"terms": terms, "k": k, "within": None if within is None else list(within)},
         )
         return [(r[0], float(r[1])) for r in rows]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import sqlite3
 import threading
@@ -170,14 +171,16 @@ class SqliteCore(SqlBase):
         self.executemany(f"INSERT OR {verb} INTO {table}({', '.join(cols)}) VALUES ({marks})", rows)
 
     # -- full text --------------------------------------------------------------------------------
-    def search_text(self, query: str, k: int) -> list[tuple[str, float]]:
-        """BM25 over chunk text and section; higher score is better."""
+    def search_text(self, query: str, k: int, within: Sequence[str] | None = None) -> list[tuple[str, float]]:
+        """BM25 over chunk text and section; higher score is better; `within` limits the ranked chunks."""
         match = fts_query(query)
-        if not match:
+        if not match or within is not None and not within:
             return []
+        scope = "" if within is None else " AND c.chunk_id IN (SELECT value FROM json_each(?))"
+        params = (match,) if within is None else (match, json.dumps(list(within)))
         rows = self.execute(
             "SELECT c.chunk_id, -bm25(chunk_fts, 1.0, 0.5) AS s FROM chunk_fts JOIN chunks c ON c.rowid = chunk_fts.rowid "
-            "WHERE chunk_fts MATCH ? ORDER BY bm25(chunk_fts, 1.0, 0.5) LIMIT ?",
-            (match, k),
+            f"WHERE chunk_fts MATCH ?{scope} ORDER BY bm25(chunk_fts, 1.0, 0.5) LIMIT ?",
+            (*params, k),
         ).fetchall()
         return [(r[0], float(r[1])) for r in rows]

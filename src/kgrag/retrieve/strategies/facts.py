@@ -24,6 +24,7 @@ from kgrag.answering.terms import analyse, asks_product
 from kgrag.graph.adjacency import GraphAdjacency, get_adjacency
 from kgrag.graph.algorithms import subgraph_from
 from kgrag.graph.datasheet.vocab import PRODUCT_TYPE
+from kgrag.graph.keys import name_tokens
 from kgrag.retrieve.base import Retriever, register
 from kgrag.retrieve.chunks import allowed_chunks, chunk_items, sparse_search
 from kgrag.retrieve.compact import MAX_OVERLAP, compact_items, novel_items
@@ -42,18 +43,34 @@ SCOPE_BONUS = 0.6  # added (times the chunk's dense rank score within the scope)
 COMPONENT_BONUS = 0.35  # same for chunks naming a linked component
 OTHER_PRODUCT = 0.6  # multiplier of chunks that belong only to products the question did not name
 SCOPED_K = 12  # chunks taken from each scope by dense similarity
+SCOPED_LEXICAL = 0.5  # weight of BM25 (the question without the scope's name) in picking them
 REACH = 3.0  # candidates read for excerpts: this many budgets' worth of chunks after hygiene
 MAX_CANDIDATES = 80  # ranked chunks considered for packing (4k tokens hold ~25 datasheet chunks)
 
 
-def _scoped(index: Any, qvec: np.ndarray, chunk_ids: Sequence[str], k: int) -> dict[str, float]:
-    """The k chunks of a scope closest to the question, min-max scored."""
+def _scoped(index: Any, qvec: np.ndarray, chunk_ids: Sequence[str], k: int, asked: str = "",
+            lexical: float = 0.0) -> dict[str, float]:
+    """The k chunks of a scope closest to the question, min-max scored: by embedding, and with weight `lexical` by
+    BM25 of the words `asked` (a feature list "54 Digital | 16 Analog | 15 PWM Output" is far from "How many PWM pins
+    …" in embedding space but holds its words)."""
     if not chunk_ids:
         return {}
     vectors = index.store.get_vectors("chunk", list(chunk_ids))
     sims = vectors @ qvec
-    top = np.argsort(-sims)[:k]
-    return minmax([(chunk_ids[i], float(sims[i])) for i in top])
+    if lexical <= 0 or not asked:
+        top = np.argsort(-sims)[:k]
+        return minmax([(chunk_ids[i], float(sims[i])) for i in top])
+    dense = minmax(list(zip(chunk_ids, sims.tolist(), strict=True)))
+    words = minmax(index.store.search_text(asked, len(chunk_ids), chunk_ids))
+    fused = alpha_fuse([(c, dense[c]) for c in chunk_ids], list(words.items()), 1 - lexical)
+    return minmax(fused[:k])
+
+
+def _without_name(question: str, name: str) -> str:
+    """The question's words that are not words of `name`: within the documents of a product (or the chunks naming a
+    part) its name matches everywhere, the other words say what is asked ("PWM pins")."""
+    own = set(name_tokens(name))
+    return " ".join(w for w in question.split() if not set(name_tokens(w)) <= own)
 
 
 def _lazy_items(index: Any, ranked: Sequence[tuple[str, float]], batch: int = 40) -> Iterator[ContextItem]:
@@ -80,7 +97,8 @@ def rank_chunks(index: Any, adj: GraphAdjacency, question: str, qvec: np.ndarray
         holders = index.store.chunks_of_entities([adj.ids[n] for n in nodes])
         for node in nodes:
             ids = [c for c in holders.get(adj.ids[node], []) if allowed is None or c in allowed]
-            for cid, s in _scoped(index, qvec, ids, SCOPED_K).items():
+            asked = _without_name(question, adj.names[node])
+            for cid, s in _scoped(index, qvec, ids, SCOPED_K, asked, float(opts.get("scoped_lexical", SCOPED_LEXICAL))).items():
                 bonus[cid] = bonus.get(cid, 0.0) + weight * (0.5 + 0.5 * s)
     for cid in bonus:
         scores.setdefault(cid, 0.0)
