@@ -624,7 +624,8 @@ def test_a_small_models_answer_is_followed_by_the_passages_it_did_not_already_sa
     other = "Why does the Orbit Carrier need a temperature sensor with that accuracy?"
     carrier = generate_answer(FakeLLM(replies=["It is about half a degree for weather use [1]."]), other,
                               _context(other), mode="auto", focus_tokens=150, passages=2)
-    assert carrier.text.endswith("From the documents: Orbit Carrier: Temperature accuracy: ± 0.5 °C, 15 to +40 °C [1].")
+    assert carrier.text.endswith("From the documents: Orbit Carrier: Temperature accuracy: ± 0.5 °C, 15 to +40 °C [1]. "
+                                 "I2C interface to the host board [1].")  # the asked product's next passage (KEY_SCORE)
     assert "±0.1" not in carrier.text  # the Zephyr Board's temperature accuracy row is another product's
 
 

@@ -941,3 +941,27 @@ def test_how_exact_a_measurement_is_may_be_a_tolerance_in_the_unit_of_what_it_me
     climate = ("Zephyr Climate", "Parameter | Value\nHumidity accuracy | ±1.5 %RH\nPressure accuracy | ±1 hPa")
     assert "±1 hPa" not in _answer("What is the temperature accuracy of the Zephyr Climate?", climate,
                                    replies=["The documents do not say."])
+
+
+def test_a_graph_fact_restating_a_quoted_row_of_its_source_is_passed_over() -> None:
+    from kgrag.answer import quote_answer
+
+    row = Unit(block=4, pos=2, text="Max Output Power (EIRP) | 14.7 dBm", kind="row", header="Feature | Description")
+    fact = Unit(block=1, pos=1, text="max output power eirp | 14.7 dBm", kind="row", heading="Zephyr Tag (Product)",
+                source=4)  # the graph's fact, read from that row: it cites the same block
+    other = Unit(block=4, pos=3, text="Max Output Power (EIRP) | 14.1 dBm @ CH9", kind="row", header="Feature | Description")
+    ranked = [Scored(u, score=1.0 - 0.1 * n) for n, u in enumerate([row, fact, other])]
+    text = quote_answer(ranked)
+    assert text.count("14.7 dBm") == 1 and "14.1 dBm @ CH9" in text
+
+
+def test_key_passages_reach_down_to_a_third_of_the_best_score() -> None:
+    from kgrag.answering.quotes import KEY_SCORE, key_passages
+
+    q = analyse("What is the input voltage of the Zephyr Core?")
+    units = [Unit(block=1, pos=n, text=t, kind="sentence") for n, t in enumerate(
+        ["The Zephyr Core input voltage is 7 to 12 V.", "Its USB input voltage is 5 V.", "The input voltage pin is VIN."])]
+    scores = [1.0, 0.45, 0.25]  # a second passage far below the best is still on what is asked
+    ranked = [Scored(u, score=s, attributes=1.0, names=1.0) for u, s in zip(units, scores, strict=True)]
+    kept = key_passages(q, ranked, {1})
+    assert KEY_SCORE == 0.3 and [s.unit.pos for s in kept] == [0, 1]

@@ -10,7 +10,7 @@ from kgrag.answering.asks import asks_overview
 from kgrag.answering.aspects import asks_whole, aspect_terms
 from kgrag.answering.extract import MIN_NAMES
 from kgrag.answering.names import squash, title_names
-from kgrag.answering.select import Focus, Scored, near_copy
+from kgrag.answering.select import Focus, Scored, near_copy, restates
 from kgrag.answering.terms import (
     CITE,
     NO_ANSWER,
@@ -25,7 +25,7 @@ from kgrag.retrieve.compact import COPY_NOTE
 
 FROM_DOCUMENTS = "From the documents:"  # leads the quotes that follow an answer
 QUOTES = 4  # units quoted (the closest passages, each with its neighbours) when no single unit states the asked value
-KEY_SCORE = 0.7  # a key passage scores at least this share of the best focus unit
+KEY_SCORE = 0.3  # a key passage scores at least this share of the best focus unit
 OVERVIEW_SCORE = 0.5  # an overview's key passages: more of them, so a lower share (0.5 and 0.6 quoted the same)
 SAID_SHARE = 0.6  # share of a unit's words an answer must hold for the unit to count as said
 MIN_QUOTE_WORDS = 5
@@ -43,6 +43,7 @@ def quote_answer(ranked: list[Scored], n: int = QUOTES, titles: Mapping[int, str
     out: list[str] = []
     seen: list[str] = []
     texts: list[str] = []
+    units: list[Unit] = []
     told = content_terms(CITE.sub(" ", said))
     by_place = {(s.unit.block, s.unit.pos): s.unit for s in (ranked if pool is None else pool)}
     quoted: set[tuple[int, int]] = set()
@@ -52,11 +53,12 @@ def quote_answer(ranked: list[Scored], n: int = QUOTES, titles: Mapping[int, str
         if (s.unit.kind == "heading" or s.score <= 0 or s.foreign or len(s.unit.text.split()) < MIN_QUOTE_WORDS
                 or s.unit.text.startswith(COPY_NOTE)  # where else a passage appears says nothing on its own
                 or (s.unit.block, s.unit.pos) in quoted
-                or any(key in k or k in key for k in seen) or near_copy(s.unit.text, texts)
+                or any(key in k or k in key for k in seen) or near_copy(s.unit.text, texts) or restates(s.unit, units)
                 or (told and _said_already(s.unit, told))):
             continue
         seen.append(key)
         texts.append(s.unit.text)
+        units.append(s.unit)
         window = [u for u in _sentence_window(s.unit, by_place, quoted)
                   if u is s.unit or not (told and _said_already(u, told))]  # a neighbour the answer said stays out
         quoted.update((u.block, u.pos) for u in window)

@@ -291,6 +291,21 @@ def near_copy(text: str, seen: list[str]) -> bool:
     return False
 
 
+def restates(unit: Unit, quoted: list[Unit]) -> bool:
+    """The unit states a value of its source again: a unit quoted before cites the same block with the same numbers
+    and most of the shorter one's words ("max output power eirp | 14.7 dBm", the graph's fact, after the row
+    "Feature: Max Output Power (EIRP); Description: 14.7 dBm" it was read from)."""
+    words, numbers = _signature(unit.display())
+    if not numbers:
+        return False
+    for other in quoted:
+        theirs, their_numbers = _signature(other.display())
+        if other.cited() == unit.cited() and their_numbers == numbers and \
+                len(words & theirs) >= NEAR_COPY * min(len(words), len(theirs)):
+            return True
+    return False
+
+
 @lru_cache(maxsize=4096)
 def _signature(text: str) -> tuple[frozenset[str], frozenset[str]]:
     """A unit's words and numbers, compared by near_copy against every unit chosen before it."""
