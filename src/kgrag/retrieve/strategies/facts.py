@@ -60,10 +60,8 @@ def _scoped(index: Any, qvec: np.ndarray, chunk_ids: Sequence[str], k: int, aske
     if lexical <= 0 or not asked:
         top = np.argsort(-sims)[:k]
         return minmax([(chunk_ids[i], float(sims[i])) for i in top])
-    dense = minmax(list(zip(chunk_ids, sims.tolist(), strict=True)))
-    words = minmax(index.store.search_text(asked, len(chunk_ids), chunk_ids))
-    fused = alpha_fuse([(c, dense[c]) for c in chunk_ids], list(words.items()), 1 - lexical)
-    return minmax(fused[:k])
+    words = index.store.search_text(asked, len(chunk_ids), chunk_ids)
+    return minmax(alpha_fuse(list(zip(chunk_ids, sims.tolist(), strict=True)), words, 1 - lexical)[:k])
 
 
 def _without_name(question: str, name: str) -> str:
