@@ -58,6 +58,7 @@ def _settings(provider: str, base_url: str = "") -> Settings:
     settings.llm.base_url = base_url
     settings.llm.n_ctx = 2048
     settings.llm.max_answer_tokens = 48
+    settings.answer.passages = 0  # a remote model's answer gets no passages after it: both paths end at the answer
     return settings
 
 
