@@ -42,7 +42,6 @@ def quote_answer(ranked: list[Scored], n: int = QUOTES, titles: Mapping[int, str
     by its subject) unless it names it or the quote before was led by it."""
     out: list[str] = []
     seen: list[str] = []
-    texts: list[str] = []
     units: list[Unit] = []
     told = content_terms(CITE.sub(" ", said))
     by_place = {(s.unit.block, s.unit.pos): s.unit for s in (ranked if pool is None else pool)}
@@ -53,11 +52,11 @@ def quote_answer(ranked: list[Scored], n: int = QUOTES, titles: Mapping[int, str
         if (s.unit.kind == "heading" or s.score <= 0 or s.foreign or len(s.unit.text.split()) < MIN_QUOTE_WORDS
                 or s.unit.text.startswith(COPY_NOTE)  # where else a passage appears says nothing on its own
                 or (s.unit.block, s.unit.pos) in quoted
-                or any(key in k or k in key for k in seen) or near_copy(s.unit.text, texts) or restates(s.unit, units)
+                or any(key in k or k in key for k in seen) or near_copy(s.unit.text, [u.text for u in units])
+                or restates(s.unit, units)
                 or (told and _said_already(s.unit, told))):
             continue
         seen.append(key)
-        texts.append(s.unit.text)
         units.append(s.unit)
         window = [u for u in _sentence_window(s.unit, by_place, quoted)
                   if u is s.unit or not (told and _said_already(u, told))]  # a neighbour the answer said stays out
