@@ -56,6 +56,12 @@ def test_the_asked_head_is_never_a_name_and_a_kind_of_part_asks_for_a_name() -> 
     assert not analyse("What is the clock speed of the Zephyr Core?").wants_name
 
 
+def test_an_asked_head_of_two_things_joined_by_and_is_never_a_name() -> None:
+    q = analyse("How much RAM and flash storage is on board the Zephyr X9?")
+    assert {"ram", "flash", "storage"} <= q.attributes and q.names == ["Zephyr", "X9"]
+    assert ["ram", "flash"] in q.together  # a quote must give both
+
+
 def test_a_sibling_product_is_a_variant_unless_the_asked_name_is_written_whole() -> None:
     q = analyse("What is the maximum distance the Zephyr Ranger can measure?")
     assert variant_of(q, "ZX00103 | Zephyr Climate | Measure temperature and humidity")
@@ -965,3 +971,4 @@ def test_key_passages_reach_down_to_a_third_of_the_best_score() -> None:
     ranked = [Scored(u, score=s, attributes=1.0, names=1.0) for u, s in zip(units, scores, strict=True)]
     kept = key_passages(q, ranked, {1})
     assert KEY_SCORE == 0.3 and [s.unit.pos for s in kept] == [0, 1]
+

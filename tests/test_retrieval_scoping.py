@@ -138,6 +138,15 @@ def test_a_list_question_is_answered_from_the_fact_table(sibling_index: Index) -
     assert "Zephyr Mini [" in plan.text and "Zephyr Pro [" in plan.text and "Rev2" not in plan.text
     answer = finish_plan(question, context, plan)  # each item keeps its own source number
     assert answer.text == plan.text and len(CITE.findall(answer.text)) == len(plan.text.split(";"))
+
+
+def test_a_graph_list_is_followed_by_what_the_documents_say_of_its_items(sibling_index: Index) -> None:
+    """The fact table gives the names; in auto mode with passages the documents' words on them follow the list."""
+    question = "Which boards use the QRF52832?"
+    context = make_retriever("kg-facts", sibling_index).retrieve(question, 400)
+    plan = plan_answer(question, context, mode="auto", focus_tokens=300, passages=2)
+    listed, _, tail = plan.text.partition("\n\nFrom the documents: ")
+    assert context.info["answer_path"] == "graph list" and "Zephyr Mini [" in listed and "QRF52832" in tail
     q = analyse("Which sensor of the Zephyr Mini measures pressure?")  # asks more than the list: passages decide
     assert try_list(q, {1: "Zephyr Mini (Product)\nhas sensor | QX100 [2]"}) is None
     q = analyse("Which sensors does the Zephyr Mini have?")

@@ -140,6 +140,8 @@ def plan_answer(
             listed = followed_by(differ, quotes)
         if listed is not None:
             context.info["answer_path"] = "graph list"
+            if mode == "auto" and passages and differ is None:  # the names alone, then what the documents say of them
+                listed = followed_by(listed, key_quotes(q, focus, titles, passages, listed))
             return Plan(blocks, "quote", listed)
     chosen = try_choose(q, focus.ranked, titles) if mode in ("extractive", "auto") else None
     rated = try_suits(q, focus.ranked, titles) if chosen is None and mode in ("extractive", "auto") else None

@@ -32,10 +32,10 @@ _PROSE = re.compile(
 REVISION = re.compile(r"(?i:rev)\.?\d+[a-z]?")  # "Rev2" tells two products apart; it names no part
 _YES_NO = re.compile(r"^\s*(is|are|does|do|did|can|could|has|have|will|would|was|were|should|shall|may|might|must)\b", re.I)
 _WHICH = re.compile(r"^\s*(which|who)\b", re.IGNORECASE)
-# "What camera sensor does …", "How much SRAM does …", "How much Flash, SRAM and EEPROM does …": the words between
-# the question word and its verb name what is asked (attributes or a class of part), never the product asked about.
-_ASKED_HEAD = re.compile(r"^\s*(?:what|which|how\s+(?:much|many))\s+((?:[\w\-/+]+\s+){1,3}?|"
-                         r"(?:[\w\-/+]+,\s+)+[\w\-/+]+,?\s+(?:and|or)\s+[\w\-/+]+\s+)"
+# "What camera sensor does …", "How much SRAM does …", "How much RAM and flash storage is …", "How much Flash, SRAM and
+# EEPROM does …": the words between the question word and its verb name what is asked, never the product asked about.
+_ASKED_HEAD = re.compile(r"^\s*(?:what|which|how\s+(?:much|many))\s+((?:[\w\-/+]+\s+){1,3}?|(?:[\w\-/+]+\s+){1,2}"
+                         r"(?:and|or)\s+(?:[\w\-/+]+\s+){1,2}?|(?:[\w\-/+]+,\s+)+[\w\-/+]+,?\s+(?:and|or)\s+[\w\-/+]+\s+)"
                          r"(?:is|are|was|were|does|do|did|can|could|has|have|will|would|should)\b", re.IGNORECASE)
 _LISTED = re.compile(r"\b(?:and|or)\b", re.IGNORECASE)  # an asked head naming several things
 # "How many Modulino nodes come with …" has no auxiliary verb for _ASKED_HEAD: the counted thing is the first plural
