@@ -972,3 +972,17 @@ def test_key_passages_reach_down_to_a_third_of_the_best_score() -> None:
     kept = key_passages(q, ranked, {1})
     assert KEY_SCORE == 0.3 and [s.unit.pos for s in kept] == [0, 1]
 
+
+def test_the_asked_products_own_passages_follow_the_answer_when_another_name_is_rarer() -> None:
+    """"What battery connector does the Zephyr Eye have? … for my LiPo": every block is the Zephyr Eye's own, so
+    only "LiPo" tells units apart; the Eye's passages that never write "LiPo" still follow the model's answer."""
+    eye = ("Zephyr Eye", "Zephyr Eye\nThe Zephyr Eye can be powered from a single-cell LiPo battery.\n"
+                         "The battery connector J4 is a 3-pin ZX03B connector with a 1.2 mm pitch.\n"
+                         "Pin 1 of the battery connector is VBAT and pin 3 is GND.")
+    pins = ("Zephyr Eye", "Zephyr Eye\nThe Zephyr Eye battery input is rated 3.5 V to 4.7 V.\n"
+                          "The USB connector is prioritized over the battery connector.")
+    question = "What battery connector does the Zephyr Eye have? I need to order a cable for my LiPo."
+    llm = FakeLLM(replies=["The Zephyr Eye has a ZX03B connector [1]."])
+    text = generate_answer(llm, question, _context(question, eye, pins), mode="auto", focus_tokens=300,
+                           passages=4).text
+    assert "From the documents:" in text and "1.2 mm pitch" in text

@@ -128,7 +128,8 @@ def key_passages(q: QuestionTerms, ranked: list[Scored], shown: Collection[int],
 
     keep = [s for s in ranked if (overview or s.unit.block in shown) and s.score >= (OVERVIEW_SCORE if overview else KEY_SCORE) * top
             and asked(s)  # a unit about one of two alternatives names half of the names
-            and (any(about(s, side) for side in sides) or not (q.names and (s.names < MIN_NAMES or s.variant)))]
+            and (any(about(s, side) for side in sides)
+                 or not (q.names and (s.names < MIN_NAMES and not s.own or s.variant)))]
     lead = [next((s for s in keep if about(s, side)), None) for side in sides]
     first = [s for s in lead if s is not None]
     return first + [s for s in keep if all(s is not f for f in first)]

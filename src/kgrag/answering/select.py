@@ -52,6 +52,7 @@ class Scored:
     attributes: float = 0.0  # share of the question's attribute terms in the unit (with heading/header)
     foreign: bool = False  # mostly written in another script than the question
     variant: bool = False  # about a variant of the asked product ("Nano Rev2" for "Nano")
+    own: bool = False  # in the document of a product the question names (its title names it)
 
 
 def bm25(query: list[str], docs: list[list[str]], k1: float = 1.2, b: float = 0.75) -> list[float]:
@@ -223,7 +224,8 @@ def score_units(
         value = has_value(u.value_text()) or bool(set(part_numbers(u.text)) - set(q.parts))
         unit_match = 1.0 if unit_dims & dims else (-1.0 if dims and unit_dims else 0.0)
         parts = {"bm25": lex, "names": names, "unit": unit_match, "value": float(value and q.wants_value)}
-        scored.append(Scored(u, 0.0, parts, names=names, attributes=attrs, variant=variant,
+        own = any(title_names(p, (titles or {}).get(u.block, "")) for p in products)
+        scored.append(Scored(u, 0.0, parts, names=names, attributes=attrs, variant=variant, own=own,
                              foreign=foreign_share(u.text) > FOREIGN and not foreign_question))
     if embedder is not None:
         _add_dense(f"{question} ({' '.join(extra)})" if extra else question, scored, embedder)
