@@ -111,7 +111,7 @@ def key_passages(q: QuestionTerms, ranked: list[Scored], shown: Collection[int],
                  titles: Mapping[int, str] | None = None) -> list[Scored]:
     """The focus units a small model's answer may be followed by: in a block the model was `shown` (any block for an
     overview), close to the best unit's score, carrying an asked word (or an overview aspect's), and about the named product
-    (not a variant's), so a quote brings no other product in. When the question offers two products as alternatives
+    (naming it or in its own document; not a variant's), so a quote brings no other product in. When the question offers two products as alternatives
     (`titles`: block number -> document title), each one's best passage comes first."""
     top = max((s.score for s in ranked), default=0.0)
     sides = alternative_names(q.text, q.phrases) if titles else []  # "the A or the B?": each one's best passage first
