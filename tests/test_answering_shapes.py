@@ -986,3 +986,17 @@ def test_the_asked_products_own_passages_follow_the_answer_when_another_name_is_
     text = generate_answer(llm, question, _context(question, eye, pins), mode="auto", focus_tokens=300,
                            passages=4).text
     assert "From the documents:" in text and "1.2 mm pitch" in text
+
+
+def test_a_key_passage_close_to_the_best_needs_no_asked_word() -> None:
+    """A unit scoring near the best says what is asked in its own words ("not to be confused with" for "the same
+    as"): it follows the answer; one far below without an asked word does not."""
+    from kgrag.answering.quotes import CLOSE_SCORE, key_passages
+
+    q = analyse("Is the earth terminal of the Zephyr Core the same as its ground?")
+    units = [Unit(block=1, pos=n, text=t, kind="sentence") for n, t in enumerate(
+        ["The earth terminal sits near the Ethernet jack.", "Earth is not to be confused with GND on this board.",
+         "Tighten each screw to 0.5 Nm."])]
+    scores, asked = [1.0, CLOSE_SCORE + 0.05, CLOSE_SCORE - 0.1], [1.0, 0.0, 0.0]
+    ranked = [Scored(u, score=s, attributes=a, names=1.0) for u, s, a in zip(units, scores, asked, strict=True)]
+    assert [s.unit.pos for s in key_passages(q, ranked, {1})] == [0, 1]

@@ -26,6 +26,7 @@ from kgrag.retrieve.compact import COPY_NOTE
 FROM_DOCUMENTS = "From the documents:"  # leads the quotes that follow an answer
 QUOTES = 4  # units quoted (the closest passages, each with its neighbours) when no single unit states the asked value
 KEY_SCORE = 0.3  # a key passage scores at least this share of the best focus unit
+CLOSE_SCORE = 0.8  # a key passage scoring this share of the best unit needs no asked word: it says it in other words
 OVERVIEW_SCORE = 0.5  # an overview's key passages: more of them, so a lower share (0.5 and 0.6 quoted the same)
 SAID_SHARE = 0.6  # share of a unit's words an answer must hold for the unit to count as said
 MIN_QUOTE_WORDS = 5
@@ -110,7 +111,7 @@ def _said_already(unit: Unit, told: set[str]) -> bool:
 def key_passages(q: QuestionTerms, ranked: list[Scored], shown: Collection[int],
                  titles: Mapping[int, str] | None = None) -> list[Scored]:
     """The focus units a small model's answer may be followed by: in a block the model was `shown` (any block for an
-    overview), close to the best unit's score, carrying an asked word (or an overview aspect's), and about the named product
+    overview), close to the best unit's score, carrying an asked word (or an overview aspect's; or close to the best), and about the named product
     (naming it or in its own document; not a variant's), so a quote brings no other product in. When the question offers two products as alternatives
     (`titles`: block number -> document title), each one's best passage comes first."""
     top = max((s.score for s in ranked), default=0.0)
@@ -127,7 +128,7 @@ def key_passages(q: QuestionTerms, ranked: list[Scored], shown: Collection[int],
         return whole or s.attributes > 0 or not q.attributes or bool(aspect and aspect & set(term_list(s.unit.scoped())))
 
     keep = [s for s in ranked if (overview or s.unit.block in shown) and s.score >= (OVERVIEW_SCORE if overview else KEY_SCORE) * top
-            and asked(s)  # a unit about one of two alternatives names half of the names
+            and (asked(s) or s.score >= CLOSE_SCORE * top)  # a unit about one of two alternatives names half the names
             and (any(about(s, side) for side in sides)
                  or not (q.names and (s.names < MIN_NAMES and not s.own or s.variant)))]
     lead = [next((s for s in keep if about(s, side)), None) for side in sides]
