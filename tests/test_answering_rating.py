@@ -247,3 +247,18 @@ def test_a_current_is_read_at_the_voltage_a_slash_list_pairs_it_with() -> None:
     assert "1 A at 110 VDC is more than this rating allows [1]." in text  # the asked values against the pair
     assert paired_limit(relay, 24.0, 5.0) is True and paired_limit(relay, 48.0, 1.0) is None
     assert paired_limit("10/4/0.3/0.12 A for respectively 24/30/110/220 V", 110.0, 1.0) is False
+
+
+def test_a_verdict_is_followed_by_more_of_the_products_passages_on_the_need() -> None:
+    """After the deciding rating, up to MORE_QUOTES of the product's other passages on what is asked follow (the
+    supply pins' other ratings), as after a quote."""
+    from kgrag.answering.suits import MORE_QUOTES
+
+    power = ("Power\nVIN: This pin can be used to power the board with a regulated 5 V source.\n"
+             "The USB port can power the board with 5 V from a computer.\n"
+             "The 3V3 pin supplies 3.3 V to external parts, up to 500 mA.\n"
+             "The board can be powered from a single-cell 3.7 V battery on the JST connector.")
+    items = [ContextItem("chunk", power, 0.5, "c1", "d1", {"path": "core.pdf", "title": "Zephyr Core"})]
+    text, path = _answer("Can I power the Zephyr Core from a 9 V battery on its VIN pin?", items)
+    assert path == "rating" and text.startswith("No. Zephyr Core: VIN: This pin can be used to power the board")
+    assert MORE_QUOTES >= 2 and text.count("[1].") >= 4  # the verdict's two sentences, then more than one passage
