@@ -111,8 +111,9 @@ def _said_already(unit: Unit, told: set[str]) -> bool:
 def key_passages(q: QuestionTerms, ranked: list[Scored], shown: Collection[int],
                  titles: Mapping[int, str] | None = None) -> list[Scored]:
     """The focus units a small model's answer may be followed by: in a block the model was `shown` (any block for an
-    overview), close to the best unit's score, carrying an asked word (or an overview aspect's; or close to the best), and about the named product
-    (naming it or in its own document; not a variant's), so a quote brings no other product in. When the question offers two products as alternatives
+    overview), close to the best unit's score, carrying an asked word (or an overview aspect's; or scoring nearly as
+    high as the best, saying it in other words), and about the named product (naming it or in its own document; not
+    a variant's), so a quote brings no other product in. When the question offers two products as alternatives
     (`titles`: block number -> document title), each one's best passage comes first."""
     top = max((s.score for s in ranked), default=0.0)
     sides = alternative_names(q.text, q.phrases) if titles else []  # "the A or the B?": each one's best passage first
@@ -125,10 +126,11 @@ def key_passages(q: QuestionTerms, ranked: list[Scored], shown: Collection[int],
     whole = asks_whole(q.text, q.attributes)  # "Summarise what the A provides": no word of it needs to be quoted
 
     def asked(s: Scored) -> bool:
-        return whole or s.attributes > 0 or not q.attributes or bool(aspect and aspect & set(term_list(s.unit.scoped())))
+        return (whole or s.attributes > 0 or not q.attributes or s.score >= CLOSE_SCORE * top
+                or bool(aspect and aspect & set(term_list(s.unit.scoped()))))
 
     keep = [s for s in ranked if (overview or s.unit.block in shown) and s.score >= (OVERVIEW_SCORE if overview else KEY_SCORE) * top
-            and (asked(s) or s.score >= CLOSE_SCORE * top)  # a unit about one of two alternatives names half the names
+            and asked(s)  # a unit about one of two alternatives names half of the names
             and (any(about(s, side) for side in sides)
                  or not (q.names and (s.names < MIN_NAMES and not s.own or s.variant)))]
     lead = [next((s for s in keep if about(s, side)), None) for side in sides]

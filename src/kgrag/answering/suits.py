@@ -41,7 +41,7 @@ from kgrag.answering.units import Unit
 from kgrag.answering.values import RANGE_ENDS, dimension_of_unit, dimension_words, value_dimensions
 from kgrag.graph.datasheet.vocab import REF_DES
 
-MORE_QUOTES = 3  # the product's passages quoted after the deciding ones (1 / 2 / 3: rating answers lifted on four tuned sets, none lower)
+MORE_QUOTES = 3  # the product's passages quoted after the deciding ones (1 / 2 / 3: four tuned sets up, none lower)
 YES_NO_WORDS = frozenset({"ok", "okay", "fine", "safe", "work", "possible", "able", "allowed"})
 # "on its own", "standalone", "without a host board": the question asks whether the product works alone
 _ALONE = re.compile(r"\b(?:on its own|by itself|stand-?alone|independently|without (?:a |an |any |the )?(?:host|"
