@@ -103,7 +103,7 @@ def score(labels: list[str], chunk_texts: list[tuple[str, str]]) -> dict[str, An
 
 def print_summary(summary: dict[str, Any]) -> None:
     cols = ("n", "answerable", "fact_recall", "context_recall", "fact_recall_answerable", "f1", "exact_match", "TP", "PARTIAL", "FP",
-            "FN", "wrong_product", "cited_support", "refused_unanswerable", "refused_answerable", "llm_calls", "prompt_tokens", "p50_s", "p95_s",
+            "FN", "wrong_product", "wrong_verdict", "cited_support", "refused_unanswerable", "refused_answerable", "llm_calls", "prompt_tokens", "p50_s", "p95_s",
             "p50_cpu_s", "p95_cpu_s")
     print_table(["run", *cols], [[label, *[s["overall"].get(c, "") for c in cols]] for label, s in summary.items()])
     types = sorted({t for s in summary.values() for t in s["by_type"]})

@@ -26,7 +26,7 @@ from common import CACHE, RESULTS, print_table  # noqa: E402
 from kgrag.answer import NO_ANSWER, answer_options, finish_plan, plan_answer  # noqa: E402
 from kgrag.answering.differ import FROM_GRAPH  # noqa: E402
 from kgrag.answering.quotes import FROM_DOCUMENTS  # noqa: E402
-from kgrag.evaluate.metrics import gold_fact_recall  # noqa: E402
+from kgrag.evaluate.answer_metrics import answer_recall, wrong_verdict  # noqa: E402
 from kgrag.index import Index  # noqa: E402
 
 MODEL_PATH = "focused"  # the stored run's answer path when the model's reply was the answer
@@ -57,7 +57,8 @@ def replay(index: Index, questions: list[dict], replies: dict[str, str]) -> dict
         else:
             answer = finish_plan(q["question"], context, plan)
         out[str(q["id"])] = {"path": context.info.get("answer_path", plan.action), "prompt": fingerprint,
-                             "text": answer.text, "fact_recall": gold_fact_recall(answer.text, q["gold_answer"])}
+                             "text": answer.text, "fact_recall": answer_recall(answer.text, q["gold_answer"]),
+                             "wrong_verdict": wrong_verdict(answer.text, q["gold_answer"])}
     return out
 
 

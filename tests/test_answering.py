@@ -319,6 +319,30 @@ def test_answer_scores_flag_wrong_products_and_refusals() -> None:
     assert summarize([right, wrong])["context_recall"] == 0.75
 
 
+def test_a_gold_answer_saying_the_documents_lack_it_is_met_by_a_refusal_only() -> None:
+    """"The documents do not contain this information." is no fact: a refusal meets it in full, a value does not, and
+    the question counts as not answerable (its one term, "information", is in every corpus)."""
+    corpus = Corpus.of([SENSOR_SHEET, CARRIER_SHEET, "This information is provided as is."])
+    gold = "The documents do not contain this information."
+    refused = answer_scores("What IP rating does the ZR-90 have?", gold, NO_ANSWER, [], corpus)
+    guessed = answer_scores("What IP rating does the ZR-90 have?", gold, "IP65 [1].", [CARRIER_SHEET], corpus)
+    assert refused["fact_recall"] == 1.0 and not refused["answerable"] and refused["refusal"]
+    assert guessed["fact_recall"] == 0.0 and not guessed["answerable"]
+    assert summarize([refused, guessed])["refused_unanswerable"] == 0.5
+
+
+def test_an_answer_opening_with_the_opposite_yes_or_no_of_the_gold_is_a_wrong_verdict() -> None:
+    """Fact recall scores "No. … 60 V [1]." the same as "Yes. … 60 V [1]."; the verdict is checked on its own."""
+    corpus = Corpus.of([SENSOR_SHEET, CARRIER_SHEET])
+    gold = "Yes. The relays are rated 60 V / 2.5 A, so 48 V fits."
+    wrong = answer_scores("Can its relays switch 48 V?", gold, "No. Relays: 60V/2.5A [1].", [CARRIER_SHEET], corpus)
+    right = answer_scores("Can its relays switch 48 V?", gold, "Yes. Relays: 60V/2.5A [1].", [CARRIER_SHEET], corpus)
+    plain = answer_scores("Can its relays switch 48 V?", gold, "Relays: 60V/2.5A [1].", [CARRIER_SHEET], corpus)
+    assert wrong["fact_recall"] == right["fact_recall"]
+    assert (wrong["wrong_verdict"], right["wrong_verdict"], plain["wrong_verdict"]) == (True, False, None)
+    assert summarize([wrong, right, plain])["wrong_verdict"] == 0.5
+
+
 def test_a_name_written_with_a_space_for_its_hyphen_is_the_same_name_for_the_wrong_product_check() -> None:
     corpus = Corpus.of([SENSOR_SHEET, CARRIER_SHEET, MANUAL, "Another page", "More text", "Even more"])
     question = "What is the pressure range of the ZR-90?"

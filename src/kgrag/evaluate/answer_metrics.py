@@ -3,12 +3,14 @@ answers, refusals where the documents lack the answer, and answer-time percentil
 
 "Answerable" is measured, not labelled: a question is answerable when one document of the corpus holds
 at least ANSWERABLE of its gold answer's fact terms (a proxy: paraphrased gold answers can fall short). "Wrong product": the question names a specific product or
-part (a name found in few chunks) and none of the sources the answer cites mentions any of them.
+part (a name found in few chunks) and none of the sources the answer cites mentions any of them. "Wrong verdict": the
+answer opens with "Yes" where the gold answer opens with "No", or the reverse.
 """
 
 from __future__ import annotations
 
 import math
+import re
 import statistics
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
@@ -40,6 +42,8 @@ class Corpus:
         return cls([t.lower() for _, t in pairs], ["\n".join(v) for v in by_doc.values()])
 
     def answerable(self, gold: str) -> bool:
+        if is_refusal(gold):  # the gold answer says the documents do not hold it
+            return False
         terms = metrics.gold_fact_terms(gold)
         return any(metrics.gold_fact_recall(d, gold, terms) >= ANSWERABLE for d in self.documents)
 
@@ -47,6 +51,12 @@ class Corpus:
         if not self.chunks:
             return 0.0
         return sum(1 for c in self.chunks if name_found(name, c)) / len(self.chunks)
+
+
+def answer_recall(answer: str, gold: str) -> float:
+    """Gold-fact recall of an answer; when the gold answer says the documents do not hold it, 1.0 for a refusal and
+    0.0 for anything else (its words, "this information", are no fact an answer could state)."""
+    return float(is_refusal(answer)) if is_refusal(gold) else metrics.gold_fact_recall(answer, gold)
 
 
 def specific_names(question: str, corpus: Corpus) -> list[str]:
@@ -70,6 +80,16 @@ def _mentioned(name: str, text: str) -> bool:
     return name_found(name, text) or ("-" in name and name_found(name.replace("-", " "), text))
 
 
+_VERDICT = re.compile(r"^\W*(yes|no)\b", re.IGNORECASE)
+
+
+def wrong_verdict(answer: str, gold: str) -> bool | None:
+    """True when the answer opens with the opposite of the gold answer's "Yes"/"No" (fact recall cannot see it: the
+    quoted ratings score the same under either word); None when either gives no verdict."""
+    said, meant = _VERDICT.match(answer), _VERDICT.match(gold)
+    return None if said is None or meant is None else said.group(1).lower() != meant.group(1).lower()
+
+
 def cited_support(gold: str, answer: str, cited_texts: Sequence[str]) -> float | None:
     """Share of the gold fact terms an answer states that its cited sources state too: does [n] point where the
     fact is? None for a refusal or an answer stating no gold term."""
@@ -86,7 +106,7 @@ def answer_scores(
     question: str, gold: str, answer: str, cited_texts: Sequence[str], corpus: Corpus, answer_s: float = 0.0
 ) -> dict[str, Any]:
     """All answer metrics of one answer."""
-    recall = metrics.gold_fact_recall(answer, gold)
+    recall = answer_recall(answer, gold)
     refusal = is_refusal(answer)
     return {
         "fact_recall": recall,
@@ -96,6 +116,7 @@ def answer_scores(
         "refusal": refusal,
         "answerable": corpus.answerable(gold),
         "wrong_product": wrong_product(question, answer, cited_texts, corpus),
+        "wrong_verdict": wrong_verdict(answer, gold),
         "cited_support": cited_support(gold, answer, cited_texts),
         "answer_s": answer_s,
     }
@@ -129,6 +150,7 @@ def summarize(scores: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "exact_match": _mean(s["exact_match"] for s in scores),
         "f1": _mean(s["f1"] for s in scores),
         "wrong_product": _mean(float(x) for x in checked),
+        "wrong_verdict": _mean(float(s["wrong_verdict"]) for s in scores if s.get("wrong_verdict") is not None),
         "cited_support": _mean(s["cited_support"] for s in scores if s.get("cited_support") is not None),
         "refused_unanswerable": _mean(float(s["refusal"]) for s in unanswerable),
         "refused_answerable": _mean(float(s["refusal"]) for s in answerable),

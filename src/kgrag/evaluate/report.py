@@ -28,6 +28,7 @@ COLUMNS: tuple[tuple[str, str, str], ...] = (
     ("faithfulness", "Faithfulness", "{:.3f}"),
     ("helpfulness", "Helpfulness (gated)", "{:.2f}"),
     ("wrong_product", "Wrong product", "{:.3f}"),
+    ("wrong_verdict", "Wrong yes/no", "{:.3f}"),
     ("cited_support", "Cited support", "{:.3f}"),
     ("refused_unanswerable", "Refused (not in docs)", "{:.3f}"),
     ("answer_p50_s", "Answer p50 (s)", "{:.1f}"),

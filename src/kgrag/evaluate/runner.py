@@ -99,10 +99,11 @@ def evaluate_one(index: Index, q: Question, strategy: str, config: EvalConfig, j
         scores["f1"] = metrics.f1_score(answer.text, q.golds)
         cited = [" ".join((c.title, c.document, c.section, c.quote)) for c in answer.citations]
         corpus = config.corpus or answer_metrics.Corpus.of([])
-        scores["answer_fact_recall"] = metrics.gold_fact_recall(answer.text, q.gold)
+        scores["answer_fact_recall"] = answer_metrics.answer_recall(answer.text, q.gold)
         scores["refusal"] = not answer.grounded
         scores["answerable"] = corpus.answerable(q.gold)
         scores["wrong_product"] = answer_metrics.wrong_product(q.question, answer.text, cited, corpus)
+        scores["wrong_verdict"] = answer_metrics.wrong_verdict(answer.text, q.gold)
         shown = answer_metrics.cited_texts([vars(c) for c in answer.citations],
                                            [{"chunk_id": i.chunk_id, "text": i.text} for i in answer.context.items])
         scores["cited_support"] = answer_metrics.cited_support(q.gold, answer.text, shown)
@@ -170,6 +171,9 @@ def summarize(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
         checked = [s["wrong_product"] for s in answered if s.get("wrong_product") is not None]
         if checked:
             out["wrong_product"] = sum(checked) / len(checked)
+        verdicts = [s["wrong_verdict"] for s in answered if s.get("wrong_verdict") is not None]
+        if verdicts:
+            out["wrong_verdict"] = sum(verdicts) / len(verdicts)
         lacking = [s for s in answered if not s.get("answerable", True)]
         if lacking:
             out["refused_unanswerable"] = sum(s["refusal"] for s in lacking) / len(lacking)
