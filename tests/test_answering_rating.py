@@ -262,3 +262,23 @@ def test_a_verdict_is_followed_by_more_of_the_products_passages_on_the_need() ->
     text, path = _answer("Can I power the Zephyr Core from a 9 V battery on its VIN pin?", items)
     assert path == "rating" and text.startswith("No. Zephyr Core: VIN: This pin can be used to power the board")
     assert MORE_QUOTES >= 2 and text.count("[1].") >= 4  # the verdict's two sentences, then more than one passage
+
+
+def test_a_regulators_output_rates_no_input_and_a_voltage_current_pair_is_a_limit() -> None:
+    """"VIN is regulated by an LDO so the supply is limited to 5 V" is what the regulator gives, not what VIN takes: a
+    12 V adapter gets no "No." from it; "4x 60V/2.5A solid state relays" rate what the relays switch, so 48 V fits
+    (was "No." as a nominal 60 V and the line's 0-5V analog inputs); "3.3V/5V" levels are no such pair."""
+    from kgrag.answering.choose import judge
+
+    regulated = "Power\nThe input supply of VIN is regulated by an LDO so the supply is limited to 5 V for the board."
+    items = [ContextItem("chunk", regulated, 0.5, "c1", "d1", {"path": "core.pdf", "title": "Zephyr Core"})]
+    text, path = _answer("Is it OK to run the Zephyr Core off a 12 V wall adapter on VIN?", items)
+    assert path != "rating" and not text.startswith("No.")
+    assert judge("Regulates input voltage from up to 21V with a minimum of 65% efficiency", (12.0, "V", False)) == [
+        (True, "limit")]  # "up to 21V" is the input it takes
+    relays = "Features\n8x 0-5V analog inputs 4x 60V/2.5A galvanically isolated solid state relays"
+    items = [ContextItem("chunk", relays, 0.5, "c1", "d1", {"path": "core.pdf", "title": "Zephyr Core"})]
+    text, path = _answer("Can the Zephyr Core's solid state relays switch a 48 V DC, 2 A valve?", items)
+    assert not text.startswith("No.")
+    assert judge("4x 60V/2.5A relays", (48.0, "V", False)) == [(True, "limit")]
+    assert judge("Logic levels 3.3V/5V", (12.0, "V", False)) == [(False, "nominal"), (False, "nominal")]

@@ -15,7 +15,7 @@ from kgrag.answering.grounding import number_value
 from kgrag.answering.names import squash
 from kgrag.answering.select import Scored
 from kgrag.answering.terms import PRODUCT_WORDS, QuestionTerms, alternative_names, content_terms, words_found
-from kgrag.answering.values import NUMBER_UNIT, RANGE_ENDS, dimension_of_unit, dimension_words
+from kgrag.answering.values import NUMBER, NUMBER_UNIT, RANGE_ENDS, dimension_of_unit, dimension_words
 
 # The words of a question that offer a choice; without one, "A or B" is no request to pick ("Does the A or the B
 # have a CAN bus?" is two yes/no questions).
@@ -123,6 +123,14 @@ _LIMIT = re.compile(rf"(?:\b(?:{_MAX}|up to|rated|limit|≤|<)\W*(?:\w+\W+){{0,3
 _FLOOR = re.compile(rf"(?:\b(?:{_MIN}|at least|no less than|≥|>)\W*(?:\w+\W+){{0,3}})$", re.IGNORECASE)
 # The same words right after a value, ending it: "1024 mAh Minimum", "12 V max" (not "5 V max 500 mA": the next value's).
 _FLOOR_AFTER, _LIMIT_AFTER = (re.compile(rf"\W{{0,3}}{word}\b(?!\W{{0,3}}[-+]?\d)", re.IGNORECASE) for word in (_MIN, _MAX))
+# A value a regulator brings the supply to is its output, not an input rating: "VIN is regulated by an LDO so the
+# supply is limited to 5 V", "a regulator which limits the voltage to 3.3V" (not "regulates input from up to 21V").
+_REGULATED_TO = re.compile(r"\b(?:regulat(?:ed|es|ors?|ing)|LDO|step(?:s|ped)?[- ]down)\b[^.;]*?(?<!\bup )\bto\s*$",
+                           re.IGNORECASE)
+# A voltage and a current joined by a slash rate what switches or carries them: "4x 60V/2.5A solid state relays",
+# "10A/250VAC"; the other side's unit is of another quantity (not "3.3V/5V", two selectable levels).
+_PAIR_AFTER = re.compile(rf"^\s?/\s?{NUMBER}\s?(V|VAC|VDC|A|mA)(?![\w])")
+_PAIR_BEFORE = re.compile(rf"(?<![\w.]){NUMBER}\s?(V|VAC|VDC|A|mA)\s?/\s?$")
 
 
 def _scaled(number: float, unit: str) -> tuple[float, str]:
@@ -161,20 +169,26 @@ def judge(text: str, value: tuple[float, str, bool]) -> list[tuple[bool, str]]:
     if not verdicts and len(ends) == 3 and ends[0] < ends[1] < ends[2]:  # a min / typ / max row: "-40 | 25 | 85 | °C"
         return [(ends[0] <= number <= ends[2], "range")]
     for m, (rated, base) in singles:
-        if base != unit:
+        before, after = text[:m.start()], text[m.end():]
+        if base != unit or _REGULATED_TO.search(re.split(r"[.;\n]\s", before)[-1]):
             continue
-        after = text[m.end():]
         if upper:
             verdicts.append((rated <= number, "limit"))
         elif _FLOOR_AFTER.match(after):
             verdicts.append((number >= rated, "floor"))
-        elif _LIMIT.search(text[:m.start()]) or _LIMIT_AFTER.match(after) or dims & _AT_LEAST:
+        elif _LIMIT.search(before) or _LIMIT_AFTER.match(after) or dims & _AT_LEAST or _paired(before, after, dims):
             verdicts.append((abs(number) <= abs(rated), "limit"))
         elif _FLOOR.search(text[:m.start()]):
             verdicts.append((number >= rated, "floor"))
         else:
             verdicts.append((abs(rated - number) <= 0.01 * abs(number), "nominal"))
     return verdicts
+
+
+def _paired(before: str, after: str, dims: set[str]) -> bool:
+    """The value is one side of a voltage/current pair ("60V/2.5A"): a rating of what switches or carries it."""
+    other = _PAIR_AFTER.match(after) or _PAIR_BEFORE.search(before)
+    return other is not None and not dimension_of_unit(_scaled(1.0, other.group(1))[1]) & dims
 
 
 def fit(text: str, value: tuple[float, str, bool]) -> bool | None:
