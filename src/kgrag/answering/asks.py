@@ -1,5 +1,6 @@
-"""Wordings that say what shape of question this is: where a second question starts ("…, and what …"), and whether
-it asks how two things differ. Kept apart from `terms` so retrieval and answering read them the same way."""
+"""Wordings that say what shape of question this is: where a second question starts ("…, and what …"), whether it
+asks how two things differ, and which two names it sets side by side ("the A or the B?"). Kept apart from `terms` so
+retrieval and answering read them the same way."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ import re
 _SECOND_QUESTION = re.compile(r"(?:(?P<comma>[,;])\s*(?:(?P<conj>and|or)\s+)?|\s+(?P<bare>and)\s+)"
                               r"(?P<word>what|which|how|where|when|why|who)\b", re.IGNORECASE)
 ASK_WORDS = frozenset({"what", "which", "how", "where", "when", "why", "who"})
+_LETTER = "A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u017fµμ"  # Latin letters with accents ("Oplà"), the micro sign
+TOKEN = re.compile(rf"[{_LETTER}0-9][{_LETTER}0-9\-_/+]*")  # a question word, part number, name or unit ("μT")
 
 
 def second_question(question: str, *, bare_and: bool = False, conjunctions: frozenset[str] = frozenset({"", "and", "or"}),
@@ -48,3 +51,44 @@ def asks_overview(question: str) -> bool:
     """The question asks for an overview of something rather than one fact."""
     words = re.findall(r"[a-z]+", question.lower())
     return any(w in OVERVIEW_WORDS or w.startswith("summar") for w in words) or bool(_MAIN_FEATURES.search(question))
+
+
+# "Which has more flash, A or B?": a comparative word and an alternative between two names.
+GREATER = frozenset(["more", "higher", "longer", "larger", "bigger", "faster", "greater", "wider", "heavier"])
+COMPARATIVES = GREATER | frozenset(["less", "fewer", "lower", "shorter", "smaller", "slower", "narrower", "lighter"])
+_ALTERNATIVE = re.compile(r"\b(?:or|vs\.?|versus)\b", re.IGNORECASE)
+_EACH = re.compile(r"\b(?:each|respectively)\b", re.IGNORECASE)  # "do the A and the B each have": both sides asked
+_AND = re.compile(r"\band\b", re.IGNORECASE)
+
+
+def compared_names(question: str, phrases: list[list[str]]) -> list[list[str]]:
+    """The two names a comparison question sets against each other ("Which has more flash, the Nano Every or the
+    Nano?"; "How much EEPROM do the UNO and the Mega each have?"; "Do the A and the B take the same supply
+    voltage?"), or [] for any other question."""
+    if {w.lower() for w in TOKEN.findall(question)} & COMPARATIVES:
+        joints = list(_ALTERNATIVE.finditer(question))[:1]
+    elif _EACH.search(question) or asks_difference(question):  # "Do the A and the B take the same supply voltage?"
+        joints = list(_AND.finditer(question))
+    else:
+        return []
+    return names_around(question, phrases, joints)
+
+
+def alternative_names(question: str, phrases: list[list[str]]) -> list[list[str]]:
+    """The two names a question offers as alternatives ("Should I use a Portenta X8 or a Portenta H7?"), or []."""
+    return names_around(question, phrases, list(_ALTERNATIVE.finditer(question))[:1])
+
+
+def names_around(question: str, phrases: list[list[str]], joints: list[re.Match[str]]) -> list[list[str]]:
+    """The last name before and the first name after the first joint ("or", "and") that has a name on each side."""
+    at: list[tuple[int, list[str]]] = []  # where each name starts; the two around "or" / "and" are compared
+    for p in phrases:
+        m = re.search(r"(?<![\w-])" + r"\W+".join(re.escape(w) for w in p) + r"(?![\w-])", question)
+        if m and not all(w.isdigit() for w in p):
+            at.append((m.start(), p))
+    for joint in joints:
+        before = [p for start, p in at if start < joint.start()]
+        after = [p for start, p in at if start > joint.start()]
+        if before and after:
+            return [before[-1], after[0]]
+    return []

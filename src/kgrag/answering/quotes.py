@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Mapping
 
-from kgrag.answering.asks import asks_overview
+from kgrag.answering.asks import alternative_names, asks_overview
 from kgrag.answering.aspects import asks_whole, aspect_terms
 from kgrag.answering.extract import MIN_NAMES
 from kgrag.answering.names import squash, title_names
@@ -15,7 +15,6 @@ from kgrag.answering.terms import (
     CITE,
     NO_ANSWER,
     QuestionTerms,
-    alternative_names,
     content_terms,
     is_refusal,
     term_list,

@@ -118,11 +118,11 @@ def other_subject(products: list[list[str]], unit: Unit) -> bool:
     return bool(owner) and not any(title_names(p, owner) for p in products)
 
 
-def other_document(products: list[list[str]], title: str, unit: Unit) -> bool:
-    """A unit of another product's document (its title names none of the question's `products`, names with
-    documents) that does not name them either: it reached the context through shared words ("VIN", "PWM pins")."""
+def other_document(products: list[list[str]], title: str, own: bool, unit: Unit) -> bool:
+    """A unit of another product's document (`own` is False: its title names none of the question's `products`,
+    names with documents) that does not name them either: it reached the context through shared words ("VIN")."""
     low = unit.scoped().lower()
-    return bool(products and title) and not any(title_names(p, title) or whole_name(p, low) for p in products)
+    return bool(products and title) and not own and not any(whole_name(p, low) for p in products)
 
 
 def _qualifies_kind(name: str, question: str) -> bool:
@@ -212,7 +212,8 @@ def score_units(
     if 2 * len(attested) < len(q.attributes):
         attested = q.attributes
     scored: list[Scored] = []
-    elsewhere = {id(u) for u in units if other_document(products, (titles or {}).get(u.block, ""), u)}
+    owned = {n for n, t in (titles or {}).items() if t and any(title_names(p, t) for p in products)}  # own documents
+    elsewhere = {id(u) for u in units if other_document(products, (titles or {}).get(u.block, ""), u.block in owned, u)}
     for u, lex in zip(units, lexical, strict=True):
         near = u.scoped()
         unit_dims = value_dimensions(u.value_text())
@@ -224,8 +225,7 @@ def score_units(
         value = has_value(u.value_text()) or bool(set(part_numbers(u.text)) - set(q.parts))
         unit_match = 1.0 if unit_dims & dims else (-1.0 if dims and unit_dims else 0.0)
         parts = {"bm25": lex, "names": names, "unit": unit_match, "value": float(value and q.wants_value)}
-        own = any(title_names(p, (titles or {}).get(u.block, "")) for p in products)
-        scored.append(Scored(u, 0.0, parts, names=names, attributes=attrs, variant=variant, own=own,
+        scored.append(Scored(u, 0.0, parts, names=names, attributes=attrs, variant=variant, own=u.block in owned,
                              foreign=foreign_share(u.text) > FOREIGN and not foreign_question))
     if embedder is not None:
         _add_dense(f"{question} ({' '.join(extra)})" if extra else question, scored, embedder)

@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from kgrag.answering.asks import alternative_names
 from kgrag.answering.choose import (
     DENIES,
     LIMITS,
@@ -30,7 +31,6 @@ from kgrag.answering.quotes import quote_answer
 from kgrag.answering.select import Scored
 from kgrag.answering.terms import (
     QuestionTerms,
-    alternative_names,
     analyse,
     content_terms,
     is_refusal,

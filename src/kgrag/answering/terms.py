@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from kgrag.answering.asks import ASK_WORDS, OVERVIEW_WORDS, asks_difference, second_question
+from kgrag.answering.asks import ASK_WORDS, OVERVIEW_WORDS, TOKEN, compared_names, second_question
 from kgrag.answering.values import NUMBER_UNIT, PART, asked_dimensions, dimension_of_unit, written_dimensions
 from kgrag.graph.datasheet.vocab import TYPE_WORDS
 
@@ -41,8 +41,6 @@ _LISTED = re.compile(r"\b(?:and|or)\b", re.IGNORECASE)  # an asked head naming s
 # "How many Modulino nodes come with …" has no auxiliary verb for _ASKED_HEAD: the counted thing is the first plural
 # within three words of "how many" (the words before it may be a name, so they stay out of the asked head).
 _HOW_MANY = re.compile(r"^\s*how\s+many\s+(?:[\w\-/+]+\s+){0,2}?([A-Za-z][\w\-/+]*s)\b", re.IGNORECASE)
-_LETTER = "A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u017fµμ"  # Latin letters with accents ("Oplà"), the micro sign
-TOKEN = re.compile(rf"[{_LETTER}0-9][{_LETTER}0-9\-_/+]*")  # a question word, part number, name or unit ("μT")
 NO_ANSWER = "The documents do not contain the answer."
 CITE = re.compile(r"\s*\[(\d+(?:\s*[,;]\s*\d+)*)\]")  # an inline citation marker: [3], [1, 4]
 _REFUSAL = re.compile(
@@ -346,47 +344,6 @@ def asked_together(question: str, matches: list[re.Match[str]], head: list[str],
 
 # "Nano (A000005)", "Nano 33 BLE (ABX00030, not the Rev2)": a part code opening brackets right after a name.
 _CODE_AFTER = re.compile(rf"\s*\(\s*{PART.pattern}\s*[),;]")
-
-
-# "Which has more flash, A or B?": a comparative word and an alternative between two names.
-GREATER = frozenset(["more", "higher", "longer", "larger", "bigger", "faster", "greater", "wider", "heavier"])
-COMPARATIVES = GREATER | frozenset(["less", "fewer", "lower", "shorter", "smaller", "slower", "narrower", "lighter"])
-_ALTERNATIVE = re.compile(r"\b(?:or|vs\.?|versus)\b", re.IGNORECASE)
-_EACH = re.compile(r"\b(?:each|respectively)\b", re.IGNORECASE)  # "do the A and the B each have": both sides asked
-_AND = re.compile(r"\band\b", re.IGNORECASE)
-
-
-def compared_names(question: str, phrases: list[list[str]]) -> list[list[str]]:
-    """The two names a comparison question sets against each other ("Which has more flash, the Nano Every or the
-    Nano?"; "How much EEPROM do the UNO and the Mega each have?"; "Do the A and the B take the same supply
-    voltage?"), or [] for any other question."""
-    if {w.lower() for w in TOKEN.findall(question)} & COMPARATIVES:
-        joints = list(_ALTERNATIVE.finditer(question))[:1]
-    elif _EACH.search(question) or asks_difference(question):  # "Do the A and the B take the same supply voltage?"
-        joints = list(_AND.finditer(question))
-    else:
-        return []
-    return names_around(question, phrases, joints)
-
-
-def alternative_names(question: str, phrases: list[list[str]]) -> list[list[str]]:
-    """The two names a question offers as alternatives ("Should I use a Portenta X8 or a Portenta H7?"), or []."""
-    return names_around(question, phrases, list(_ALTERNATIVE.finditer(question))[:1])
-
-
-def names_around(question: str, phrases: list[list[str]], joints: list[re.Match[str]]) -> list[list[str]]:
-    """The last name before and the first name after the first joint ("or", "and") that has a name on each side."""
-    at: list[tuple[int, list[str]]] = []  # where each name starts; the two around "or" / "and" are compared
-    for p in phrases:
-        m = re.search(r"(?<![\w-])" + r"\W+".join(re.escape(w) for w in p) + r"(?![\w-])", question)
-        if m and not all(w.isdigit() for w in p):
-            at.append((m.start(), p))
-    for joint in joints:
-        before = [p for start, p in at if start < joint.start()]
-        after = [p for start, p in at if start > joint.start()]
-        if before and after:
-            return [before[-1], after[0]]
-    return []
 
 
 def markers_only(text: str) -> bool:
