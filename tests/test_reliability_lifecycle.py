@@ -125,3 +125,8 @@ def test_version_filter_and_citation(tmp_path: Path) -> None:
         assert versions <= {"v2"}, strategy
     answer = index.ask("What is the Zephyr Nano pressure range?", strategy="dense", version="v2")
     assert answer.citations and all(c.version == "v2" for c in answer.citations)
+    v2 = index.version_chunks("v2")
+    assert v2 and index.version_chunks("v2") is v2  # read once, not on every search of a query
+    add_paths(index, [_write(tmp_path / "v2b", {"max.md": DOCS["a-nano.md"].replace("Nano", "Max")})],
+              NullProgress(), version="v2")
+    assert index.version_chunks("v2") > v2  # a document added to the version is in its filter at once

@@ -42,6 +42,7 @@ class Workspace:
             self.__dict__["llm"] = llm
         self._docs: dict[str, Document] | None = None
         self._docs_generation = ""
+        self._version_chunks: dict[str, frozenset[str]] = {}  # version -> its chunk ids, for _docs_generation
         self._lock_depth = 0  # write_lock nesting
 
     # -- models (loaded on first use) --------------------------------------------------------------
@@ -76,7 +77,16 @@ class Workspace:
         if self._docs is None or gen != self._docs_generation:
             self._docs = {d.doc_id: d for d in self.store.list_documents()}
             self._docs_generation = gen
+            self._version_chunks = {}
         return self._docs
+
+    def version_chunks(self, version: str) -> frozenset[str]:
+        """Chunk ids of the documents with this `version` metadata, cached with the documents: a version filter
+        reads every chunk once per change of the index, not on each of a query's searches."""
+        docs = {d.doc_id for d in self.documents().values() if d.version == version}
+        if version not in self._version_chunks:
+            self._version_chunks[version] = frozenset(c.chunk_id for c in self.store.iter_chunks() if c.doc_id in docs)
+        return self._version_chunks[version]
 
     # -- writers -----------------------------------------------------------------------------------
     @contextmanager

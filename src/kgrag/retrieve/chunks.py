@@ -21,10 +21,7 @@ def embed_query(index: Workspace, text: str) -> np.ndarray:
 
 def allowed_chunks(index: Workspace, version: str | None) -> set[str] | None:
     """Chunk ids of documents with this `version` metadata, or None for no filter."""
-    if not version:
-        return None
-    docs = {d.doc_id for d in index.documents().values() if d.version == version}
-    return {c.chunk_id for c in index.store.iter_chunks() if c.doc_id in docs}
+    return set(index.version_chunks(version)) if version else None
 
 
 def dense_search(index: Workspace, query: str, k: int, version: str | None = None) -> list[tuple[str, float]]:
