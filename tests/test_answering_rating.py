@@ -276,6 +276,8 @@ def test_a_regulators_output_rates_no_input_and_a_voltage_current_pair_is_a_limi
     assert path != "rating" and not text.startswith("No.")
     assert judge("Regulates input voltage from up to 21V with a minimum of 65% efficiency", (12.0, "V", False)) == [
         (True, "limit")]  # "up to 21V" is the input it takes
+    assert judge("This pin must be supplied with a voltage regulated to 5 V.", (9.0, "V", False)) == [
+        (False, "nominal")]  # no regulating device: the input asked for
     relays = "Features\n8x 0-5V analog inputs 4x 60V/2.5A galvanically isolated solid state relays"
     items = [ContextItem("chunk", relays, 0.5, "c1", "d1", {"path": "core.pdf", "title": "Zephyr Core"})]
     text, path = _answer("Can the Zephyr Core's solid state relays switch a 48 V DC, 2 A valve?", items)

@@ -125,9 +125,10 @@ _FLOOR = re.compile(rf"(?:\b(?:{_MIN}|at least|no less than|≥|>)\W*(?:\w+\W+){
 # The same words right after a value, ending it: "1024 mAh Minimum", "12 V max" (not "5 V max 500 mA": the next value's).
 _FLOOR_AFTER, _LIMIT_AFTER = (re.compile(rf"\W{{0,3}}{word}\b(?!\W{{0,3}}[-+]?\d)", re.IGNORECASE) for word in (_MIN, _MAX))
 # A value a regulator brings the supply to is its output, not an input rating: "VIN is regulated by an LDO so the
-# supply is limited to 5 V", "a regulator which limits the voltage to 3.3V" (not "regulates input from up to 21V").
-_REGULATED_TO = re.compile(r"\b(?:regulat(?:ed|es|ors?|ing)|LDO|step(?:s|ped)?[- ]down)\b[^.;]*?(?<!\bup )\bto\s*$",
-                           re.IGNORECASE)
+# supply is limited to 5 V", "a regulator which limits the voltage to 3.3V" (not "regulates input from up to 21V", nor
+# "must be supplied with a voltage regulated to 5 V", which asks the input to be 5 V: no regulating device is named).
+_REGULATED_TO = re.compile(r"\b(?:regulators?|regulates|regulated by|LDO|DC-?DC|step(?:s|ped)?[- ]down)\b[^.;]*?"
+                           r"(?<!\bup )\bto\s*$", re.IGNORECASE)
 # A voltage and a current joined by a slash rate what switches or carries them: "4x 60V/2.5A solid state relays",
 # "10A/250VAC"; the other side's unit is of another quantity (not "3.3V/5V", two selectable levels).
 _PAIR_AFTER = re.compile(rf"^\s?/\s?{NUMBER}\s?(V|VAC|VDC|A|mA)(?![\w])")
