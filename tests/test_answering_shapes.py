@@ -234,6 +234,30 @@ def test_a_reply_adding_only_the_document_title_to_the_question_is_an_echo() -> 
     assert not echoes(question, "The DIN Thermo uses the QT236 sensor [1].", "Acme DIN Thermo")
 
 
+def test_a_reply_repeating_the_prompts_label_of_the_graph_facts_is_an_echo() -> None:
+    from kgrag.answering.grounding import echoes
+
+    question = "What ATEX zone is the Zephyr Core certified for?"
+    assert echoes(question, "The Zephyr Core certified for ATEX zone is [1] (knowledge graph facts, each line citing "
+                            "its source).", "Acme Zephyr Core")
+    assert not echoes(question, "The Zephyr Core is certified for ATEX zone 2 with gas groups IIA and IIB [1].",
+                      "Acme Zephyr Core")
+
+
+def test_a_reply_giving_only_values_of_other_quantities_or_no_asked_designation_is_no_answer() -> None:
+    """"-40 - +85 °C" is no operating altitude and "5V compatible" no IP rating; a value of the asked quantity, or
+    the asked code with its number, is an answer."""
+    from kgrag.answering.grounding import lacks_asked_value
+
+    question = "What is the maximum operating altitude of the Zephyr Ranger?"
+    assert lacks_asked_value(question, "The maximum operating altitude of the Zephyr Ranger is -40 - +85 °C [1].")
+    assert not lacks_asked_value(question, "Up to 2000 m above sea level [1].")
+    assert not lacks_asked_value("What is the supply current of the Zephyr Ranger at 5 V?", "25 mA at 5 V [1].")
+    assert lacks_asked_value("What IP rating does the Zephyr Core have?", "The Zephyr Core is 5V compatible [2].")
+    assert not lacks_asked_value("What IP rating does the Zephyr Core have?", "The Zephyr Core is rated IP20 [2].")
+    assert not lacks_asked_value("What is the ingress protection of the Zephyr Core?", "IP 65 with its cover [2].")
+
+
 def test_a_count_is_looked_for_deeper_than_other_values() -> None:
     rows = [f"Max current per relay {n} | {n + 10} A" for n in range(5)] + ["Number of outputs | 4x relays (NO)"]
     units = [Unit(block=1, pos=n, text=row, kind="row") for n, row in enumerate(rows)]

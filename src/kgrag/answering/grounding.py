@@ -11,6 +11,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from kgrag.answering.blocks import GRAPH_FACTS
 from kgrag.answering.names import name_found, title_names
 from kgrag.answering.terms import (
     CITE,
@@ -36,14 +37,19 @@ from kgrag.answering.values import (
     VERSION,
     dimension_of_unit,
     part_numbers,
+    value_dimensions,
     without_values_of,
 )
 
+_LABEL_WORDS = content_terms(GRAPH_FACTS)  # the prompt's scaffolding: no content a reply can give
 STANDALONE_NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*")  # standalone numbers: "3.3", "1,000", "260"; not "ESP32"
 _IN_PRODUCT = re.compile(r"^in product \| ([^\[\n]+)", re.MULTILINE)
 # A number of its own: a count word, or digits not glued after letters ("U3", "LV52204" and "Cortex-M4" name parts)
 _ANY_NUMBER = re.compile(rf"(?<![\w-])(?:{NUMBER_WORDS})(?![\w-])|(?<![A-Za-z\d.])\d+(?:[.,]\d+)?", re.IGNORECASE)
 DESIGNATION = re.compile(r"\b([A-Z]{2,5}|Class|Level|Grade|Type|Cat)[ -](\d+(?:\.\d+)?)\b(?!\s?%)")  # "SIL 3", "IP 67"
+# A question asking a protection or safety designation ("What IP rating …", "which SIL level"); the codes are general
+# engineering knowledge, like the quantities of `values.DIMENSIONS`.
+_ASKS_DESIGNATION = re.compile(r"\b(IP|IK|NEMA|SIL)\s+(?:rating|code|class|level)s?\b|\b(?i:ingress protection)\b")
 _PAGE_REF = re.compile(r"\bpp?\.\s?\d+(?:\s?[-–]\s?\d+)?")  # "p. 7", "pp. 4-5"
 BARE = ""  # a number written without a unit after it (a table cell whose unit is in the header, a count)
 
@@ -204,21 +210,31 @@ def _about_product(group: str, asked: Callable[[str], bool]) -> str:
 
 def echoes(question: str, reply: str, titles: str = "") -> bool:
     """A reply that only restates an open question ("The products that embed another product are [2] [3]", "The
-    temperature sensor is on the Arduino DIN Celsius"): no content word beyond the question's and the sources'
-    document titles. A yes/no question restated is its "yes", so it never echoes."""
-    said = content_terms(CITE.sub("", reply)) - content_terms(question) - content_terms(titles)
+    temperature sensor is on the Arduino DIN Celsius"): no content word beyond the question's, the sources' document
+    titles and the prompt's own label of the graph's facts ("The Opta certified for ATEX zone is [1] (knowledge graph
+    facts, each line citing its source)"). A yes/no question restated is its "yes", so it never echoes."""
+    said = content_terms(CITE.sub("", reply)) - content_terms(question) - content_terms(titles) - _LABEL_WORDS
     return not analyse(question).yes_no and not said
 
 
 def lacks_asked_value(question: str, reply: str) -> bool:
     """A question asking for a quantity (a value of a named kind such as a weight or a voltage, a count, a price)
-    answered without any number: "The Mid Carrier is a lightweight board" does not say how heavy it is."""
+    answered without any number: "The Mid Carrier is a lightweight board" does not say how heavy it is; or with
+    values of other quantities only: "-40 - +85 °C" is no operating altitude."""
     q = analyse(question)
+    code = _ASKS_DESIGNATION.search(question)  # "What IP rating …": answered by "IP20", not "it is 5V compatible"
+    if code and not q.yes_no:
+        return not re.search(rf"\b{code.group(1) or 'IP'}\s?-?\d", CITE.sub(" ", reply), re.IGNORECASE)
     asks = q.wants_value and not q.wants_name and not q.yes_no and (
         bool(q.dimensions) or bool(q.count_of) or bool(COST.search(question)))
+    if not asks:
+        return False
     written = {m.group(0) for m in _ANY_NUMBER.finditer(question)}  # "the Nano 33 IoT": a number naming the product
-    said = _ANY_NUMBER.finditer(without_values_of(CITE.sub(" ", reply), question))
-    return asks and all(m.group(0) in written for m in said)
+    text = without_values_of(CITE.sub(" ", reply), question)
+    if all(m.group(0) in written for m in _ANY_NUMBER.finditer(text)):
+        return True
+    stated = value_dimensions(text)
+    return bool(q.dimensions and stated) and not stated & q.dimensions
 
 
 def count_unstated(question: str, texts: Iterable[str]) -> bool:

@@ -21,7 +21,7 @@ DIMENSIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "memory": (("memory", "flash", "ram", "sram", "eeprom", "storage", "rom", "psram", "cache"),
                ("B", "KB", "kB", "MB", "GB", "Kb", "Mb", "Gb", "KiB", "MiB", "Kbit", "Mbit", "kbit", "byte", "bytes")),
     "length": (("distance", "length", "width", "height", "thickness", "dimension", "size", "diameter", "pitch",
-                "wavelength"),
+                "wavelength", "altitude"),  # an altitude in m, or in hPa (`pressure`)
                ("m", "mm", "cm", "km", "µm", "um", "nm", "in", "inch", "inches", "mil", "meter", "meters", "metre",
                 "metres", "millimeters", "millimetres", "centimeters", "centimetres")),
     "temperature": (("temperature", "thermal", "heat"), ("°C", "°F", "K", "ºC", "C")),
