@@ -942,11 +942,24 @@ def test_a_number_in_a_table_row_measures_what_its_unit_column_says() -> None:
     from kgrag.answering.grounding import number_uses, unsupported_values
 
     table = "Zephyr Screen ratings\nSymbol | Description | Min | Typ | Max | Unit\nV IN | Input voltage | 6 | 7.0 | 32 | V"
-    assert number_uses(table)["32"] == {"voltage"}
+    assert number_uses(table)["32"] == {"voltage@V"}  # the quantity, in the unit written
     assert unsupported_values("The screen's maximum brightness is 32 nits [1].", [table]) == ["32"]
     assert unsupported_values("It accepts up to 32 V on VIN [1].", [table]) == []
+    assert unsupported_values("It accepts up to 32 volts on VIN [1].", [table]) == []  # the unit spelled out
     pins = "Pin | Function\n32 | GPIO"
     assert unsupported_values("The screen's maximum brightness is 32 nits [1].", [pins]) == []
+
+
+def test_a_number_written_in_another_unit_of_the_same_quantity_is_another_value() -> None:
+    """"100 mil" (a pin pitch) does not give "100 meters" of Wi-Fi range; "100 m", "100 metres" and "16KB" for
+    "16 kB" do."""
+    from kgrag.answering.grounding import unsupported_values
+
+    source = "Pins are on a 100 mil grid. Flash | 16 kB"
+    assert unsupported_values("Its Wi-Fi range outdoors is 100 meters [1].", [source]) == ["100"]
+    assert unsupported_values("It has 16KB of flash [1].", [source]) == []
+    assert unsupported_values("Up to 100 meters [1].", ["range up to 100 m"]) == []
+    assert unsupported_values("Up to 100 m [1].", ["range up to 100 metres"]) == []
 
 
 def test_spec_lines_after_a_paragraph_ending_with_a_colon_belong_to_what_it_names() -> None:

@@ -86,22 +86,43 @@ def _row_dimensions(text: str) -> list[set[str]]:
             unit_table = True
             out.append(set())
         else:
-            out.append(dimension_of_unit(cells[-1].strip()) if unit_table else set())
+            out.append(_unit_keys(cells[-1]) if unit_table else set())
     return out
 
 
+# Unit names a reply may spell out for the symbol a datasheet writes ("100 meters" is "100 m", not "100 mil"), and
+# symbols written two ways.
+_UNIT_NAMES = {"meter": "m", "metre": "m", "millimeter": "mm", "millimetre": "mm", "centimeter": "cm",
+               "centimetre": "cm", "kilometer": "km", "kilometre": "km", "inche": "in", "volt": "V", "ampere": "A",
+               "milliamp": "mA", "watt": "W", "second": "s", "millisecond": "ms", "minute": "min", "hour": "h",
+               "gram": "g", "kilogram": "kg", "hertz": "Hz", "byte": "B"}
+_UNIT_SYMBOLS = {"KB": "kB", "ºC": "°C", "C": "°C", "sec": "s", "amp": "A", "ohm": "Ω", "inch": "in", "days": "d"}
+
+
+def _unit_keys(unit: str) -> set[str]:
+    """What a number written with `unit` measures, and in which unit: "length@m" for "m" and "meters", "length@mil"
+    for "mil" (the same number in another unit of one quantity is another value)."""
+    unit = unit.strip()
+    symbol = re.sub(r"(?<=V)(?:AC|DC)$", "", unit.replace("μ", "µ"), flags=re.IGNORECASE)
+    word = symbol.lower()
+    if len(word) > 4 and word.rstrip("s") in _UNIT_NAMES:  # a spelled-out name: "meters", "Volts", "hertz"
+        symbol = _UNIT_NAMES[word.rstrip("s")]
+    symbol = _UNIT_SYMBOLS.get(symbol, symbol)
+    return {f"{d}@{symbol}" for d in dimension_of_unit(unit)}
+
+
 def number_uses(text: str) -> dict[str, set[str]]:
-    """Each number of `text` -> the quantities it is written with (BARE when no unit follows it, unless its table row
-    names the unit in a "Unit" column)."""
+    """Each number of `text` -> the quantities it is written with, in which unit (`_unit_keys`; BARE when no unit
+    follows it, unless its table row names the unit in a "Unit" column)."""
     uses: dict[str, set[str]] = defaultdict(set)
     text = CITE.sub(" ", _PAGE_REF.sub(" ", text))  # a header's "p. 7", a reference "[7]": where, not a value
     for line, row_dims in zip(text.split("\n"), _row_dimensions(text), strict=True):
         with_unit: set[int] = set()
         for m in RANGE_ENDS.finditer(line):  # "260 to 1260 hPa": the first end is in hPa too, not a bare 260
-            uses[number_form(m.group(1))] |= dimension_of_unit(m.group(3)) or {BARE}
+            uses[number_form(m.group(1))] |= _unit_keys(m.group(3)) or {BARE}
             with_unit.add(m.end(1))
         for m in NUMBER_UNIT.finditer(line):
-            uses[number_form(m.group(1))] |= dimension_of_unit(m.group(2)) or {BARE}
+            uses[number_form(m.group(1))] |= _unit_keys(m.group(2)) or {BARE}
             with_unit.add(m.end(1))
         for m in STANDALONE_NUMBER.finditer(line):
             if m.end() not in with_unit:
@@ -112,7 +133,7 @@ def number_uses(text: str) -> dict[str, set[str]]:
 def stated_values(reply: str) -> list[tuple[str, set[str]]]:
     """The quantities an answer states, with what they measure: "1.12 kg" (mass), "10 hours" (time), "$1,000"."""
     text = CITE.sub(" ", reply)
-    found = [(m.group(1), dimension_of_unit(m.group(2))) for m in NUMBER_UNIT.finditer(text)]
+    found = [(m.group(1), _unit_keys(m.group(2))) for m in NUMBER_UNIT.finditer(text)]
     found += [(m.group(1) or m.group(2), {BARE}) for m in PRICE.finditer(text)]  # a price: any use of the number
     return [(number_form(v), dims) for v, dims in found if number_form(v)]
 
