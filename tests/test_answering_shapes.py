@@ -960,6 +960,11 @@ def test_a_number_written_in_another_unit_of_the_same_quantity_is_another_value(
     assert unsupported_values("It has 16KB of flash [1].", [source]) == []
     assert unsupported_values("Up to 100 meters [1].", ["range up to 100 m"]) == []
     assert unsupported_values("Up to 100 m [1].", ["range up to 100 metres"]) == []
+    legend = "Board topology\n9 Reset button\n10 USB-C Connector"  # a figure's numbered parts: labels, no values
+    assert unsupported_values("It boots in 10 µs [1].", [legend]) == ["10"]
+    assert unsupported_values("It boots in 10 µs [1].", ["Boot | 10"]) == []  # a table cell: its unit may be elsewhere
+    header = "Zephyr X8, pp. 14-15, section: 10 USB-C Connector\n2.5 HS3003 Sensor"  # a block header's section number
+    assert unsupported_values("It boots in 10 µs, 2.5 s at most [1].", [header]) == ["10", "2.5"]
 
 
 def test_spec_lines_after_a_paragraph_ending_with_a_colon_belong_to_what_it_names() -> None:

@@ -52,6 +52,10 @@ DESIGNATION = re.compile(r"\b([A-Z]{2,5}|Class|Level|Grade|Type|Cat)[ -](\d+(?:\
 _ASKS_DESIGNATION = re.compile(r"\b(IP|IK|NEMA|SIL)\s+(?:rating|code|class|level)s?\b|\b(?i:ingress protection)\b")
 _PAGE_REF = re.compile(r"\bpp?\.\s?\d+(?:\s?[-–]\s?\d+)?")  # "p. 7", "pp. 4-5"
 BARE = ""  # a number written without a unit after it (a table cell whose unit is in the header, a count)
+# "10 USB-C Connector", "2.5 HS3003 Sensor": a numbered heading, a figure's legend or a list item, no value; at the
+# start of a line or after a block header's "section: "
+_LABEL_LINE = re.compile(r"\d{1,3}(?:\.\d{1,2}){0,3} [A-Z][^|]*$")
+_SECTION_NUMBER = re.compile(r"(?<=section: )\d{1,3}(?:\.\d{1,2}){0,3}(?= [A-Z])")
 
 
 def number_form(raw: str) -> str:
@@ -115,7 +119,7 @@ def number_uses(text: str) -> dict[str, set[str]]:
     """Each number of `text` -> the quantities it is written with, in which unit (`_unit_keys`; BARE when no unit
     follows it, unless its table row names the unit in a "Unit" column)."""
     uses: dict[str, set[str]] = defaultdict(set)
-    text = CITE.sub(" ", _PAGE_REF.sub(" ", text))  # a header's "p. 7", a reference "[7]": where, not a value
+    text = CITE.sub(" ", _PAGE_REF.sub(" ", _SECTION_NUMBER.sub("", text)))  # "p. 7", "[7]", "section: 10 …": where
     for line, row_dims in zip(text.split("\n"), _row_dimensions(text), strict=True):
         with_unit: set[int] = set()
         for m in RANGE_ENDS.finditer(line):  # "260 to 1260 hPa": the first end is in hPa too, not a bare 260
@@ -125,7 +129,7 @@ def number_uses(text: str) -> dict[str, set[str]]:
             uses[number_form(m.group(1))] |= _unit_keys(m.group(2)) or {BARE}
             with_unit.add(m.end(1))
         for m in STANDALONE_NUMBER.finditer(line):
-            if m.end() not in with_unit:
+            if m.end() not in with_unit and not (m.start() == 0 and _LABEL_LINE.match(line)):
                 uses[number_form(m.group(0))] |= row_dims or {BARE}
     return uses
 
