@@ -51,11 +51,12 @@ _REFUSAL = re.compile(
 
 
 def fold(raw: str) -> str:
-    """A word lower-cased with possessives and simple plurals folded (`boards'`, `Nano's` -> `board`, `nano`)."""
+    """A word lower-cased with possessives and simple plurals folded (`boards'`, `Nano's` -> `board`, `nano`); "-ss"
+    and "-us" are no plurals ("class", "luminous", "status")."""
     word = raw.lower().strip(".-_/")
     if word.endswith("'s"):
         word = word[:-2]
-    if word.endswith("s") and len(word) > 3 and not any(ch.isdigit() for ch in word) and not word.endswith("ss"):
+    if word.endswith("s") and len(word) > 3 and not any(ch.isdigit() for ch in word) and not word.endswith(("ss", "us")):
         word = word[:-1]
     return _AMERICAN.get(word, word)
 
