@@ -284,3 +284,12 @@ def test_a_regulators_output_rates_no_input_and_a_voltage_current_pair_is_a_limi
     assert not text.startswith("No.")
     assert judge("4x 60V/2.5A relays", (48.0, "V", False)) == [(True, "limit")]
     assert judge("Logic levels 3.3V/5V", (12.0, "V", False)) == [(False, "nominal"), (False, "nominal")]
+
+
+def test_a_compliance_notice_rates_nothing() -> None:
+    """"none of the SVHCs … above 0.1 %" is a declaration about substances, not a humidity rating: no "No." for 95 %."""
+    notice = "Declarations\nWe declare none of the SVHCs, the Candidate List of Substances of Very High Concern, is " \
+             "present in quantities totaling in a concentration equal or above 0.1 %."
+    items = [ContextItem("chunk", notice, 0.5, "c1", "d1", {"path": "core.pdf", "title": "Zephyr Core"})]
+    text, path = _answer("Can I install the Zephyr Core in a greenhouse where relative humidity reaches 95%?", items)
+    assert path != "rating" and not text.startswith("No.")

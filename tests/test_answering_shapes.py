@@ -1042,3 +1042,18 @@ def test_a_key_passage_close_to_the_best_needs_no_asked_word() -> None:
     scores, asked = [1.0, CLOSE_SCORE + 0.05, CLOSE_SCORE - 0.1], [1.0, 0.0, 0.0]
     ranked = [Scored(u, score=s, attributes=a, names=1.0) for u, s, a in zip(units, scores, asked, strict=True)]
     assert [s.unit.pos for s in key_passages(q, ranked, {1})] == [0, 1]
+
+
+def test_a_quote_for_a_named_product_comes_from_its_own_documents_when_they_are_found() -> None:
+    """"How loud is the Modulo Buzzer, in dB?": another board's "Sound Level | 75 dB" row under "a summary of the
+    board's buzzer features" carries one of the two names ("buzzer"); with the Buzzer's own datasheet in the context,
+    it is not quoted as the Buzzer's loudness (it was, as "Stylo Tag: … 75 dB")."""
+    question = "How loud is the Modulo Buzzer, in dB?"
+    row = Unit(block=2, pos=1, text="Sound Level | 75 dB at 10 cm", kind="row", header="Feature | Description",
+               heading="Below is a summary of the board's buzzer features.")
+    own = Unit(block=1, pos=1, text="The Modulo Buzzer node receives tone commands over I2C.", kind="sentence")
+    ranked = [Scored(row, score=0.5, attributes=1.0, names=0.5, own=False),
+              Scored(own, score=0.4, attributes=0.0, names=1.0, own=True)]
+    titles = {1: "Modulo Buzzer", 2: "Stylo Tag"}
+    assert try_extract(analyse(question), ranked, titles) is None
+    assert try_extract(analyse(question), ranked[:1], titles) is not None  # no own document found: quoted as before

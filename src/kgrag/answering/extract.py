@@ -215,8 +215,11 @@ def try_extract(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) 
     if not q.names and not q.wants_name:  # "What parameters influence how the robot rotates?": nothing named to
         return None  # quote a value of ("Which board measures ozone?" is answered by the quoted row's product)
     fits: list[Scored] = []
+    owned = any(s.own for s in ranked)  # the named product's own documents are in the context: quote only them
     for s in ranked[:COUNT_CANDIDATES if q.count_of else CANDIDATES]:  # the best few: the top may be a heading
         u = s.unit
+        if owned and not s.own:  # "How loud is the Modulino Buzzer?" is not answered by the Stella's buzzer row
+            continue
         if u.kind == "heading" or len(u.text.split()) < MIN_WORDS and u.kind != "row":
             continue
         if not states_value(q, u) or not unit_fits(q, u) or not all(says_each(g, u) for g in q.together):

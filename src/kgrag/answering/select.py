@@ -166,11 +166,13 @@ def name_score(wanted: list[list[str]], near: str, far: str) -> float:
 
 
 # Compliance boilerplate of datasheets ("This radio transmitter has been approved by Innovation, Science and Economic
-# Development Canada …", "This device complies with part 15 of the FCC Rules", "hereby declares … Directive"): it answers
-# a question about certification, not one about the product's specs, which its limits and numbers would otherwise match.
-_COMPLIANCE = re.compile(r"\b(?:complies with|found to comply|has been approved by|hereby declares?|declaration of "
-                         r"conformity|FCC (?:Rules|ID)|Innovation, Science and Economic Development|license-exempt|"
-                         r"harmful interference|RF exposure)\b", re.IGNORECASE)
+# Development Canada …", "This device complies with part 15 of the FCC Rules", "hereby declares … Directive", "none of
+# the SVHCs … above 0.1 %"): it answers a question about certification, not one about the product's specs, which its
+# limits and numbers would otherwise match (it rates nothing either: `suits.read_value`).
+COMPLIANCE = re.compile(r"\b(?:complies with|found to comply|has been approved by|hereby declares?|declaration of "
+                        r"conformity|FCC (?:Rules|ID)|Innovation, Science and Economic Development|license-exempt|"
+                        r"harmful interference|RF exposure|between the radiator and your body|SVHCs?|Substances? of "
+                        r"Very High Concern)\b", re.IGNORECASE)
 _ASKS_COMPLIANCE = re.compile(r"\b(?:FCC|CE|IC|ISED|RED|UKCA|RoHS|REACH|certif\w*|complian\w*|conform\w*|regulat\w*|"
                               r"approv\w*|declar\w*|exposure|interference)\b", re.IGNORECASE)
 
@@ -235,7 +237,7 @@ def score_units(
             s.score *= 0.5  # a title alone answers nothing; it travels with its rows anyway
         if s.foreign:
             s.score *= 0.3  # another language than the question's: the reader (and a small model) cannot use it
-        if _COMPLIANCE.search(s.unit.text) and not asks_compliance:
+        if COMPLIANCE.search(s.unit.text) and not asks_compliance:
             s.score *= 0.5  # a certification notice answers certification questions only
         if id(s.unit) in elsewhere:
             s.score *= OTHER_DOCUMENT  # a question about one product reads its own documents first

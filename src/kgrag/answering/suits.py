@@ -28,7 +28,7 @@ from kgrag.answering.choose import (
 from kgrag.answering.compare import unit_about
 from kgrag.answering.names import title_names
 from kgrag.answering.quotes import quote_answer
-from kgrag.answering.select import Scored
+from kgrag.answering.select import COMPLIANCE, Scored
 from kgrag.answering.terms import (
     QuestionTerms,
     analyse,
@@ -65,9 +65,11 @@ class Reading:
 
 def read_value(value: tuple[float, str, bool], need: set[str], about: list[Scored]) -> Reading:
     """What the product's own units (`about`: its document's, or its graph facts) that rate the value's quantity
-    (carrying a need word or the quantity's name) say of it; headings and parts-list rows rate nothing."""
+    (carrying a need word or the quantity's name) say of it; headings, parts-list rows and compliance notices ("none of
+    the SVHCs … above 0.1 %") rate nothing."""
     quantity = dimension_words(dimension_of_unit(value[1]))  # "temperature" for a value in °C
-    own = [(s, content_terms(s.unit.scoped())) for s in about if s.unit.kind != "heading" and not parts_row(s.unit)]
+    own = [(s, content_terms(s.unit.scoped())) for s in about
+           if s.unit.kind != "heading" and not parts_row(s.unit) and not COMPLIANCE.search(s.unit.text)]
     rated = [(s, fit(s.unit.value_text(), value), named)
              for s, words in own if (named := bool(words_found(need, words))) or quantity & words]
     needed = [(s, v, n) for s, v, n in rated if v is not None and n]
