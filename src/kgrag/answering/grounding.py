@@ -97,10 +97,10 @@ def _row_dimensions(text: str) -> list[set[str]]:
 # Unit names a reply may spell out for the symbol a datasheet writes ("100 meters" is "100 m", not "100 mil"), and
 # symbols written two ways.
 _UNIT_NAMES = {"meter": "m", "metre": "m", "millimeter": "mm", "millimetre": "mm", "centimeter": "cm",
-               "centimetre": "cm", "kilometer": "km", "kilometre": "km", "inche": "in", "volt": "V", "ampere": "A",
-               "milliamp": "mA", "watt": "W", "second": "s", "millisecond": "ms", "minute": "min", "hour": "h",
-               "gram": "g", "kilogram": "kg", "hertz": "Hz", "byte": "B"}
-_UNIT_SYMBOLS = {"KB": "kB", "ºC": "°C", "C": "°C", "sec": "s", "amp": "A", "ohm": "Ω", "inch": "in", "days": "d"}
+               "centimetre": "cm", "kilometer": "km", "kilometre": "km", "volt": "V", "ampere": "A", "milliamp": "mA",
+               "watt": "W", "second": "s", "millisecond": "ms", "minute": "min", "hour": "h", "gram": "g",
+               "kilogram": "kg", "hertz": "Hz", "byte": "B"}
+_UNIT_SYMBOLS = {"KB": "kB", "ºC": "°C", "C": "°C", "sec": "s", "amp": "A", "ohm": "Ω", "inch": "in", "inches": "in"}
 
 
 def _unit_keys(unit: str) -> set[str]:
@@ -245,7 +245,8 @@ def echoes(question: str, reply: str, titles: str = "") -> bool:
 def lacks_asked_value(question: str, reply: str) -> bool:
     """A question asking for a quantity (a value of a named kind such as a weight or a voltage, a count, a price)
     answered without any number: "The Mid Carrier is a lightweight board" does not say how heavy it is; or with
-    values of other quantities only: "-40 - +85 °C" is no operating altitude."""
+    values of other quantities only: "-40 - +85 °C" is no operating altitude; or a question asking an IP / IK / NEMA /
+    SIL rating answered without that code and a number ("… is 5V compatible")."""
     q = analyse(question)
     code = _ASKS_DESIGNATION.search(question)  # "What IP rating …": answered by "IP20", not "it is 5V compatible"
     if code and not q.yes_no:
