@@ -963,6 +963,8 @@ def test_a_number_written_in_another_unit_of_the_same_quantity_is_another_value(
     legend = "Board topology\n9 Reset button\n10 USB-C Connector"  # a figure's numbered parts: labels, no values
     assert unsupported_values("It boots in 10 µs [1].", [legend]) == ["10"]
     assert unsupported_values("It boots in 10 µs [1].", ["Boot | 10"]) == []  # a table cell: its unit may be elsewhere
+    assert unsupported_values("Its LoRa range is 2.5 kilometers [1].", ["Charger: 2.5-A Fast Charging"]) == ["2.5"]
+    assert unsupported_values("A 12 bit ADC [1].", ["12-bit ADC"]) == []  # a unit joined by a hyphen
     header = "Zephyr X8, pp. 14-15, section: 10 USB-C Connector\n2.5 HS3003 Sensor"  # a block header's section number
     assert unsupported_values("It boots in 10 µs, 2.5 s at most [1].", [header]) == ["10", "2.5"]
 

@@ -55,6 +55,7 @@ BARE = ""  # a number written without a unit after it (a table cell whose unit i
 # "10 USB-C Connector", "2.5 HS3003 Sensor": a numbered heading, a figure's legend or a list item, no value; at the
 # start of a line or after a block header's "section: "
 _LABEL_LINE = re.compile(r"\d{1,3}(?:\.\d{1,2}){0,3} [A-Z][^|]*$")
+_HYPHEN_UNIT = re.compile(r"-([A-Za-zµμΩ°]{1,4})(?![\w-])")  # a unit joined by a hyphen: "2.5-A", "12-bit"
 _SECTION_NUMBER = re.compile(r"(?<=section: )\d{1,3}(?:\.\d{1,2}){0,3}(?= [A-Z])")
 
 
@@ -129,8 +130,10 @@ def number_uses(text: str) -> dict[str, set[str]]:
             uses[number_form(m.group(1))] |= _unit_keys(m.group(2)) or {BARE}
             with_unit.add(m.end(1))
         for m in STANDALONE_NUMBER.finditer(line):
-            if m.end() not in with_unit and not (m.start() == 0 and _LABEL_LINE.match(line)):
-                uses[number_form(m.group(0))] |= row_dims or {BARE}
+            if m.end() in with_unit or m.start() == 0 and _LABEL_LINE.match(line):
+                continue
+            joined = _HYPHEN_UNIT.match(line, m.end())  # "2.5-A Fast Charging": amperes, not a bare 2.5
+            uses[number_form(m.group(0))] |= (_unit_keys(joined.group(1)) if joined else set()) or row_dims or {BARE}
     return uses
 
 

@@ -23,7 +23,7 @@ DIMENSIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "length": (("distance", "length", "width", "height", "thickness", "dimension", "size", "diameter", "pitch",
                 "wavelength", "altitude"),  # an altitude in m, or in hPa (`pressure`)
                ("m", "mm", "cm", "km", "µm", "um", "nm", "in", "inch", "inches", "mil", "meter", "meters", "metre",
-                "metres", "millimeters", "millimetres", "centimeters", "centimetres")),
+                "metres", "millimeters", "millimetres", "centimeters", "centimetres", "kilometers", "kilometres")),
     "temperature": (("temperature", "thermal", "heat"), ("°C", "°F", "K", "ºC", "C")),
     "pressure": (("pressure", "barometric", "altitude"), ("Pa", "hPa", "kPa", "MPa", "bar", "mbar", "atm", "psi")),
     "humidity": (("humidity", "moisture"), ("%RH", "RH", "rH", "%rH", "%")),  # relative humidity is a percentage
