@@ -1059,3 +1059,21 @@ def test_a_quote_for_a_named_product_comes_from_its_own_documents_when_they_are_
     titles = {1: "Modulo Buzzer", 2: "Stylo Tag"}
     assert try_extract(analyse(question), ranked, titles) is None
     assert try_extract(analyse(question), ranked[:1], titles) is not None  # no own document found: quoted as before
+
+
+def test_a_kind_of_part_the_products_own_documents_never_name_is_said_to_be_missing() -> None:
+    """"What is the camera frame rate of the Zephyr Control?" over the Control's datasheet, which names no camera, and
+    another board's camera passage: no quote of the Control's "data rate", but "do not mention a camera on the …"."""
+    control = "Zephyr Control\nThe Zephyr Control is an industrial controller.\nRS-485 | nominal data rate: 20 Mbps"
+    vision = "Zephyr Vision\nThe Zephyr Vision camera records at 60 fps."
+    items = [ContextItem("chunk", control, 0.6, "c1", "d1", {"path": "control.pdf", "title": "Zephyr Control"}),
+             ContextItem("chunk", vision, 0.5, "c2", "d2", {"path": "vision.pdf", "title": "Zephyr Vision"})]
+    question = "What is the camera frame rate of the Zephyr Control?"
+    context = Context(question=question, strategy="test", items=items, tokens=200, budget=2000)
+    answer = generate_answer(FakeLLM(replies=["It is 20 Mbps [1]."]), question, context, mode="auto", focus_tokens=200)
+    assert answer.text.startswith("The documents found do not mention a camera on the Zephyr Control")
+    question = "What is the camera frame rate of the Zephyr Vision?"  # its own passage names the camera
+    context = Context(question=question, strategy="test", items=items, tokens=200, budget=2000)
+    answer = generate_answer(FakeLLM(replies=["It records at 60 fps [2]."]), question, context, mode="auto",
+                             focus_tokens=200)
+    assert "do not mention a camera" not in answer.text

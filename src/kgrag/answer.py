@@ -15,7 +15,7 @@ from kgrag.answering.compare import try_compare
 from kgrag.answering.differ import parts_overview, try_differences
 from kgrag.answering.extract import try_extract, try_list
 from kgrag.answering.grounding import reply_problems
-from kgrag.answering.names import name_found, unknown_names
+from kgrag.answering.names import missing_kind, name_found, unknown_names
 from kgrag.answering.quotes import documents_tail, followed_by, key_quotes, quote_answer
 from kgrag.answering.select import Focus, focus_units
 from kgrag.answering.suits import try_suits, writes_value_for
@@ -149,6 +149,12 @@ def plan_answer(
         context.info["answer_path"] = "choice" if chosen is not None else "rating"  # evidence decides, quoted
         return Plan(blocks, "quote", chosen or rated or "")
     evidence = quote_answer(focus.ranked, titles=titles) if mode == "auto" else NO_ANSWER
+    own = [s for s in focus.ranked if s.own]
+    kind = missing_kind(q.attributes, [s.unit.scoped() for s in own]) if mode != "generative" else None
+    if kind:  # "the camera frame rate of the Machine Control": its documents name no camera
+        context.info["missing_kind"] = kind
+        return evidence_plan(blocks, context, evidence, f"The documents found do not mention a {kind} on the "
+                                                        f"{titles.get(own[0].unit.block)}; the closest passages:")
     if coverage < min_coverage - FOCUS_SLACK:  # the context covers the question, its best units do not: a small
         return evidence_plan(blocks, context, evidence)  # model would answer off-topic
     if mode in ("extractive", "auto"):

@@ -197,3 +197,24 @@ def _in_passing(name: str, line: str) -> bool:
         return True
     rest = _ORDER_CODE.sub(" ", rest.replace(name, " "))
     return len(rest.split()) <= _LIST_ITEM_WORDS
+
+
+# Kinds of part a question may ask about that a product either has or not, each with the words datasheets use for it.
+PART_KINDS = {"camera": ("camera", "image sensor"), "microphone": ("microphone", "mic"),
+              "display": ("display", "screen", "lcd", "oled", "tft"), "buzzer": ("buzzer", "speaker"),
+              "speaker": ("speaker", "buzzer"), "motor": ("motor",), "barometer": ("barometer", "pressure sensor"),
+              "magnetometer": ("magnetometer", "magnetic"), "gyroscope": ("gyroscope", "imu"),
+              "accelerometer": ("accelerometer", "imu")}
+
+
+def missing_kind(asked: set[str], own_texts: list[str]) -> str | None:
+    """A kind of part the question asks about ("What is the camera frame rate of the X?") that none of the asked
+    product's own passages in the context names: the product has none that its documents describe, so a value of
+    something else ("data rate: 5 Mbit/s") must not answer it. None when no own passage was found."""
+    if not own_texts:
+        return None
+    low = "\n".join(own_texts).lower()
+    for kind, words in PART_KINDS.items():
+        if kind in asked and not any(re.search(rf"(?<![a-z]){re.escape(w)}", low) for w in words):
+            return kind
+    return None
