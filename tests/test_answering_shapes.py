@@ -256,6 +256,13 @@ def test_a_reply_giving_only_values_of_other_quantities_or_no_asked_designation_
     assert lacks_asked_value("What IP rating does the Zephyr Core have?", "The Zephyr Core is 5V compatible [2].")
     assert not lacks_asked_value("What IP rating does the Zephyr Core have?", "The Zephyr Core is rated IP20 [2].")
     assert not lacks_asked_value("What is the ingress protection of the Zephyr Core?", "IP 65 with its cover [2].")
+    question = "How long does the Zephyr X8 take to boot after power is applied?"  # "how long" asks a time, not a power
+    assert lacks_asked_value(question, "The Zephyr X8 takes 2350 mW to boot after power is applied [1].")
+    assert not lacks_asked_value(question, "About 20 s [1].")
+    question = "How many switching cycles are the toggle switches of the Zephyr Simul8 rated for?"  # a count, no unit
+    assert lacks_asked_value(question, "The toggle switches are rated for 28 V [1].")
+    assert not lacks_asked_value(question, "They are rated for 10000 cycles at 28 V [1].")
+    assert not lacks_asked_value("How many bits does the Zephyr ADC have?", "A 12 bit ADC [1].")  # the counted unit
 
 
 def test_a_count_is_looked_for_deeper_than_other_values() -> None:

@@ -35,6 +35,7 @@ from kgrag.answering.values import (
     PRICE,
     RANGE_ENDS,
     VERSION,
+    asked_dimensions,
     dimension_of_unit,
     part_numbers,
     value_dimensions,
@@ -55,6 +56,7 @@ BARE = ""  # a number written without a unit after it (a table cell whose unit i
 # "10 USB-C Connector", "2.5 HS3003 Sensor": a numbered heading, a figure's legend or a list item, no value; at the
 # start of a line or after a block header's "section: "
 _LABEL_LINE = re.compile(r"\d{1,3}(?:\.\d{1,2}){0,3} [A-Z][^|]*$")
+_HOW_ADJECTIVE = re.compile(r"^\s*how\s+(\w+)", re.IGNORECASE)  # "how long", "how fast", "how heavy": the asked quantity
 _HYPHEN_UNIT = re.compile(r"-([A-Za-zµμΩ°]{1,4})(?![\w-])")  # a unit joined by a hyphen: "2.5-A", "12-bit"
 _SECTION_NUMBER = re.compile(r"(?<=section: )\d{1,3}(?:\.\d{1,2}){0,3}(?= [A-Z])")
 
@@ -263,7 +265,14 @@ def lacks_asked_value(question: str, reply: str) -> bool:
     if all(m.group(0) in written for m in _ANY_NUMBER.finditer(text)):
         return True
     stated = value_dimensions(text)
-    return bool(q.dimensions and stated) and not stated & q.dimensions
+    if q.count_of and not q.dimensions:  # "How many switching cycles …" is not answered by "28 V": a count has no unit
+        counted = {d for u in (q.count_of, q.count_of + "s") for d in dimension_of_unit(u)}  # "how many bits": a unit
+        valued = {m.start(1) for m in NUMBER_UNIT.finditer(text)} | {m.start(1) for m in RANGE_ENDS.finditer(text)}
+        bare = [m for m in _ANY_NUMBER.finditer(text) if m.start() not in valued and m.group(0) not in written]
+        return bool(stated) and not bare and not stated & counted
+    how = _HOW_ADJECTIVE.match(question)  # "How long does it take to boot after power is applied?" asks a time
+    asked = asked_dimensions({fold(how.group(1))}) if how else set()
+    return bool(stated) and not stated & (asked or q.dimensions)
 
 
 def count_unstated(question: str, texts: Iterable[str]) -> bool:
