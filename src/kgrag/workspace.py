@@ -83,8 +83,9 @@ class Workspace:
     def version_chunks(self, version: str) -> frozenset[str]:
         """Chunk ids of the documents with this `version` metadata, cached with the documents: a version filter
         reads every chunk once per change of the index, not on each of a query's searches."""
-        docs = {d.doc_id for d in self.documents().values() if d.version == version}
+        documents = self.documents()  # first: a changed index drops the cached ids
         if version not in self._version_chunks:
+            docs = {d.doc_id for d in documents.values() if d.version == version}
             self._version_chunks[version] = frozenset(c.chunk_id for c in self.store.iter_chunks() if c.doc_id in docs)
         return self._version_chunks[version]
 

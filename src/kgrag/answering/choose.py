@@ -180,7 +180,7 @@ def judge(text: str, value: tuple[float, str, bool]) -> list[tuple[bool, str]]:
             verdicts.append((number >= rated, "floor"))
         elif _LIMIT.search(before) or _LIMIT_AFTER.match(after) or dims & _AT_LEAST or _paired(before, after, dims):
             verdicts.append((abs(number) <= abs(rated), "limit"))
-        elif _FLOOR.search(text[:m.start()]):
+        elif _FLOOR.search(before):
             verdicts.append((number >= rated, "floor"))
         else:
             verdicts.append((abs(rated - number) <= 0.01 * abs(number), "nominal"))
