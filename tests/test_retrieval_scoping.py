@@ -17,7 +17,7 @@ from kgrag.index import Index
 from kgrag.retrieve.base import make_retriever
 from kgrag.retrieve.fact_table import collect_facts, fact_lines, states
 from kgrag.retrieve.scoping import link_question
-from kgrag.retrieve.strategies.facts import _scoped, _without_name
+from kgrag.retrieve.strategies.facts import _scoped, _without_name, scope_words
 
 MINI = """# Zephyr Mini
 
@@ -192,6 +192,24 @@ def test_a_scope_also_picks_its_chunk_that_holds_the_asked_words(tmp_path: Path)
     assert "Zephyr" not in asked and "Max" not in asked and "PWM" in asked
     assert list(_scoped(index, qvec, ids, 1)) == [ids[0]]  # by embedding alone, the chunk that repeats the name
     assert list(_scoped(index, qvec, ids, 1, asked, 0.5)) == [ids[1]]  # with the asked words, the feature list
+
+
+def test_an_overview_scope_picks_the_rows_written_in_its_aspects_words(tmp_path: Path) -> None:
+    index = Index.init(tmp_path / "idx", settings=fast_settings())
+    ids = add_text_chunks(index, [
+        "Sample sketches for the Zephyr Max are in the Examples menu of the IDE.",
+        "Wi-Fi | IEEE 802.11b/g/n, 2.4 GHz | Bluetooth | 4.2 dual mode, 6 dBm output power",
+        "Declaration of conformity: RoHS and REACH.",
+    ])
+    question = "Summarize the wireless connectivity of the Zephyr Max."
+    words = scope_words(question, "Zephyr Max")
+    assert "Zephyr" not in words and {"wi-fi", "bluetooth"} <= set(words.split())
+    assert scope_words(question, "Zephyr Max", aspects=False) == _without_name(question, "Zephyr Max")
+    assert "bluetooth" not in scope_words("What Wi-Fi standard does the Zephyr Max support?", "Zephyr Max")  # no overview
+    qvec = index.embedder.embed([question])[0]
+    plain = _without_name(question, "Zephyr Max")
+    assert ids[1] not in _scoped(index, qvec, ids, 2, plain, 0.5)  # no asked word is in the rows
+    assert ids[1] in _scoped(index, qvec, ids, 2, words, 0.5)
 
 
 def test_without_a_graph_kg_facts_is_hybrid_ordering(tmp_path: Path) -> None:

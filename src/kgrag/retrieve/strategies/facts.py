@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from kgrag.answering.aspects import aspect_terms
 from kgrag.answering.asks import ASK_WORDS, asks_difference, second_question
 from kgrag.answering.terms import analyse, asks_product
 from kgrag.graph.adjacency import GraphAdjacency, get_adjacency
@@ -71,6 +72,14 @@ def _without_name(question: str, name: str) -> str:
     return " ".join(w for w in question.split() if not set(name_tokens(w)) <= own)
 
 
+def scope_words(question: str, name: str, aspects: bool = True) -> str:
+    """The words that pick a named thing's own chunks: the question's words that are not the name's, and for an
+    overview the words datasheet rows write for its aspect ("Summarize the wireless connectivity of the A" is answered
+    by "Wi-Fi | 802.11b/g/n" and "Bluetooth 4.2" rows, which say neither "wireless" nor "connectivity")."""
+    asked = _without_name(question, name)
+    return " ".join([asked, *aspect_terms(question)]) if aspects else asked
+
+
 def _lazy_items(index: Any, ranked: Sequence[tuple[str, float]], batch: int = 40) -> Iterator[ContextItem]:
     """Chunk items in rank order, read from the store a batch at a time (packing rarely needs all candidates)."""
     for start in range(0, len(ranked), batch):
@@ -95,7 +104,7 @@ def rank_chunks(index: Any, adj: GraphAdjacency, question: str, qvec: np.ndarray
         holders = index.store.chunks_of_entities([adj.ids[n] for n in nodes])
         for node in nodes:
             ids = [c for c in holders.get(adj.ids[node], []) if allowed is None or c in allowed]
-            asked = _without_name(question, adj.names[node])
+            asked = scope_words(question, adj.names[node], bool(opts.get("aspects", True)))
             for cid, s in _scoped(index, qvec, ids, SCOPED_K, asked, float(opts.get("scoped_lexical", SCOPED_LEXICAL))).items():
                 bonus[cid] = bonus.get(cid, 0.0) + weight * (0.5 + 0.5 * s)
     for cid in bonus:
