@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from kgrag.answer import generate_answer, stream_answer
 from kgrag.answering.asks import asks_overview
-from kgrag.answering.aspects import aspect_terms
+from kgrag.answering.aspects import aspect_terms, with_aspect_words
 from kgrag.answering.select import focus_units
 from kgrag.models.fake import FakeLLM
 from kgrag.types import Context, ContextItem
@@ -40,6 +40,8 @@ def test_an_overview_aspect_brings_the_words_datasheets_write_for_it() -> None:
     assert "wireless" not in terms  # the question's own words are scored anyway
     assert aspect_terms("Which wireless module does the A use?") == []  # one fact asked: its own words decide
     assert aspect_terms("Summarize what the A provides.") == []  # no aspect named
+    assert with_aspect_words("wireless A", "Summarize the wireless capabilities of the A.").startswith("wireless A wi-fi ")
+    assert with_aspect_words("wireless module A", "Which wireless module does the A use?") == "wireless module A"
 
 
 def test_the_rows_of_an_overview_aspect_rank_above_a_sentence_that_only_says_its_name() -> None:

@@ -68,3 +68,9 @@ def aspect_terms(question: str) -> list[str]:
             if term not in said and term not in out:
                 out.append(term)
     return out
+
+
+def with_aspect_words(text: str, question: str) -> str:
+    """`text` (a search query) followed by the words datasheet rows write for the aspects an overview `question` asks
+    about: "Summarize the wireless connectivity of the A" also searches "wi-fi bluetooth …"."""
+    return " ".join([text, *aspect_terms(question)])

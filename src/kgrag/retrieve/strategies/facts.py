@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from kgrag.answering.aspects import aspect_terms
+from kgrag.answering.aspects import with_aspect_words
 from kgrag.answering.asks import ASK_WORDS, asks_difference, second_question
 from kgrag.answering.terms import analyse, asks_product
 from kgrag.graph.adjacency import GraphAdjacency, get_adjacency
@@ -77,7 +77,7 @@ def scope_words(question: str, name: str, aspects: bool = True) -> str:
     overview the words datasheet rows write for its aspect ("Summarize the wireless connectivity of the A" is answered
     by "Wi-Fi | 802.11b/g/n" and "Bluetooth 4.2" rows, which say neither "wireless" nor "connectivity")."""
     asked = _without_name(question, name)
-    return " ".join([asked, *aspect_terms(question)]) if aspects else asked
+    return with_aspect_words(asked, question) if aspects else asked
 
 
 def _lazy_items(index: Any, ranked: Sequence[tuple[str, float]], batch: int = 40) -> Iterator[ContextItem]:
@@ -91,7 +91,9 @@ def rank_chunks(index: Any, adj: GraphAdjacency, question: str, qvec: np.ndarray
     """Hybrid candidates plus scoped ones, scored hybrid + scope bonuses, other products damped."""
     allowed = allowed_chunks(index, version)
     dense = index.store.search_vectors("chunk", qvec, k, allowed)
-    scores = dict(alpha_fuse(dense, sparse_search(index, question, k, version), alpha))
+    aspects = bool(opts.get("aspects", True))  # an overview's aspect also in the words its rows use
+    words = with_aspect_words(question, question) if aspects else question
+    scores = dict(alpha_fuse(dense, sparse_search(index, words, k, version), alpha))
     products = {lk.node for lk in links if lk.type == "Product"}
     components = [lk.node for lk in links if lk.type not in ("Product", "ProductFamily", "Interface")]
     info: dict[str, Any] = {"scoped_products": [adj.names[n] for n in products]}
@@ -104,7 +106,7 @@ def rank_chunks(index: Any, adj: GraphAdjacency, question: str, qvec: np.ndarray
         holders = index.store.chunks_of_entities([adj.ids[n] for n in nodes])
         for node in nodes:
             ids = [c for c in holders.get(adj.ids[node], []) if allowed is None or c in allowed]
-            asked = scope_words(question, adj.names[node], bool(opts.get("aspects", True)))
+            asked = scope_words(question, adj.names[node], aspects)
             for cid, s in _scoped(index, qvec, ids, SCOPED_K, asked, float(opts.get("scoped_lexical", SCOPED_LEXICAL))).items():
                 bonus[cid] = bonus.get(cid, 0.0) + weight * (0.5 + 0.5 * s)
     for cid in bonus:
