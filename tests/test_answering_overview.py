@@ -105,3 +105,26 @@ def test_a_documents_own_reference_mark_in_a_quote_is_no_citation() -> None:
     answer = generate_answer(FakeLLM(replies=["The Zephyr Air has Wi-Fi [3]."]), question, context, mode="auto",
                              focus_tokens=40, passages=2)
     assert "install the Zephyr IDE first [3]." in answer.text  # quoted, cited where it is
+
+
+FEATURES = ("Peripherals\n12 channel DMA\n6x SERCOM (USART, I2C, SPI)\n\n"
+            "Wi-Fi\nIEEE 802.11b up to 11Mbit\nIEEE 802.11n up to 72MBit\n2.4 GHz, 13 channels\n-96 dBm sensitivity")
+
+
+def test_an_overview_quotes_the_spec_list_labelled_by_its_aspect_whole() -> None:
+    """A datasheet's feature list ("Wi-Fi" then one value per line) never says "wireless": its lines rank low, and
+    one line alone ("2.4 GHz, 13 channels") says little. An overview of the aspect quotes the labelled list whole."""
+    question = "Summarize the wireless connectivity of the Zephyr Air."
+    items = [_item(INTRO, "c1", "Zephyr Air", "1 Introduction"), _item(POWER, "c2", "Zephyr Air", "3 Power"),
+             _item(FEATURES, "c3", "Zephyr Air", "Features")]
+    context = Context(question=question, strategy="test", items=items, tokens=300, budget=2000)
+    answer = generate_answer(FakeLLM(replies=["The Zephyr Air brings wireless capabilities to sketches [1]."]),
+                             question, context, mode="auto", focus_tokens=40, passages=2)
+    _, _, quotes = answer.text.partition("\n\nFrom the documents: ")
+    assert ("Wi-Fi: IEEE 802.11b up to 11Mbit; IEEE 802.11n up to 72MBit; 2.4 GHz, 13 channels; -96 dBm sensitivity [3]"
+            in quotes)
+    assert "12 channel DMA" not in quotes  # the list under another label stays out
+    one_fact = "What Wi-Fi sensitivity does the Zephyr Air have?"  # not an overview: a line is quoted as it stands
+    context = Context(question=one_fact, strategy="test", items=items, tokens=300, budget=2000)
+    answer = generate_answer(FakeLLM(), one_fact, context, mode="auto", focus_tokens=40, passages=2)
+    assert "; 2.4 GHz" not in answer.text

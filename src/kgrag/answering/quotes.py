@@ -19,7 +19,8 @@ from kgrag.answering.terms import (
     is_refusal,
     term_list,
 )
-from kgrag.answering.units import FACT_SUBJECT, Unit
+from kgrag.answering.units import FACT_SUBJECT, MAX_SPEC_WORDS, Unit
+from kgrag.answering.values import has_value
 from kgrag.retrieve.compact import COPY_NOTE
 
 FROM_DOCUMENTS = "From the documents:"  # leads the quotes that follow an answer
@@ -29,16 +30,18 @@ CLOSE_SCORE = 0.8  # a key passage scoring this share of the best unit needs no 
 OVERVIEW_SCORE = 0.5  # an overview's key passages: more of them, so a lower share (0.5 and 0.6 quoted the same)
 SAID_SHARE = 0.6  # share of a unit's words an answer must hold for the unit to count as said
 MIN_QUOTE_WORDS = 5
+MAX_LIST_LINES = 8  # lines of a labelled spec list quoted together
 
 
 def quote_answer(ranked: list[Scored], n: int = QUOTES, titles: Mapping[int, str] | None = None,
-                 said: str = "", pool: list[Scored] | None = None) -> str:
+                 said: str = "", pool: list[Scored] | None = None, lists: bool = False) -> str:
     """The best `n` units quoted with their markers: the no-LLM answer when no single unit states the value. A unit
     repeating one already quoted ("has power component: MP2322" / "…: MP2322GQH", a pin row repeating another's
     description) adds nothing and is passed over, and so is one whose words the text `said` (an answer the quotes
     follow) already holds, and a copy note. A quoted sentence travels with the sentences before and after it on its
     source line (from `pool`, default `ranked`): the one after often qualifies it ("Pins closer to the edge are CAN0.
-    … When used with the Portenta H7, only CAN1 is available"). With `titles` (block number -> document title) a quote is led by its product (a gathered graph fact
+    … When used with the Portenta H7, only CAN1 is available"); with `lists`, a line of a labelled spec list travels
+    with the whole list ("Wi-Fi: IEEE 802.11b up to 11Mbit; …; -96 dBm sensitivity"). With `titles` (block number -> document title) a quote is led by its product (a gathered graph fact
     by its subject) unless it names it or the quote before was led by it."""
     out: list[str] = []
     seen: list[str] = []
@@ -49,7 +52,8 @@ def quote_answer(ranked: list[Scored], n: int = QUOTES, titles: Mapping[int, str
     led = ""  # the product of the quote before: the next quote of the same product needs no lead
     for s in ranked:
         key = squash(s.unit.display())
-        if (s.unit.kind == "heading" or s.score <= 0 or s.foreign or len(s.unit.text.split()) < MIN_QUOTE_WORDS
+        if (s.unit.kind == "heading" or s.score <= 0 or s.foreign
+                or len(s.unit.text.split()) < MIN_QUOTE_WORDS and not (lists and _spec_list(s.unit, by_place, quoted))
                 or s.unit.text.startswith(COPY_NOTE)  # where else a passage appears says nothing on its own
                 or (s.unit.block, s.unit.pos) in quoted
                 or any(key in k or k in key for k in seen) or near_copy(s.unit.text, [u.text for u in units])
@@ -58,10 +62,11 @@ def quote_answer(ranked: list[Scored], n: int = QUOTES, titles: Mapping[int, str
             continue
         seen.append(key)
         units.append(s.unit)
-        window = [u for u in _sentence_window(s.unit, by_place, quoted)
-                  if u is s.unit or not (told and _said_already(u, told))]  # a neighbour the answer said stays out
+        listed = _spec_list(s.unit, by_place, quoted) if lists else []
+        window = listed or [u for u in _sentence_window(s.unit, by_place, quoted)
+                            if u is s.unit or not (told and _said_already(u, told))]  # a neighbour the answer said stays out
         quoted.update((u.block, u.pos) for u in window)
-        text = " ".join(u.display() for u in window)
+        text = f"{s.unit.heading}: {'; '.join(u.display() for u in listed)}" if listed else " ".join(u.display() for u in window)
         quote = re.sub(r"\s{2,}", " ", CITE.sub("", text)).rstrip(" .;")  # a document's own "[1]" is no source
         fact = FACT_SUBJECT.match(s.unit.heading) if titles is not None else None  # a gathered graph fact: its subject
         title = (titles or {}).get(s.unit.block, "") or (fact["name"] if fact else "")
@@ -76,7 +81,8 @@ def quote_answer(ranked: list[Scored], n: int = QUOTES, titles: Mapping[int, str
 
 def key_quotes(q: QuestionTerms, focus: Focus, titles: Mapping[int, str], n: int, said: str) -> str:
     """The `n` key passages quoted after an answer that `said` something, each sentence with its neighbours."""
-    return quote_answer(key_passages(q, focus.ranked, focus.units, titles), n, titles, said=said, pool=focus.ranked)
+    return quote_answer(key_passages(q, focus.ranked, focus.units, titles), n, titles, said=said, pool=focus.ranked,
+                        lists=asks_overview(q.text))
 
 
 def documents_tail(quotes: str) -> str:
@@ -99,6 +105,17 @@ def _sentence_window(unit: Unit, by_place: Mapping[tuple[int, int], Unit], quote
     return [u for u in around if u is unit or (
         u is not None and u.kind == "sentence" and (u.paragraph, u.line) == (unit.paragraph, unit.line)
         and (u.block, u.pos) not in quoted and not u.text.rstrip().endswith(":"))]
+
+
+def _spec_list(unit: Unit, by_place: Mapping[tuple[int, int], Unit], quoted: set[tuple[int, int]]) -> list[Unit]:
+    """The labelled spec list a line belongs to (a datasheet's "Wi-Fi" followed by "IEEE 802.11b up to 11Mbit", "2.4 GHz,
+    13 channels", …: one line per value under the label), in order; empty for any other unit or a list of one line."""
+    if unit.kind != "sentence" or not unit.heading or not has_value(unit.text):
+        return []
+    lines = [u for (block, _), u in sorted(by_place.items()) if block == unit.block and u.paragraph == unit.paragraph
+             and u.heading == unit.heading and u.kind == "sentence" and (u.block, u.pos) not in quoted]
+    short = all(len(u.text.split()) <= MAX_SPEC_WORDS and not u.text.rstrip().endswith(".") for u in lines)  # no prose
+    return lines[:MAX_LIST_LINES] if len(lines) > 1 and short and 2 * sum(has_value(u.text) for u in lines) >= len(lines) else []
 
 
 def _said_already(unit: Unit, told: set[str]) -> bool:
@@ -134,4 +151,12 @@ def key_passages(q: QuestionTerms, ranked: list[Scored], shown: Collection[int],
                  or not (q.names and (s.names < MIN_NAMES and not s.own or s.variant)))]
     lead = [next((s for s in keep if about(s, side)), None) for side in sides]
     first = [s for s in lead if s is not None]
+    if overview and aspect:  # the product's spec lists labelled by the aspect ("Wi-Fi", "Bluetooth Low Energy")
+        first += [s for s in ranked if s.own and all(s is not f for f in first) and _labelled(s.unit, aspect)]
     return first + [s for s in keep if all(s is not f for f in first)]
+
+
+def _labelled(unit: Unit, words: set[str]) -> bool:
+    """A value line under a label that is one of `words` ("IEEE 802.11b up to 11Mbit" under "Wi-Fi")."""
+    return unit.kind == "sentence" and bool(unit.heading) and has_value(unit.text) and bool(
+        set(term_list(unit.heading)) & words)
