@@ -124,6 +124,11 @@ def test_an_overview_quotes_the_spec_list_labelled_by_its_aspect_whole() -> None
     assert ("Wi-Fi: IEEE 802.11b up to 11Mbit; IEEE 802.11n up to 72MBit; 2.4 GHz, 13 channels; -96 dBm sensitivity [3]"
             in quotes)
     assert "12 channel DMA" not in quotes  # the list under another label stays out
+    texts = {i: item.text for i, item in enumerate(items, 1)}
+    scopes = {i: item.source["title"] + " " + item.source["section"] for i, item in enumerate(items, 1)}
+    ranked = [s.unit.text for s in focus_units(question, texts, scopes, 60).ranked]
+    says_word = next(t for t in ranked if t.startswith("It brings wireless capabilities"))
+    assert ranked.index("2.4 GHz, 13 channels") < ranked.index(says_word)  # the model reads the list first too
     one_fact = "What Wi-Fi sensitivity does the Zephyr Air have?"  # not an overview: a line is quoted as it stands
     context = Context(question=one_fact, strategy="test", items=items, tokens=300, budget=2000)
     answer = generate_answer(FakeLLM(), one_fact, context, mode="auto", focus_tokens=40, passages=2)

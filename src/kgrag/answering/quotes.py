@@ -7,7 +7,7 @@ import re
 from collections.abc import Collection, Mapping
 
 from kgrag.answering.asks import alternative_names, asks_overview
-from kgrag.answering.aspects import asks_whole, aspect_terms
+from kgrag.answering.aspects import asks_whole, aspect_terms, labelled_by
 from kgrag.answering.extract import MIN_NAMES
 from kgrag.answering.names import squash, title_names
 from kgrag.answering.select import Focus, Scored, near_copy, restates
@@ -152,11 +152,6 @@ def key_passages(q: QuestionTerms, ranked: list[Scored], shown: Collection[int],
     lead = [next((s for s in keep if about(s, side)), None) for side in sides]
     first = [s for s in lead if s is not None]
     if overview and aspect:  # the product's spec lists labelled by the aspect ("Wi-Fi", "Bluetooth Low Energy")
-        first += [s for s in ranked if s.own and all(s is not f for f in first) and _labelled(s.unit, aspect)]
+        first += [s for s in ranked if s.own and all(s is not f for f in first) and labelled_by(s.unit, aspect)]
     return first + [s for s in keep if all(s is not f for f in first)]
 
-
-def _labelled(unit: Unit, words: set[str]) -> bool:
-    """A value line under a label that is one of `words` ("IEEE 802.11b up to 11Mbit" under "Wi-Fi")."""
-    return unit.kind == "sentence" and bool(unit.heading) and has_value(unit.text) and bool(
-        set(term_list(unit.heading)) & words)
