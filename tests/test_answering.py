@@ -573,6 +573,17 @@ def test_only_a_reply_that_hit_the_token_limit_loses_its_unfinished_last_sentenc
     assert tidy_reply(listed, truncated=True) == "Features:\n1. Humidity sensing [2]."
 
 
+def test_a_reply_loses_the_source_headers_it_copied_from_the_prompt() -> None:
+    copied = ("The charge current of the LiPo is 512 mA [2]. This is specified in the Arduino Zephyr Air p. 6, "
+              "section: 1 The Board [2].")
+    assert tidy_reply(copied, truncated=False) == "The charge current of the LiPo is 512 mA [2]."
+    header_line = "It has two SKUs [5]:\n\n[6] (Arduino Zephyr Air, p. 4, section: 1 The Board)\nSound: a spectrum [6]."
+    assert tidy_reply(header_line, truncated=False) == "It has two SKUs [5]:\n\nSound: a spectrum [6]."
+    only_headers = "The specs are [1] (knowledge graph facts, each line citing its source) [3] (Zephyr Air, pp. 11-12)."
+    assert is_refusal(tidy_reply(only_headers, truncated=False))  # nothing but scaffolding: no answer
+    assert tidy_reply("The range is 0 to 100 % (p. 4) [2].", truncated=False) == "The range is 0 to 100 % (p. 4) [2]."
+
+
 def test_a_looping_llm_answer_states_each_sentence_once() -> None:
     question = "Why should I install the board package first?"
     loop = "Install the board package before uploading a sketch [3]. " * 4 + "Install the board"

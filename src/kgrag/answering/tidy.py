@@ -1,18 +1,23 @@
-"""A small model's reply without its loops and its cut-off end.
+"""A small model's reply without its loops, its cut-off end and the source headers it copied from the prompt.
 
 Greedy decoding of a 0.5B model often falls into a loop ("The encoder range is used to determine … [13]." four
 times) until the token limit cuts the last sentence mid-word. A user reads the same claim again and a dangling
 fragment; both go. A sentence is a repeat when most of its content words, and each of its names, were already
-written in one earlier sentence (citation markers ignored)."""
+written in one earlier sentence (citation markers ignored). A sentence that copies a source's header ("… the Arduino
+Nano Every, p. 5, section: 3 Functional Overview > 3.2 Processor [5]", "[6] (Arduino Nano 33 BLE, p. 4, section: …)")
+is the prompt's scaffolding, not an answer: it goes too."""
 
 from __future__ import annotations
 
 import re
 
-from kgrag.answering.terms import CITE, content_terms
+from kgrag.answering.blocks import GRAPH_FACTS
+from kgrag.answering.terms import CITE, NO_ANSWER, content_terms
 from kgrag.ingest.sentences import split_sentences
 
 REPEAT_SHARE = 0.8  # a sentence whose content words are this share of one earlier sentence's is a repeat
+# a block header as the prompt writes it: "(Title, p. 4, section: …)", "Title, pp. 5-6, section: …", the facts' label
+_SOURCE_HEADER = re.compile(rf"\bpp?\.\s?\d+(?:\s?-\s?\d+)?,\s*section:|\([^()\n]*,\s*pp?\.\s?\d+[^()\n]*\)|{re.escape(GRAPH_FACTS)}")
 _ENDED = re.compile(r"(?:[.!?:;)\]\"'…]|\[\d+(?:\s*,\s*\d+)*\])\s*$")  # a sentence end, or its citation marker
 
 
@@ -85,7 +90,16 @@ def loops(text: str) -> bool:
     return len(sentences) > 1 and repeats(*said_in(sentences[-1]), [said_in(s) for s in sentences[:-1]])
 
 
+def without_source_headers(reply: str) -> str:
+    """`reply` without the sentences that copy a source header from the prompt; a refusal when nothing else is left."""
+    lines = [" ".join(s for s in split_sentences(line) if not _SOURCE_HEADER.search(s)) if line.strip() else ""
+             for line in reply.splitlines()]
+    text = re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
+    return text if text or not reply.strip() else NO_ANSWER
+
+
 def tidy_reply(reply: str, truncated: bool) -> str:
-    """The reply without repeated sentences and, when the model hit its token limit, without its cut-off end."""
-    text = without_repeats(reply)
+    """The reply without repeated sentences and copied source headers and, when the model hit its token limit,
+    without its cut-off end."""
+    text = without_source_headers(without_repeats(reply))
     return without_cut_end(text) if truncated else text
