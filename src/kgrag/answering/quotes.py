@@ -154,4 +154,3 @@ def key_passages(q: QuestionTerms, ranked: list[Scored], shown: Collection[int],
     if overview and aspect:  # the product's spec lists labelled by the aspect ("Wi-Fi", "Bluetooth Low Energy")
         first += [s for s in ranked if s.own and all(s is not f for f in first) and labelled_by(s.unit, aspect)]
     return first + [s for s in keep if all(s is not f for f in first)]
-

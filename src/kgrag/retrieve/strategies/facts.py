@@ -19,8 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from kgrag.answering.aspects import with_aspect_words
 from kgrag.answering.asks import ASK_WORDS, asks_difference, second_question
+from kgrag.answering.aspects import with_aspect_words
 from kgrag.answering.terms import analyse, asks_product
 from kgrag.graph.adjacency import GraphAdjacency, get_adjacency
 from kgrag.graph.algorithms import subgraph_from
