@@ -605,8 +605,10 @@ def test_quotes_answering_which_product_say_whose_they_are() -> None:
     assert quote_answer(focus.ranked, n=1) == "I2C interface to the host board [1]."
     four = quote_answer(focus.ranked, n=4, titles={b.n: b.title for b in blocks})
     assert four == ("Orbit Carrier: I2C interface to the host board [1]. Zephyr Board: Install the board package from "
-                    "the boards manager before uploading a sketch [3]. Orbit Carrier: 260 to 1260 hPa absolute pressure "
-                    "range [1]. Temperature accuracy: ± 0.5 °C, 15 to +40 °C [1].")  # led again only after another
+                    "the boards manager before uploading a sketch [3]. Orbit Carrier: ZR-90 Pressure Sensor: 260 to 1260 "
+                    "hPa absolute pressure range; Temperature accuracy: ± 0.5 °C, 15 to +40 °C [1]. Zephyr Board: The "
+                    "QX-700 is a capacitive sensor for relative humidity and temperature [2].")  # led again only after
+    # another; a line of the sensor's list travels with the list under its label, less the line already quoted
 
 
 def test_a_which_board_reply_that_names_no_board_shows_the_passages_with_their_products() -> None:
@@ -659,8 +661,9 @@ def test_a_small_models_answer_is_followed_by_the_passages_it_did_not_already_sa
     other = "Why does the Orbit Carrier need a temperature sensor with that accuracy?"
     carrier = generate_answer(FakeLLM(replies=["It is about half a degree for weather use [1]."]), other,
                               _context(other), mode="auto", focus_tokens=150, passages=2)
-    assert carrier.text.endswith("From the documents: Orbit Carrier: Temperature accuracy: ± 0.5 °C, 15 to +40 °C [1]. "
-                                 "I2C interface to the host board [1].")  # the asked product's next passage (KEY_SCORE)
+    assert carrier.text.endswith("From the documents: Orbit Carrier: ZR-90 Pressure Sensor: 260 to 1260 hPa absolute "
+                                 "pressure range; Temperature accuracy: ± 0.5 °C, 15 to +40 °C; I2C interface to the host "
+                                 "board [1].")  # the asked product's next passage (KEY_SCORE), its list whole
     assert "±0.1" not in carrier.text  # the Zephyr Board's temperature accuracy row is another product's
 
 

@@ -129,7 +129,23 @@ def test_an_overview_quotes_the_spec_list_labelled_by_its_aspect_whole() -> None
     ranked = [s.unit.text for s in focus_units(question, texts, scopes, 60).ranked]
     says_word = next(t for t in ranked if t.startswith("It brings wireless capabilities"))
     assert ranked.index("2.4 GHz, 13 channels") < ranked.index(says_word)  # the model reads the list first too
-    one_fact = "What Wi-Fi sensitivity does the Zephyr Air have?"  # not an overview: a line is quoted as it stands
-    context = Context(question=one_fact, strategy="test", items=items, tokens=300, budget=2000)
-    answer = generate_answer(FakeLLM(), one_fact, context, mode="auto", focus_tokens=40, passages=2)
-    assert "; 2.4 GHz" not in answer.text
+
+
+def test_any_quote_of_a_labelled_list_line_carries_its_label_and_list() -> None:
+    """"Up to 550mA output current (recommended max 200mA)" alone does not say which rail; under its label
+    "AP2112K-3.3 (LDO)" with the list's other lines it does. A label that is a paragraph of prose is left off."""
+    from kgrag.answering.quotes import quote_answer
+
+    ldo = ("AP2112K-3.3 (LDO)\nRegulates input voltage from 5V to 3.3V\n"
+           "Up to 550mA output current for user application (recommended max 200mA)")
+    prose = ("The sensor is the QX236 from a known vendor, here you can find the datasheet of the component, look for the "
+             "QX236 and not the QX235. Here you can see its main characteristics:\n400 mV at 0 °C\n-10 °C to 125 °C")
+    texts, scopes = {1: ldo, 2: prose}, {1: "Zephyr Air", 2: "Zephyr Air"}
+    ranked = focus_units("How much current can the 3.3V pin of the Zephyr Air supply?", texts, scopes, 60).ranked
+    top = next(s for s in ranked if s.unit.text.startswith("Up to 550mA"))
+    assert quote_answer([top], n=1, pool=ranked) == (
+        "AP2112K-3.3 (LDO): Regulates input voltage from 5V to 3.3V; Up to 550mA output current for user application "
+        "(recommended max 200mA) [1].")
+    ranked = focus_units("What does the Zephyr Air sensor output at 0 °C?", texts, scopes, 60).ranked
+    line = next(s for s in ranked if s.unit.text == "400 mV at 0 °C")
+    assert quote_answer([line], n=1, pool=ranked) == "400 mV at 0 °C; -10 °C to 125 °C [2]."

@@ -31,17 +31,18 @@ OVERVIEW_SCORE = 0.5  # an overview's key passages: more of them, so a lower sha
 SAID_SHARE = 0.6  # share of a unit's words an answer must hold for the unit to count as said
 MIN_QUOTE_WORDS = 5
 MAX_LIST_LINES = 8  # lines of a labelled spec list quoted together
+MAX_LABEL_WORDS = 20  # a longer label is the prose before the list: the lines are quoted without it
 
 
 def quote_answer(ranked: list[Scored], n: int = QUOTES, titles: Mapping[int, str] | None = None,
-                 said: str = "", pool: list[Scored] | None = None, lists: bool = False) -> str:
+                 said: str = "", pool: list[Scored] | None = None) -> str:
     """The best `n` units quoted with their markers: the no-LLM answer when no single unit states the value. A unit
     repeating one already quoted ("has power component: MP2322" / "…: MP2322GQH", a pin row repeating another's
     description) adds nothing and is passed over, and so is one whose words the text `said` (an answer the quotes
     follow) already holds, and a copy note. A quoted sentence travels with the sentences before and after it on its
     source line (from `pool`, default `ranked`): the one after often qualifies it ("Pins closer to the edge are CAN0.
-    … When used with the Portenta H7, only CAN1 is available"); with `lists`, a line of a labelled spec list travels
-    with the whole list ("Wi-Fi: IEEE 802.11b up to 11Mbit; …; -96 dBm sensitivity"). With `titles` (block number -> document title) a quote is led by its product (a gathered graph fact
+    … When used with the Portenta H7, only CAN1 is available"), and a line of a labelled spec list with the whole list
+    under its label ("AP2112K-3.3 (LDO): Regulates input voltage from 5V to 3.3V; Up to 550mA output current …"). With `titles` (block number -> document title) a quote is led by its product (a gathered graph fact
     by its subject) unless it names it or the quote before was led by it."""
     out: list[str] = []
     seen: list[str] = []
@@ -53,7 +54,7 @@ def quote_answer(ranked: list[Scored], n: int = QUOTES, titles: Mapping[int, str
     for s in ranked:
         key = squash(s.unit.display())
         if (s.unit.kind == "heading" or s.score <= 0 or s.foreign
-                or len(s.unit.text.split()) < MIN_QUOTE_WORDS and not (lists and _spec_list(s.unit, by_place, quoted))
+                or len(s.unit.text.split()) < MIN_QUOTE_WORDS and not _spec_list(s.unit, by_place, quoted)
                 or s.unit.text.startswith(COPY_NOTE)  # where else a passage appears says nothing on its own
                 or (s.unit.block, s.unit.pos) in quoted
                 or any(key in k or k in key for k in seen) or near_copy(s.unit.text, [u.text for u in units])
@@ -62,11 +63,13 @@ def quote_answer(ranked: list[Scored], n: int = QUOTES, titles: Mapping[int, str
             continue
         seen.append(key)
         units.append(s.unit)
-        listed = _spec_list(s.unit, by_place, quoted) if lists else []
+        listed = _spec_list(s.unit, by_place, quoted)
         window = listed or [u for u in _sentence_window(s.unit, by_place, quoted)
                             if u is s.unit or not (told and _said_already(u, told))]  # a neighbour the answer said stays out
         quoted.update((u.block, u.pos) for u in window)
-        text = f"{s.unit.heading}: {'; '.join(u.display() for u in listed)}" if listed else " ".join(u.display() for u in window)
+        label = s.unit.heading.rstrip(" :")  # a list's label, or the lead-in that introduces it; not a paragraph of prose
+        label = f"{label}: " if len(label.split()) <= MAX_LABEL_WORDS else ""
+        text = label + "; ".join(u.display() for u in listed) if listed else " ".join(u.display() for u in window)
         quote = re.sub(r"\s{2,}", " ", CITE.sub("", text)).rstrip(" .;")  # a document's own "[1]" is no source
         fact = FACT_SUBJECT.match(s.unit.heading) if titles is not None else None  # a gathered graph fact: its subject
         title = (titles or {}).get(s.unit.block, "") or (fact["name"] if fact else "")
@@ -81,8 +84,7 @@ def quote_answer(ranked: list[Scored], n: int = QUOTES, titles: Mapping[int, str
 
 def key_quotes(q: QuestionTerms, focus: Focus, titles: Mapping[int, str], n: int, said: str) -> str:
     """The `n` key passages quoted after an answer that `said` something, each sentence with its neighbours."""
-    return quote_answer(key_passages(q, focus.ranked, focus.units, titles), n, titles, said=said, pool=focus.ranked,
-                        lists=asks_overview(q.text))
+    return quote_answer(key_passages(q, focus.ranked, focus.units, titles), n, titles, said=said, pool=focus.ranked)
 
 
 def documents_tail(quotes: str) -> str:
