@@ -65,6 +65,7 @@ def _no_llm() -> FakeLLM:
 def test_value_patterns_and_part_numbers() -> None:
     assert has_value("260 to 1260 hPa absolute pressure range") and has_value("accuracy ±0.1 °C")
     assert has_value("Supply 1.7-3.6 V") and not has_value("I2C interface to the host board")
+    assert has_value("IEEE 802.11n up to 72MBit") and has_value("up to 11Mbit")  # a unit in either capitalisation
     assert part_numbers("nRF52832 with Cortex-M4 at 64MHz, 3μT, ABX00042") == ["nRF52832", "Cortex-M4", "ABX00042"]
     assert asked_dimensions({"temperature", "accuracy"}) == {"temperature", "ratio"}
     assert asked_dimensions({"real-time", "clock", "chip"}) == set()  # an RTC is a part, not a clock speed

@@ -17,9 +17,9 @@ DIMENSIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "current": (("current", "amp", "ampere"), ("A", "mA", "µA", "uA", "nA", "amp", "amps", "ampere", "amperes", "milliamps")),
     "power": (("power", "wattage"), ("W", "mW", "kW", "µW", "uW", "dBm", "watt", "watts")),
     "frequency": (("frequency", "clock", "speed", "sampling", "odr", "bandwidth", "rate"), ("Hz", "kHz", "MHz", "GHz", "hertz", "fps", "FPS")),
-    "data_rate": (("baud", "throughput", "bitrate", "rate", "speed"), ("bps", "kbps", "Mbps", "Gbps", "bit/s", "kbit/s", "Mbit/s", "Gbit/s", "Mb/s", "Gb/s", "baud", "kB/s", "MB/s")),
+    "data_rate": (("baud", "throughput", "bitrate", "rate", "speed"), ("bps", "kbps", "Mbps", "Gbps", "bit/s", "kbit/s", "Mbit/s", "Gbit/s", "MBit/s", "Mb/s", "Gb/s", "baud", "kB/s", "MB/s")),
     "memory": (("memory", "flash", "ram", "sram", "eeprom", "storage", "rom", "psram", "cache"),
-               ("B", "KB", "kB", "MB", "GB", "Kb", "Mb", "Gb", "KiB", "MiB", "Kbit", "Mbit", "kbit", "byte", "bytes")),
+               ("B", "KB", "kB", "MB", "GB", "Kb", "Mb", "Gb", "KiB", "MiB", "Kbit", "Mbit", "kbit", "KBit", "MBit", "GBit", "byte", "bytes")),
     "length": (("distance", "length", "width", "height", "thickness", "dimension", "size", "diameter", "pitch",
                 "wavelength", "altitude"),  # an altitude in m, or in hPa (`pressure`)
                ("m", "mm", "cm", "km", "µm", "um", "nm", "in", "inch", "inches", "mil", "meter", "meters", "metre",
