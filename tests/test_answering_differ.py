@@ -43,6 +43,8 @@ def test_no_difference_answer_without_two_products_lists_or_a_difference_asked()
     assert not asks_difference("I need four serial ports at the same time: the A or the B?")
     assert not asks_difference("What do I need to change on the carrier?")
     assert asks_difference("Did its components change?") and asks_difference("What is the difference between A and B?")
+    assert not asks_difference("Which secure element does the A use, and which member of the B family has the same chip?")
+    assert asks_difference("Are the A and the B equivalent, and which one has the same connector?")  # asked before
 
 
 def test_an_order_code_suffix_is_the_same_part_a_shorter_family_name_is_not() -> None:

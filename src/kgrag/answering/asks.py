@@ -32,9 +32,14 @@ _DIFFERENCE = re.compile(r"\b(?:differ\w*|difference|same(?!\s+time)|renamed|cha
                          r"|\b(?:did|has|have)\b[^?,]{0,30}\bchange\b", re.IGNORECASE)  # "did its parts change"; not "what do I change"
 
 
+_WHICH_CLAUSE = re.compile(r"(?:^|[,;]|\band\b)\s*(?:which|what)\b[^,;]*$", re.IGNORECASE)
+
+
 def asks_difference(question: str) -> bool:
-    """The question asks how two things differ, or whether they are the same."""
-    return bool(_DIFFERENCE.search(question))
+    """The question asks how two things differ, or whether they are the same; "which member … has the same chip?"
+    asks for a product that shares a part, not how two differ."""
+    return any(not (m.group(0).lower() == "same" and _WHICH_CLAUSE.search(question[:m.start()]))
+               for m in _DIFFERENCE.finditer(question))
 
 
 # "Summarize the sensing capabilities of the A", "Give an overview of …", "Describe the …", "Outline …"
