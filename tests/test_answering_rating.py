@@ -286,6 +286,16 @@ def test_a_regulators_output_rates_no_input_and_a_voltage_current_pair_is_a_limi
     assert judge("Logic levels 3.3V/5V", (12.0, "V", False)) == [(False, "nominal"), (False, "nominal")]
 
 
+def test_a_value_in_parentheses_after_another_quantity_is_a_measurement_condition() -> None:
+    """"24.4 µA (14-bit resolution, 3.3 V supply)" says at what supply the current was measured, not that the node
+    takes only 3.3 V: it gave "No." to 5 V by itself."""
+    from kgrag.answering.choose import judge
+
+    assert judge("power consumption: 24.4 µA (14-bit resolution, 3.3 V supply)", (5.0, "V", False)) == []
+    assert judge("Input voltage (VIN): 7-12 V", (9.0, "V", False)) == [(True, "range")]  # a label in parentheses
+    assert judge("Supply 3.3 V (typ.)", (5.0, "V", False)) == [(False, "nominal")]  # its own value's note
+
+
 def test_a_compliance_notice_rates_nothing() -> None:
     """"none of the SVHCs … above 0.1 %" is a declaration about substances, not a humidity rating: no "No." for 95 %."""
     notice = "Declarations\nWe declare none of the SVHCs, the Candidate List of Substances of Very High Concern, is " \

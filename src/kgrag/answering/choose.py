@@ -135,6 +135,17 @@ _PAIR_AFTER = re.compile(rf"^\s?/\s?{NUMBER}\s?(V|VAC|VDC|A|mA)(?![\w])")
 _PAIR_BEFORE = re.compile(rf"(?<![\w.]){NUMBER}\s?(V|VAC|VDC|A|mA)\s?/\s?$")
 
 
+def _condition(before: str, dims: set[str]) -> bool:
+    """The value stands in parentheses after a value of another quantity: the condition it was measured at ("24.4 µA
+    (14-bit resolution, 3.3 V supply)", "4.8 mA in TX (0 dBm)"), not a rating of its own quantity."""
+    opened = before.rfind("(")
+    if opened < 0 or ")" in before[opened:]:
+        return False
+    measured = list(NUMBER_UNIT.finditer(before[:opened]))
+    return bool(measured) and not dimension_of_unit(measured[-1].group(2)) & dims and not before[
+        measured[-1].end():opened].strip(" :;,")
+
+
 def _scaled(number: float, unit: str) -> tuple[float, str]:
     """The value in the unit without its prefix ("48 kB" -> 48000 B, "230 VAC" -> 230 V) when that is a unit of the
     same quantity; "°C", "dBm" stay as written."""
@@ -172,7 +183,7 @@ def judge(text: str, value: tuple[float, str, bool]) -> list[tuple[bool, str]]:
         return [(ends[0] <= number <= ends[2], "range")]
     for m, (rated, base) in singles:
         before, after = text[:m.start()], text[m.end():]
-        if base != unit or _REGULATED_TO.search(re.split(r"[.;\n]\s", before)[-1]):
+        if base != unit or _REGULATED_TO.search(re.split(r"[.;\n]\s", before)[-1]) or _condition(before, dims):
             continue
         if upper:
             verdicts.append((rated <= number, "limit"))
