@@ -244,6 +244,27 @@ def test_a_reply_repeating_the_prompts_label_of_the_graph_facts_is_an_echo() -> 
                       "Acme Zephyr Core")
 
 
+def test_a_reply_must_give_the_asked_unit_year_or_part_number() -> None:
+    """A fourth probe of questions the documents do not answer, read after its blind run: "How bright are its LEDs, in
+    mcd?" answered "rated at 4.1", "Until which year …?" answered with an MTBF table, "What's the manufacturer part
+    number of the toggle switch?" answered with the switches' 0-10 V output, and a torque borrowed from another
+    product's "0.80 Nm"."""
+    from kgrag.answering.extract import states_value
+    from kgrag.answering.grounding import lacks_asked_value
+    from kgrag.answering.values import value_dimensions
+
+    assert lacks_asked_value("How bright are the Zephyr Pixels LEDs, in mcd?", "The LEDs are rated at 4.1 [3].")
+    assert not lacks_asked_value("How bright are the Zephyr Pixels LEDs, in mcd?", "Each LED gives 120 mcd [3].")
+    year = "Until which year will the Zephyr H7 stay in production?"
+    assert lacks_asked_value(year, "The MTBF figure for the Zephyr H7 can be found in the table below [2].")
+    assert not lacks_asked_value(year, "Production is guaranteed until 2035 [2].")
+    part = "What's the manufacturer part number of the toggle switch on the Zephyr Simul8?"
+    assert lacks_asked_value(part, "It uses an SPST toggle switch [1].")
+    assert not lacks_asked_value(part, "The switch is a 100SP1T1B4M2QE [1].")
+    assert not states_value(analyse(part), Unit(1, 0, "8 screw connectors link to the toggle switches output (0 - 10 V)"))
+    assert value_dimensions("Torque: 0.80 Nm") == {"torque"}  # a value of its own quantity: checked like the others
+
+
 def test_a_reply_giving_only_values_of_other_quantities_or_no_asked_designation_is_no_answer() -> None:
     """"-40 - +85 °C" is no operating altitude and "5V compatible" no IP rating; a value of the asked quantity, or
     the asked code with its number, is an answer."""

@@ -31,6 +31,7 @@ from kgrag.answering.terms import (
 from kgrag.answering.units import FACT_SUBJECT, Unit
 from kgrag.answering.values import (
     ACCURACY_WORDS,
+    ASKS_PART_NUMBER,
     ASKS_VERSION,
     COST,
     NUMBER_UNIT,
@@ -113,7 +114,7 @@ def states_value(q: QuestionTerms, unit: Unit) -> bool:
         new_parts = [p for p in new_parts if not BOARD_POSITION.fullmatch(p)]  # ("J11", "U3") names no part
     if new_parts and (not q.wants_name or names_the_kind(q, unit)):
         return True
-    return has_value(values) and not q.wants_name
+    return has_value(values) and not q.wants_name and not ASKS_PART_NUMBER.search(q.text)  # a rating is no part number
 
 
 def says_each(group: list[str], unit: Unit) -> bool:

@@ -28,6 +28,7 @@ from kgrag.answering.terms import (
 )
 from kgrag.answering.units import FACT_SUBJECT, unit_column
 from kgrag.answering.values import (
+    ASKS_PART_NUMBER,
     ASKS_VERSION,
     COST,
     NUMBER_UNIT,
@@ -40,6 +41,7 @@ from kgrag.answering.values import (
     part_numbers,
     value_dimensions,
     without_values_of,
+    written_dimensions,
 )
 
 _LABEL_WORDS = content_terms(GRAPH_FACTS)  # the prompt's scaffolding: no content a reply can give
@@ -51,6 +53,8 @@ DESIGNATION = re.compile(r"\b([A-Z]{2,5}|Class|Level|Grade|Type|Cat)[ -](\d+(?:\
 # A question asking a protection or safety designation ("What IP rating …", "which SIL level"); the codes are general
 # engineering knowledge, like the quantities of `values.DIMENSIONS`.
 _ASKS_DESIGNATION = re.compile(r"\b(IP|IK|NEMA|SIL)\s+(?:rating|code|class|level)s?\b|\b(?i:ingress protection)\b")
+_ASKS_YEAR = re.compile(r"\b(?:which|what)\s+year\b|\buntil\s+when\b", re.IGNORECASE)
+_YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
 _PAGE_REF = re.compile(r"\bpp?\.\s?\d+(?:\s?[-–]\s?\d+)?")  # "p. 7", "pp. 4-5"
 BARE = ""  # a number written without a unit after it (a table cell whose unit is in the header, a count)
 # "10 USB-C Connector", "2.5 HS3003 Sensor": a numbered heading, a figure's legend or a list item, no value; at the
@@ -248,11 +252,16 @@ def echoes(question: str, reply: str, titles: str = "") -> bool:
 
 
 def lacks_asked_value(question: str, reply: str) -> bool:
-    """A question asking for a quantity (a value of a named kind such as a weight or a voltage, a count, a price)
-    answered without any number: "The Mid Carrier is a lightweight board" does not say how heavy it is; or with
+    """A question asking for a year answered without one, or a part number without a part number the question does
+    not write; a question asking for a quantity (a value of a named kind such as a weight or a voltage, a count, a
+    price) answered without any number: "The Mid Carrier is a lightweight board" does not say how heavy it is; or with
     values of other quantities only: "-40 - +85 °C" is no operating altitude; or a question asking an IP / IK / NEMA /
     SIL rating answered without that code and a number ("… is 5V compatible")."""
     q = analyse(question)
+    if _ASKS_YEAR.search(question):  # "Until which year is it produced?": a year, not an MTBF table
+        return not _YEAR.search(CITE.sub(" ", reply))
+    if ASKS_PART_NUMBER.search(question) and not q.yes_no:  # "the part number of the switch": one the question lacks
+        return not set(part_numbers(CITE.sub(" ", reply))) - set(part_numbers(question))
     code = _ASKS_DESIGNATION.search(question)  # "What IP rating …": answered by "IP20", not "it is 5V compatible"
     if code and not q.yes_no:
         return not re.search(rf"\b{code.group(1) or 'IP'}\s?-?\d", CITE.sub(" ", reply), re.IGNORECASE)
@@ -265,6 +274,9 @@ def lacks_asked_value(question: str, reply: str) -> bool:
     if all(m.group(0) in written for m in _ANY_NUMBER.finditer(text)):
         return True
     stated = value_dimensions(text)
+    in_unit = written_dimensions(question)  # "How bright are its LEDs, in mcd?": "rated at 4.1" gives no brightness
+    if in_unit and not stated & in_unit:
+        return True
     if q.count_of and not q.dimensions:  # "How many switching cycles …" is not answered by "28 V": a count has no unit
         counted = {d for u in (q.count_of, q.count_of + "s") for d in dimension_of_unit(u)}  # "how many bits": a unit
         valued = {m.start(1) for m in NUMBER_UNIT.finditer(text)} | {m.start(1) for m in RANGE_ENDS.finditer(text)}

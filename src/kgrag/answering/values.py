@@ -37,7 +37,8 @@ DIMENSIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "resolution": (("resolution", "adc", "dac", "bit", "bits", "pixel", "pixels"), ("bit", "bits", "LSB", "px", "pixels")),
     "level": (("gain", "noise", "snr", "sensitivity", "sensitive", "loudness", "loud", "attenuation"), ("dB", "dBA", "dBFS", "dBi", "dBm")),
     "light": (("light", "illuminance", "brightness", "bright", "luminous", "luminance"),
-              ("lux", "lx", "cd", "lm", "nm", "nit", "nits", "cd/m²", "cd/m2")),
+              ("lux", "lx", "cd", "mcd", "lm", "nm", "nit", "nits", "cd/m²", "cd/m2")),
+    "torque": (("torque", "tightening"), ("Nm", "N·m", "mNm", "cNm", "lbf·in", "lb-in", "in-lb")),
     "capacity": (("capacity", "battery", "charge"), ("mAh", "Ah", "Wh", "mWh")),
     "resistance": (("resistance", "impedance", "resistor"), ("Ω", "kΩ", "MΩ", "ohm", "ohms", "kohm")),
     "capacitance": (("capacitance", "capacitor"), ("F", "µF", "uF", "nF", "pF")),
@@ -62,6 +63,8 @@ PRICE = re.compile(r"(?:[$€£¥]\s?(\d[\d.,]*\d|\d))|(?:(\d[\d.,]*\d|\d)\s?(?:
 VERSION = re.compile(rf"(?<![\w.])[vV]?\d+(?:\.\d+)+(?!\w|\.\d)(?!\s?(?:{_UNIT_ALT})(?![\w]))"
                      r"|\b(?:v|ver|version|rev|revision)\.?\s?\d+\b", re.IGNORECASE)  # not a quantity: "3.3 V"
 ASKS_VERSION = re.compile(r"\bversions?\b(?!\s+of\s+the\b)", re.IGNORECASE)  # "version of the X": a variant of X
+# "What's the manufacturer part number of the switch?": a part number answers it, not the switch's rating
+ASKS_PART_NUMBER = re.compile(r"\b(?:part|model)\s+numbers?\b|\bMPN\b", re.IGNORECASE)
 COST = re.compile(r"\b(?:costs?|price[sd]?|pricing)\b", re.IGNORECASE)  # a question asking a price
 # A range or tolerance: "260 to 1260 hPa", "-40 °C ... +85 °C", "1.7-3.6 V", "±2 %".
 RANGE = re.compile(rf"(?<![\w.]){NUMBER}\s?(?:{_UNIT_ALT})?\s?(?:to|-|–|—|~|\.\.\.?|…|and)\s?{NUMBER}\s?(?:{_UNIT_ALT})(?![\w])")
