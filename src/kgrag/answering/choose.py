@@ -136,8 +136,8 @@ _PAIR_BEFORE = re.compile(rf"(?<![\w.]){NUMBER}\s?(V|VAC|VDC|A|mA)\s?/\s?$")
 
 
 def _condition(before: str, dims: set[str]) -> bool:
-    """The value stands in parentheses after a value of another quantity: the condition it was measured at ("24.4 µA
-    (14-bit resolution, 3.3 V supply)", "4.8 mA in TX (0 dBm)"), not a rating of its own quantity."""
+    """The value stands in parentheses right after a value of another quantity: the condition it was measured at
+    ("24.4 µA (14-bit resolution, 3.3 V supply)"), not a rating of its own quantity."""
     opened = before.rfind("(")
     if opened < 0 or ")" in before[opened:]:
         return False
