@@ -976,6 +976,9 @@ def test_a_number_in_a_table_row_measures_what_its_unit_column_says() -> None:
     assert unsupported_values("It accepts up to 32 volts on VIN [1].", [table]) == []  # the unit spelled out
     pins = "Pin | Function\n32 | GPIO"
     assert unsupported_values("The screen's maximum brightness is 32 nits [1].", [pins]) == []
+    rohs = "Substance | Maximum limit (ppm)\nLead (Pb) | 1000\nCadmium (Cd) | 100"  # the header's unit, in brackets
+    assert number_uses(rohs)["100"] == {"concentration@ppm"}
+    assert unsupported_values("The backlight brightness is 100 cd/m² [2].", [rohs]) == ["100"]
 
 
 def test_a_number_written_in_another_unit_of_the_same_quantity_is_another_value() -> None:

@@ -26,7 +26,7 @@ from kgrag.answering.terms import (
     fold,
     stem,
 )
-from kgrag.answering.units import FACT_SUBJECT, unit_column
+from kgrag.answering.units import BRACKET_UNIT, FACT_SUBJECT, unit_column
 from kgrag.answering.values import (
     ASKS_PART_NUMBER,
     ASKS_VERSION,
@@ -85,19 +85,25 @@ def number_value(raw: str) -> float | None:
 
 def _row_dimensions(text: str) -> list[set[str]]:
     """Per line of `text`: what its bare numbers measure when it is a row of a table whose header ends in a "Unit"
-    column ("Symbol | Description | Min | Typ | Max | Unit" then "V IN | Input voltage | 6 | 7.0 | 32 | V": volts);
-    an empty set elsewhere."""
-    out, unit_table = [], False
+    column ("Symbol | Description | Min | Typ | Max | Unit" then "V IN | Input voltage | 6 | 7.0 | 32 | V": volts)
+    or names the last column's unit in brackets ("Substance | Maximum limit (ppm)" then "Cadmium (Cd) | 100": ppm, not
+    a bare 100 that could back any value); an empty set elsewhere."""
+    out, unit_table, column = [], False, set()
     for line in text.split("\n"):
         cells = line.split("|")
-        if len(cells) < 3:
-            unit_table = False
+        bracket = BRACKET_UNIT.search(cells[-1]) if len(cells) >= 2 else None
+        if bracket and _unit_keys(bracket.group(1)) and not any(c.isdigit() for c in cells[-1]):
+            unit_table, column = False, _unit_keys(bracket.group(1))  # "Substance | Maximum limit (ppm)": its column
             out.append(set())
+        elif len(cells) < 3:
+            unit_table = False
+            column = column if len(cells) == 2 else set()
+            out.append(column)
         elif unit_column(cells[-1]):
-            unit_table = True
+            unit_table, column = True, set()
             out.append(set())
         else:
-            out.append(_unit_keys(cells[-1]) if unit_table else set())
+            out.append(_unit_keys(cells[-1]) if unit_table else column)
     return out
 
 

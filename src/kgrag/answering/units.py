@@ -20,7 +20,7 @@ _CITE_TAIL = re.compile(r"\s*\[(\d+)\]\s*$")
 MAX_HEADING_WORDS = 10
 MAX_LEAD_WORDS = 60  # a paragraph ending "…:" that leads a list
 MAX_SPEC_WORDS = 16  # a list line stating a value ("-10 °C to 125 °C Vdd 3.1 V to 5.5 V")
-_BRACKET_UNIT = re.compile(r"[\[(]\s*([^\])]{1,6}?)\s*[\])]")  # "TEMPERATURE [°C]", "Current (mA)"
+BRACKET_UNIT = re.compile(r"[\[(]\s*([^\])]{1,6}?)\s*[\])]")  # "TEMPERATURE [°C]", "Current (mA)"
 # a fact group's first line: "nRF52832 (Microcontroller)", "SX1302 (Component, in WisGate Edge Lite 2)"
 FACT_SUBJECT = re.compile(r"^(?P<name>[^|]+?) \((?P<type>[A-Za-z]+)(?:, in (?P<owner>[^|()]+))?\)$")
 _NUMERIC = re.compile(r"[-+±~<>≤≥]?\s?\d+(?:[.,]\d+)?(?:\s?(?:to|-|–|/|~)\s?[-+]?\d+(?:[.,]\d+)?)?")
@@ -73,7 +73,7 @@ class Unit:
         for i, cell in enumerate(cells):
             if cell in unit_cells:
                 continue
-            column = _BRACKET_UNIT.search(heads[i]) if len(heads) == len(cells) else None
+            column = BRACKET_UNIT.search(heads[i]) if len(heads) == len(cells) else None
             unit = column.group(1) if column else (unit_cells[0] if unit_cells else "")
             out.append((with_unit(cell, unit) or cell) if unit else cell)
         return " ".join(out)
