@@ -265,6 +265,20 @@ def test_a_reply_must_give_the_asked_unit_year_or_part_number() -> None:
     assert value_dimensions("Torque: 0.80 Nm") == {"torque"}  # a value of its own quantity: checked like the others
 
 
+def test_a_version_a_section_number_writes_backs_no_version_in_a_reply() -> None:
+    """"The firmware supports the Matter specification 2.1" was backed by the header "section: 2 Features > 2.1 General
+    Specifications Overview"; a question writing "version" has its reply's versions checked, whatever it asks of."""
+    from kgrag.answering.grounding import reply_problems
+
+    question = "Which version of the Matter specification does the Zephyr Matter firmware support?"
+    source = ("Zephyr Matter, p. 4, section: 2 Features > 2.1 General Specifications Overview\n"
+              "2.1 General Specifications Overview\nThe board supports the Matter standard over Thread.")
+    made_up = reply_problems(question, "The firmware supports the Matter specification 2.1 [1].", [("Zephyr Matter", source)])
+    assert made_up.get("unsupported_values") == ["2.1"]
+    written = source + "\nMatter 1.3 is supported."
+    assert not reply_problems(question, "The firmware supports Matter 1.3 [1].", [("Zephyr Matter", written)])
+
+
 def test_a_reply_giving_only_values_of_other_quantities_or_no_asked_designation_is_no_answer() -> None:
     """"-40 - +85 °C" is no operating altitude and "5V compatible" no IP rating; a value of the asked quantity, or
     the asked code with its number, is an answer."""

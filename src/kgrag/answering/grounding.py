@@ -55,6 +55,7 @@ DESIGNATION = re.compile(r"\b([A-Z]{2,5}|Class|Level|Grade|Type|Cat)[ -](\d+(?:\
 _ASKS_DESIGNATION = re.compile(r"\b(IP|IK|NEMA|SIL)\s+(?:rating|code|class|level)s?\b|\b(?i:ingress protection)\b")
 _ASKS_YEAR = re.compile(r"\b(?:which|what)\s+year\b|\buntil\s+when\b", re.IGNORECASE)
 _YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
+_VERSION_WORD = re.compile(r"\bversions?\b", re.IGNORECASE)
 _PAGE_REF = re.compile(r"\bpp?\.\s?\d+(?:\s?[-–]\s?\d+)?")  # "p. 7", "pp. 4-5"
 BARE = ""  # a number written without a unit after it (a table cell whose unit is in the header, a count)
 # "10 USB-C Connector", "2.5 HS3003 Sensor": a numbered heading, a figure's legend or a list item, no value; at the
@@ -62,7 +63,8 @@ BARE = ""  # a number written without a unit after it (a table cell whose unit i
 _LABEL_LINE = re.compile(r"\d{1,3}(?:\.\d{1,2}){0,3} [A-Z][^|]*$")
 _HOW_ADJECTIVE = re.compile(r"^\s*how\s+(\w+)", re.IGNORECASE)  # "how long", "how fast", "how heavy": the asked quantity
 _HYPHEN_UNIT = re.compile(r"-([A-Za-zµμΩ°]{1,4})(?![\w-])")  # a unit joined by a hyphen: "2.5-A", "12-bit"
-_SECTION_NUMBER = re.compile(r"(?<=section: )\d{1,3}(?:\.\d{1,2}){0,3}(?= [A-Z])")
+_SECTION_NUMBER = re.compile(r"(?:(?<=section: )|(?<= > ))\d{1,3}(?:\.\d{1,2}){0,3}(?= [A-Z])")  # "… > 2.1 General"
+_NUMBERED_LINE = re.compile(r"(?m)^\d{1,3}(?:\.\d{1,2}){1,3}(?= [A-Z])")  # "2.1 General Specifications Overview"
 
 
 def number_form(raw: str) -> str:
@@ -184,8 +186,9 @@ def unsupported_designations(reply: str, sources: Iterable[str]) -> list[str]:
 
 
 def unsupported_versions(reply: str, sources: Iterable[str]) -> list[str]:
-    """Version numbers of `reply` ("Linux 5.10", "v2.1") that no source writes: a small model makes them up."""
-    written = " ".join(sources).lower()
+    """Version numbers of `reply` ("Linux 5.10", "v2.1") that no source writes: a small model makes them up. A section
+    number ("section: 2.1 General Specifications", a line "2.1 General …") writes no version."""
+    written = " ".join(_NUMBERED_LINE.sub("", _SECTION_NUMBER.sub("", text)) for text in sources).lower()
     said = [m.group(0) for m in VERSION.finditer(CITE.sub(" ", reply))]
     return [v for v in dict.fromkeys(said) if not re.search(rf"(?<![\w.]){re.escape(v.lower())}(?![\w])", written)]
 
@@ -347,7 +350,8 @@ def reply_problems(question: str, reply: str, sources: Sequence[tuple[str, str]]
     texts = [question, *(text for _, text in sources)]
     found: dict[str, Any] = {
         "unsupported_values": unsupported_values(reply, texts) + unsupported_designations(reply, texts) + (
-            unsupported_versions(reply, texts) if ASKS_VERSION.search(question) else []),
+            unsupported_versions(reply, texts) if _VERSION_WORD.search(question) else []),  # "which version of the
+        # Matter specification …": a version, whatever "version of the X" means elsewhere (a variant, `ASKS_VERSION`)
         "values_of_other_products": values_of_other_products(reply, question, sources),
         "answer_without_value": lacks_asked_value(question, reply),
         "count_unstated": count_unstated(question, texts[1:]),
