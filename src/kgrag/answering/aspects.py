@@ -8,7 +8,6 @@ from __future__ import annotations
 from kgrag.answering.asks import OVERVIEW_WORDS, asks_overview
 from kgrag.answering.terms import fold, term_list
 from kgrag.answering.units import Unit
-from kgrag.answering.values import has_value
 
 # Aspect word (folded, as `term_list` writes it) -> the words datasheets write for it.
 _ASPECTS: dict[str, str] = {
@@ -81,5 +80,4 @@ def with_aspect_words(text: str, question: str) -> str:
 def labelled_by(unit: Unit, words: set[str]) -> bool:
     """A value line of a list labelled by one of `words` ("IEEE 802.11b up to 11Mbit" under "Wi-Fi"): a datasheet's
     feature list gives one value per line under the label and names neither the aspect nor the product."""
-    return unit.kind == "sentence" and bool(unit.heading) and has_value(unit.text) and bool(
-        set(term_list(unit.heading)) & words)
+    return unit.labelled_value() and bool(set(term_list(unit.heading)) & words)

@@ -49,12 +49,14 @@ def quote_answer(ranked: list[Scored], n: int = QUOTES, titles: Mapping[int, str
     units: list[Unit] = []
     told = content_terms(CITE.sub(" ", said))
     by_place = {(s.unit.block, s.unit.pos): s.unit for s in (ranked if pool is None else pool)}
+    lists = _list_lines(by_place)
     quoted: set[tuple[int, int]] = set()
     led = ""  # the product of the quote before: the next quote of the same product needs no lead
     for s in ranked:
         key = squash(s.unit.display())
+        listed = _spec_list(s.unit, lists, quoted)
         if (s.unit.kind == "heading" or s.score <= 0 or s.foreign
-                or len(s.unit.text.split()) < MIN_QUOTE_WORDS and not _spec_list(s.unit, by_place, quoted)
+                or len(s.unit.text.split()) < MIN_QUOTE_WORDS and not listed
                 or s.unit.text.startswith(COPY_NOTE)  # where else a passage appears says nothing on its own
                 or (s.unit.block, s.unit.pos) in quoted
                 or any(key in k or k in key for k in seen) or near_copy(s.unit.text, [u.text for u in units])
@@ -63,7 +65,6 @@ def quote_answer(ranked: list[Scored], n: int = QUOTES, titles: Mapping[int, str
             continue
         seen.append(key)
         units.append(s.unit)
-        listed = _spec_list(s.unit, by_place, quoted)
         window = listed or [u for u in _sentence_window(s.unit, by_place, quoted)
                             if u is s.unit or not (told and _said_already(u, told))]  # a neighbour the answer said stays out
         quoted.update((u.block, u.pos) for u in window)
@@ -109,13 +110,24 @@ def _sentence_window(unit: Unit, by_place: Mapping[tuple[int, int], Unit], quote
         and (u.block, u.pos) not in quoted and not u.text.rstrip().endswith(":"))]
 
 
-def _spec_list(unit: Unit, by_place: Mapping[tuple[int, int], Unit], quoted: set[tuple[int, int]]) -> list[Unit]:
+ListKey = tuple[int, int, str]  # block, paragraph, heading
+
+
+def _list_lines(by_place: Mapping[tuple[int, int], Unit]) -> dict[ListKey, list[Unit]]:
+    """The sentence units of each paragraph under each heading, in reading order: the lines a spec list may hold."""
+    lines: dict[ListKey, list[Unit]] = {}
+    for _, u in sorted(by_place.items()):
+        if u.kind == "sentence":
+            lines.setdefault((u.block, u.paragraph, u.heading), []).append(u)
+    return lines
+
+
+def _spec_list(unit: Unit, lists: Mapping[ListKey, list[Unit]], quoted: set[tuple[int, int]]) -> list[Unit]:
     """The labelled spec list a line belongs to (a datasheet's "Wi-Fi" followed by "IEEE 802.11b up to 11Mbit", "2.4 GHz,
     13 channels", …: one line per value under the label), in order; empty for any other unit or a list of one line."""
-    if unit.kind != "sentence" or not unit.heading or not has_value(unit.text):
+    if not unit.labelled_value():
         return []
-    lines = [u for (block, _), u in sorted(by_place.items()) if block == unit.block and u.paragraph == unit.paragraph
-             and u.heading == unit.heading and u.kind == "sentence" and (u.block, u.pos) not in quoted]
+    lines = [u for u in lists.get((unit.block, unit.paragraph, unit.heading), []) if (u.block, u.pos) not in quoted]
     short = all(len(u.text.split()) <= MAX_SPEC_WORDS and not u.text.rstrip().endswith(".") for u in lines)  # no prose
     return lines[:MAX_LIST_LINES] if len(lines) > 1 and short and 2 * sum(has_value(u.text) for u in lines) >= len(lines) else []
 

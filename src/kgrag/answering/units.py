@@ -62,6 +62,10 @@ class Unit:
         """The unit with its heading and header, as scored and embedded."""
         return " ".join(x for x in (self.heading, self.header, self.text) if x)
 
+    def labelled_value(self) -> bool:
+        """A value line under a heading: a datasheet feature list's "2.4 GHz, 13 channels" under "Wi-Fi"."""
+        return self.kind == "sentence" and bool(self.heading) and has_value(self.text)
+
     def value_text(self) -> str:
         """The text whose values count: a row's numbers get the unit of their column or of its unit cell."""
         if self.kind != "row":
