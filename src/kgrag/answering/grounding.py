@@ -94,8 +94,8 @@ def _row_dimensions(text: str) -> list[set[str]]:
     for line in text.split("\n"):
         cells = line.split("|")
         bracket = BRACKET_UNIT.search(cells[-1]) if len(cells) >= 2 else None
-        if bracket and _unit_keys(bracket.group(1)) and not any(c.isdigit() for c in cells[-1]):
-            unit_table, column = False, _unit_keys(bracket.group(1))  # "Substance | Maximum limit (ppm)": its column
+        if bracket and (keys := _unit_keys(bracket.group(1))) and not any(c.isdigit() for c in cells[-1]):
+            unit_table, column = False, keys  # "Substance | Maximum limit (ppm)": its column's unit
             out.append(set())
         elif len(cells) < 3:
             unit_table = False
@@ -267,19 +267,20 @@ def lacks_asked_value(question: str, reply: str) -> bool:
     values of other quantities only: "-40 - +85 °C" is no operating altitude; or a question asking an IP / IK / NEMA /
     SIL rating answered without that code and a number ("… is 5V compatible")."""
     q = analyse(question)
+    plain = CITE.sub(" ", reply)
     if _ASKS_YEAR.search(question):  # "Until which year is it produced?": a year, not an MTBF table
-        return not _YEAR.search(CITE.sub(" ", reply))
+        return not _YEAR.search(plain)
     if ASKS_PART_NUMBER.search(question) and not q.yes_no:  # "the part number of the switch": one the question lacks
-        return not set(part_numbers(CITE.sub(" ", reply))) - set(part_numbers(question))
+        return not set(part_numbers(plain)) - set(part_numbers(question))
     code = _ASKS_DESIGNATION.search(question)  # "What IP rating …": answered by "IP20", not "it is 5V compatible"
     if code and not q.yes_no:
-        return not re.search(rf"\b{code.group(1) or 'IP'}\s?-?\d", CITE.sub(" ", reply), re.IGNORECASE)
+        return not re.search(rf"\b{code.group(1) or 'IP'}\s?-?\d", plain, re.IGNORECASE)
     asks = q.wants_value and not q.wants_name and not q.yes_no and (
         bool(q.dimensions) or bool(q.count_of) or bool(COST.search(question)))
     if not asks:
         return False
     written = {m.group(0) for m in _ANY_NUMBER.finditer(question)}  # "the Nano 33 IoT": a number naming the product
-    text = without_values_of(CITE.sub(" ", reply), question)
+    text = without_values_of(plain, question)
     if all(m.group(0) in written for m in _ANY_NUMBER.finditer(text)):
         return True
     stated = value_dimensions(text)
