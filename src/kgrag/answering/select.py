@@ -218,9 +218,9 @@ def score_units(
     scored: list[Scored] = []
     owned = {n for n, t in (titles or {}).items() if t and any(title_names(p, t) for p in products)}  # own documents
     elsewhere = {id(u) for u in units if other_document(products, (titles or {}).get(u.block, ""), u.block in owned, u)}
-    listed = set(extra) if LABELLED_BOOST else set()
+    labels = set(extra)  # an overview's aspect words
     for u, lex in zip(units, lexical, strict=True):
-        if listed and labelled_by(u, listed):  # the overview's aspect is the label of this list line
+        if labels and labelled_by(u, labels):  # the overview's aspect is the label of this list line
             lex = max(lex, LABELLED_BOOST)
         near = u.scoped()
         unit_dims = value_dimensions(u.value_text())
