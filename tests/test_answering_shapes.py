@@ -330,6 +330,11 @@ def test_a_stated_quantity_no_source_gives_is_made_up() -> None:
     assert unsupported_values("Its Bluetooth range is 260 meters [1].", ["Pressure range | 260 to 1260 hPa"]) == ["260"]
     assert unsupported_values("It measures from 260 hPa [1].", ["Pressure range | 260 to 1260 hPa"]) == []  # a range's
     # first end is written in the range's unit
+    kinds = ["Ranging | 2-way ranging with a 2D angle of arrival", "3-axis accelerometer; 12-bit ADC; 480x800 display"]
+    assert unsupported_values("Anchors work 2 meters apart, 3 m high [1].", kinds) == ["2", "3"]  # names of kinds
+    assert unsupported_values("It has a 12 bit ADC and 480 pixels [1].", kinds) == []  # a unit joined by a hyphen
+    versions = ["Interfaces | UART, SPI, USB 2.0", "TLS 1.2 and 1.3 handshakes (see Section 3.8)"]
+    assert unsupported_values("It reaches 2 meters at 1.2 mm pitch, 3.8 V [1].", versions) == ["2", "1.2", "3.8"]
 
 
 def test_a_reply_naming_no_part_does_not_answer_which_part() -> None:

@@ -63,6 +63,10 @@ BARE = ""  # a number written without a unit after it (a table cell whose unit i
 _LABEL_LINE = re.compile(r"\d{1,3}(?:\.\d{1,2}){0,3} [A-Z][^|]*$")
 _HOW_ADJECTIVE = re.compile(r"^\s*how\s+(\w+)", re.IGNORECASE)  # "how long", "how fast", "how heavy": the asked quantity
 _HYPHEN_UNIT = re.compile(r"-([A-Za-zµμΩ°]{1,4})(?![\w-])")  # a unit joined by a hyphen: "2.5-A", "12-bit"
+_JOINED_WORD = re.compile(r"-?([A-Za-zµμΩ°]+)(?!\d)")  # letters glued to a number, or joined by a hyphen: "2D", "2-way"
+# What names a dotted number written after it as a version or a section: "USB 2.0", "TLS 1.2", "OpenGL ES 2.0",
+# "Section 3.8" (an acronym, or the word)
+_VERSION_NAME = re.compile(r"(?:\b[A-Z]{2,}[A-Za-z]*|\b(?i:section|version|rev|revision|v))\.? $")
 _SECTION_NUMBER = re.compile(r"(?:(?<=section: )|(?<= > ))\d{1,3}(?:\.\d{1,2}){0,3}(?= [A-Z])")  # "… > 2.1 General"
 _NUMBERED_LINE = re.compile(r"(?m)^\d{1,3}(?:\.\d{1,2}){1,3}(?= [A-Z])")  # "2.1 General Specifications Overview"
 
@@ -146,8 +150,13 @@ def number_uses(text: str) -> dict[str, set[str]]:
         for m in STANDALONE_NUMBER.finditer(line):
             if m.end() in with_unit or m.start() == 0 and _LABEL_LINE.match(line):
                 continue
+            if "." in m.group(0) and _VERSION_NAME.search(line, 0, m.start()):  # "USB 2.0": no bare 2
+                continue
             joined = _HYPHEN_UNIT.match(line, m.end())  # "2.5-A Fast Charging": amperes, not a bare 2.5
-            uses[number_form(m.group(0))] |= (_unit_keys(joined.group(1)) if joined else set()) or row_dims or {BARE}
+            if joined and (keys := _unit_keys(joined.group(1))):
+                uses[number_form(m.group(0))] |= keys
+            elif not _JOINED_WORD.match(line, m.end()):  # "2D", "2-way ranging", "6-axis": a kind, not a value
+                uses[number_form(m.group(0))] |= row_dims or {BARE}
     return uses
 
 
