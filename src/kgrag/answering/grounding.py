@@ -58,17 +58,15 @@ _YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
 _VERSION_WORD = re.compile(r"\bversions?\b", re.IGNORECASE)
 _PAGE_REF = re.compile(r"\bpp?\.\s?\d+(?:\s?[-–]\s?\d+)?")  # "p. 7", "pp. 4-5"
 BARE = ""  # a number written without a unit after it (a table cell whose unit is in the header, a count)
-# "10 USB-C Connector", "2.5 HS3003 Sensor": a numbered heading, a figure's legend or a list item, no value; at the
-# start of a line or after a block header's "section: "
-_LABEL_LINE = re.compile(r"\d{1,3}(?:\.\d{1,2}){0,3} [A-Z][^|]*$")
+# "10 USB-C Connector", "2.5 HS3003 Sensor", "section: 2 Features > 2.1 General": the number of a heading, a figure's
+# legend or a list item, no value and no version; at the start of a line or in a block header's section path
+_HEADING_NUMBER = re.compile(r"(?m)(?:^|(?<=section: )|(?<= > ))\d{1,3}(?:\.\d{1,2}){0,3}(?= [A-Z][^|\n]*$)")
 _HOW_ADJECTIVE = re.compile(r"^\s*how\s+(\w+)", re.IGNORECASE)  # "how long", "how fast", "how heavy": the asked quantity
 _HYPHEN_UNIT = re.compile(r"-([A-Za-zµμΩ°]{1,4})(?![\w-])")  # a unit joined by a hyphen: "2.5-A", "12-bit"
 _JOINED_WORD = re.compile(r"-?([A-Za-zµμΩ°]+)(?!\d)")  # letters glued to a number, or joined by a hyphen: "2D", "2-way"
 # What names a dotted number written after it as a version or a section: "USB 2.0", "TLS 1.2", "OpenGL ES 2.0",
 # "Section 3.8" (an acronym, or the word)
 _VERSION_NAME = re.compile(r"(?:\b[A-Z]{2,}[A-Za-z]*|\b(?i:section|version|rev|revision|v))\.? $")
-_SECTION_NUMBER = re.compile(r"(?:(?<=section: )|(?<= > ))\d{1,3}(?:\.\d{1,2}){0,3}(?= [A-Z])")  # "… > 2.1 General"
-_NUMBERED_LINE = re.compile(r"(?m)^\d{1,3}(?:\.\d{1,2}){1,3}(?= [A-Z])")  # "2.1 General Specifications Overview"
 
 
 def number_form(raw: str) -> str:
@@ -134,11 +132,18 @@ def _unit_keys(unit: str) -> set[str]:
     return {f"{d}@{symbol}" for d in dimension_of_unit(unit)}
 
 
+def without_heading_numbers(text: str) -> str:
+    """`text` without the numbers of its headings and list items (`_HEADING_NUMBER`); "5 V Power Supply" keeps its
+    value."""
+    return _HEADING_NUMBER.sub(lambda m: m.group(0) if NUMBER_UNIT.match(text, m.start()) or RANGE_ENDS.match(
+        text, m.start()) else "", text)
+
+
 def number_uses(text: str) -> dict[str, set[str]]:
     """Each number of `text` -> the quantities it is written with, in which unit (`_unit_keys`; BARE when no unit
     follows it, unless its table row names the unit in a "Unit" column)."""
     uses: dict[str, set[str]] = defaultdict(set)
-    text = CITE.sub(" ", _PAGE_REF.sub(" ", _SECTION_NUMBER.sub("", text)))  # "p. 7", "[7]", "section: 10 …": where
+    text = CITE.sub(" ", _PAGE_REF.sub(" ", without_heading_numbers(text)))  # "p. 7", "[7]", "section: 10 …": where
     for line, row_dims in zip(text.split("\n"), _row_dimensions(text), strict=True):
         with_unit: set[int] = set()
         for m in RANGE_ENDS.finditer(line):  # "260 to 1260 hPa": the first end is in hPa too, not a bare 260
@@ -148,7 +153,7 @@ def number_uses(text: str) -> dict[str, set[str]]:
             uses[number_form(m.group(1))] |= _unit_keys(m.group(2)) or {BARE}
             with_unit.add(m.end(1))
         for m in STANDALONE_NUMBER.finditer(line):
-            if m.end() in with_unit or m.start() == 0 and _LABEL_LINE.match(line):
+            if m.end() in with_unit:
                 continue
             if "." in m.group(0) and _VERSION_NAME.search(line, 0, m.start()):  # "USB 2.0": no bare 2
                 continue
@@ -197,7 +202,7 @@ def unsupported_designations(reply: str, sources: Iterable[str]) -> list[str]:
 def unsupported_versions(reply: str, sources: Iterable[str]) -> list[str]:
     """Version numbers of `reply` ("Linux 5.10", "v2.1") that no source writes: a small model makes them up. A section
     number ("section: 2.1 General Specifications", a line "2.1 General …") writes no version."""
-    written = " ".join(_NUMBERED_LINE.sub("", _SECTION_NUMBER.sub("", text)) for text in sources).lower()
+    written = " ".join(without_heading_numbers(text) for text in sources).lower()
     said = [m.group(0) for m in VERSION.finditer(CITE.sub(" ", reply))]
     return [v for v in dict.fromkeys(said) if not re.search(rf"(?<![\w.]){re.escape(v.lower())}(?![\w])", written)]
 
