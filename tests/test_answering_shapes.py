@@ -298,6 +298,14 @@ def test_a_reply_giving_only_values_of_other_quantities_or_no_asked_designation_
     assert lacks_asked_value(question, "The toggle switches are rated for 28 V [1].")
     assert not lacks_asked_value(question, "They are rated for 10000 cycles at 28 V [1].")
     assert not lacks_asked_value("How many bits does the Zephyr ADC have?", "A 12 bit ADC [1].")  # the counted unit
+    assert lacks_asked_value(question, "The 28 V toggle switches are ZT-5NU-L parts [1].")  # a part's digits count none
+    assert not lacks_asked_value(question, "The panel has 2x toggle switches rated for 28 V [1].")  # "2x": a count
+    question = "We flip them many times a day. How many switching cycles are the Zephyr Simul8's switches rated for?"
+    assert analyse(question).count_of == "cycle"  # a how-many question after the user's situation
+    assert lacks_asked_value(question, "The toggle switches are rated for 28 V [1].")
+    question = "For the volume control, roughly how many pulses per turn does the Zephyr Knob give?"
+    assert analyse(question).count_of == "pulse"
+    assert not analyse("Which FPGA is on the Zephyr Core, and how many logic elements does it have?").count_of  # a name
 
 
 def test_a_count_is_looked_for_deeper_than_other_values() -> None:
@@ -335,6 +343,8 @@ def test_a_stated_quantity_no_source_gives_is_made_up() -> None:
     assert unsupported_values("It has a 12 bit ADC and 480 pixels [1].", kinds) == []  # a unit joined by a hyphen
     versions = ["Interfaces | UART, SPI, USB 2.0", "TLS 1.2 and 1.3 handshakes (see Section 3.8)"]
     assert unsupported_values("It reaches 2 meters at 1.2 mm pitch, 3.8 V [1].", versions) == ["2", "1.2", "3.8"]
+    assert unsupported_values("It costs $1.00 at 1 k pieces [1].", ["MTBF | 639717 h", "1 x USB"]) == ["1"]  # a price
+    assert unsupported_values("It costs $12.90 [1].", ["Price | 12.90 USD"]) == []  # is backed by a price only
 
 
 def test_a_reply_naming_no_part_does_not_answer_which_part() -> None:
@@ -574,6 +584,7 @@ def test_a_count_of_a_thing_no_source_names_is_no_answer() -> None:
     assert not count_unstated("How many push switches does the Zephyr Knob have?", [sources[0][1]])
     assert not count_unstated("How many touch points does it support?", ["5-point touch and gestures"])
     assert not count_unstated("What is the rotation range?", [sources[0][1]])
+    assert not count_unstated("How many lanes does J5 route, and what size is the display?", [sources[0][1]])  # more
 
 
 def test_a_value_the_question_writes_names_a_pin_and_is_no_answer() -> None:

@@ -11,6 +11,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from kgrag.answering.asks import second_question
 from kgrag.answering.blocks import GRAPH_FACTS
 from kgrag.answering.names import name_found, title_names
 from kgrag.answering.terms import (
@@ -58,12 +59,15 @@ _YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
 _VERSION_WORD = re.compile(r"\bversions?\b", re.IGNORECASE)
 _PAGE_REF = re.compile(r"\bpp?\.\s?\d+(?:\s?[-–]\s?\d+)?")  # "p. 7", "pp. 4-5"
 BARE = ""  # a number written without a unit after it (a table cell whose unit is in the header, a count)
+MONEY = "price"  # a number written as a price ("$ 12.90", "12 USD"): only a price backs one
 # "10 USB-C Connector", "2.5 HS3003 Sensor", "section: 2 Features > 2.1 General": the number of a heading, a figure's
 # legend or a list item, no value and no version; at the start of a line or in a block header's section path
 _HEADING_NUMBER = re.compile(r"(?m)(?:^|(?<=section: )|(?<= > ))\d{1,3}(?:\.\d{1,2}){0,3}(?= [A-Z][^|\n]*$)")
 _HOW_ADJECTIVE = re.compile(r"^\s*how\s+(\w+)", re.IGNORECASE)  # "how long", "how fast", "how heavy": the asked quantity
 _HYPHEN_UNIT = re.compile(r"-([A-Za-zµμΩ°]{1,4})(?![\w-])")  # a unit joined by a hyphen: "2.5-A", "12-bit"
-_JOINED_WORD = re.compile(r"-?([A-Za-zµμΩ°]+)(?!\d)")  # letters glued to a number, or joined by a hyphen: "2D", "2-way"
+# Letters glued to a number or joined by a hyphen: "2D", "2-way", "EE2-5NU-L" name a kind or a part; "2x" counts, and
+# "480x800" is a grid
+_JOINED_WORD = re.compile(r"-?(?!x\b)[A-Za-zµμΩ°]+(?!\d)")
 # What names a dotted number written after it as a version or a section: "USB 2.0", "TLS 1.2", "OpenGL ES 2.0",
 # "Section 3.8" (an acronym, or the word)
 _VERSION_NAME = re.compile(r"(?:\b[A-Z]{2,}[A-Za-z]*|\b(?i:section|version|rev|revision|v))\.? $")
@@ -152,6 +156,8 @@ def number_uses(text: str) -> dict[str, set[str]]:
         for m in NUMBER_UNIT.finditer(line):
             uses[number_form(m.group(1))] |= _unit_keys(m.group(2)) or {BARE}
             with_unit.add(m.end(1))
+        for m in PRICE.finditer(line):
+            uses[number_form(m.group(1) or m.group(2))].add(MONEY)
         for m in STANDALONE_NUMBER.finditer(line):
             if m.end() in with_unit:
                 continue
@@ -169,7 +175,7 @@ def stated_values(reply: str) -> list[tuple[str, set[str]]]:
     """The quantities an answer states, with what they measure: "1.12 kg" (mass), "10 hours" (time), "$1,000"."""
     text = CITE.sub(" ", reply)
     found = [(m.group(1), _unit_keys(m.group(2))) for m in NUMBER_UNIT.finditer(text)]
-    found += [(m.group(1) or m.group(2), {BARE}) for m in PRICE.finditer(text)]  # a price: any use of the number
+    found += [(m.group(1) or m.group(2), {MONEY}) for m in PRICE.finditer(text)]
     return [(number_form(v), dims) for v, dims in found if number_form(v)]
 
 
@@ -181,7 +187,7 @@ def unsupported_values(reply: str, sources: Iterable[str]) -> list[str]:
         for value, dims in number_uses(text).items():
             uses[value] |= dims
     return [value for value, dims in stated_values(reply)
-            if not (uses.get(value, set()) & (dims | {BARE}))]
+            if not (uses.get(value, set()) & (dims if MONEY in dims else dims | {BARE}))]
 
 
 def unsupported_designations(reply: str, sources: Iterable[str]) -> list[str]:
@@ -304,7 +310,8 @@ def lacks_asked_value(question: str, reply: str) -> bool:
     if q.count_of and not q.dimensions:  # "How many switching cycles …" is not answered by "28 V": a count has no unit
         counted = {d for u in (q.count_of, q.count_of + "s") for d in dimension_of_unit(u)}  # "how many bits": a unit
         valued = {m.start(1) for m in NUMBER_UNIT.finditer(text)} | {m.start(1) for m in RANGE_ENDS.finditer(text)}
-        bare = [m for m in _ANY_NUMBER.finditer(text) if m.start() not in valued and m.group(0) not in written]
+        bare = [m for m in _ANY_NUMBER.finditer(text) if m.start() not in valued and m.group(0) not in written
+                and not _JOINED_WORD.match(text, m.end())]
         return bool(stated) and not bare and not stated & counted
     how = _HOW_ADJECTIVE.match(question)  # "How long does it take to boot after power is applied?" asks a time
     asked = asked_dimensions({fold(how.group(1))}) if how else set()
@@ -313,9 +320,11 @@ def lacks_asked_value(question: str, reply: str) -> bool:
 
 def count_unstated(question: str, texts: Iterable[str]) -> bool:
     """A how-many question whose counted thing no source names ("How many detents per turn …" over passages that never
-    say "detent"): whatever number the reply gives counts something else."""
+    say "detent"): whatever number the reply gives counts something else. A question asking more ("How many lanes
+    …, and what size is the display?") may still be answered in part."""
     counted = analyse(question).count_of
-    if not counted:
+    asked = re.search(r"\bhow\s+many\b", question, re.IGNORECASE)
+    if not counted or asked and second_question(question[asked.end():]):
         return False
     said = re.compile(rf"(?<![a-z]){re.escape(stem(counted))}", re.IGNORECASE)  # "switches", "5-point"
     return not any(said.search(text) for text in texts)

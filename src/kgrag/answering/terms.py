@@ -41,6 +41,10 @@ _LISTED = re.compile(r"\b(?:and|or)\b", re.IGNORECASE)  # an asked head naming s
 # "How many Modulino nodes come with …" has no auxiliary verb for _ASKED_HEAD: the counted thing is the first plural
 # within three words of "how many" (the words before it may be a name, so they stay out of the asked head).
 _HOW_MANY = re.compile(r"^\s*how\s+many\s+(?:[\w\-/+]+\s+){0,2}?([A-Za-z][\w\-/+]*s)\b", re.IGNORECASE)
+# "We switch a pump many times a day. How many cycles …", "For the volume control, how many pulses per turn …": a
+# how-many question after the user's situation (a sentence or a clause before it, a hedge such as "roughly")
+_LATER_HOW_MANY = re.compile(r"(?:[.?!]|,(?! and\b))\s+(?:(?:roughly|about|approximately|exactly)\s+)?(?=how\s+many\b)",
+                             re.IGNORECASE)
 NO_ANSWER = "The documents do not contain the answer."
 CITE = re.compile(r"\s*\[(\d+(?:\s*[,;]\s*\d+)*)\]")  # an inline citation marker: [3], [1, 4]
 _REFUSAL = re.compile(
@@ -198,6 +202,10 @@ def asks_product(q: QuestionTerms) -> bool:
 
 def counted_thing(question: str, head: list[str]) -> str:
     """What a how-many question counts ("relays", "nodes"), folded; '' for other questions."""
+    later = _LATER_HOW_MANY.search(question)
+    if later:
+        m = _HOW_MANY.match(question[later.end():])
+        return fold(m.group(1)) if m else ""
     if not re.match(r"\s*how\s+many\b", question, re.IGNORECASE):
         return ""
     if head:
