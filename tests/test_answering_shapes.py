@@ -306,6 +306,11 @@ def test_a_reply_giving_only_values_of_other_quantities_or_no_asked_designation_
     question = "For the volume control, roughly how many pulses per turn does the Zephyr Knob give?"
     assert analyse(question).count_of == "pulse"
     assert not analyse("Which FPGA is on the Zephyr Core, and how many logic elements does it have?").count_of  # a name
+    question = "What firmware version comes preloaded on the Zephyr Link's radio module?"  # a version answers it
+    assert lacks_asked_value(question, "The firmware version comes preloaded with a certified software stack [1].")
+    assert lacks_asked_value(question, "See section: 2 Features > 2.1 General [1].")  # a section number is none
+    assert not lacks_asked_value(question, "It ships with v1.4.8 [1].")
+    assert not lacks_asked_value("What version of the board has the new regulator?", "The Rev2 board [1].")  # a variant
 
 
 def test_a_count_is_looked_for_deeper_than_other_values() -> None:

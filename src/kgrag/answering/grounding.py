@@ -290,6 +290,8 @@ def lacks_asked_value(question: str, reply: str) -> bool:
     plain = CITE.sub(" ", reply)
     if _ASKS_YEAR.search(question):  # "Until which year is it produced?": a year, not an MTBF table
         return not _YEAR.search(plain)
+    if ASKS_VERSION.search(question) and q.wants_value and not q.yes_no:  # "What firmware version comes preloaded?"
+        return not VERSION.search(without_heading_numbers(plain))
     if ASKS_PART_NUMBER.search(question) and not q.yes_no:  # "the part number of the switch": one the question lacks
         return not set(part_numbers(plain)) - set(part_numbers(question))
     code = _ASKS_DESIGNATION.search(question)  # "What IP rating …": answered by "IP20", not "it is 5V compatible"
