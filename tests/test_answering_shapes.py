@@ -300,6 +300,8 @@ def test_a_reply_giving_only_values_of_other_quantities_or_no_asked_designation_
     assert not lacks_asked_value("How many bits does the Zephyr ADC have?", "A 12 bit ADC [1].")  # the counted unit
     assert lacks_asked_value(question, "The 28 V toggle switches are ZT-5NU-L parts [1].")  # a part's digits count none
     assert not lacks_asked_value(question, "The panel has 2x toggle switches rated for 28 V [1].")  # "2x": a count
+    question = "How many switching cycles are the two relays of the Zephyr Carrier rated for?"
+    assert lacks_asked_value(question, "The two relays rated for 2 A are 2x ZT-5NU-L relays [1].")  # the asked two
     question = "We flip them many times a day. How many switching cycles are the Zephyr Simul8's switches rated for?"
     assert analyse(question).count_of == "cycle"  # a how-many question after the user's situation
     assert lacks_asked_value(question, "The toggle switches are rated for 28 V [1].")

@@ -38,6 +38,7 @@ from kgrag.answering.values import (
     RANGE_ENDS,
     VERSION,
     asked_dimensions,
+    count_digits,
     dimension_of_unit,
     part_numbers,
     value_dimensions,
@@ -301,9 +302,10 @@ def lacks_asked_value(question: str, reply: str) -> bool:
         bool(q.dimensions) or bool(q.count_of) or bool(COST.search(question)))
     if not asks:
         return False
-    written = {m.group(0) for m in _ANY_NUMBER.finditer(question)}  # "the Nano 33 IoT": a number naming the product
+    # "the Nano 33 IoT": a number naming the product; "the two relays": a count the question gives ("2x" restates it)
+    written = {count_digits(m.group(0)) for m in _ANY_NUMBER.finditer(question)}
     text = without_values_of(plain, question)
-    if all(m.group(0) in written for m in _ANY_NUMBER.finditer(text)):
+    if all(count_digits(m.group(0)) in written for m in _ANY_NUMBER.finditer(text)):
         return True
     stated = value_dimensions(text)
     in_unit = written_dimensions(question)  # "How bright are its LEDs, in mcd?": "rated at 4.1" gives no brightness
@@ -312,7 +314,7 @@ def lacks_asked_value(question: str, reply: str) -> bool:
     if q.count_of and not q.dimensions:  # "How many switching cycles …" is not answered by "28 V": a count has no unit
         counted = {d for u in (q.count_of, q.count_of + "s") for d in dimension_of_unit(u)}  # "how many bits": a unit
         valued = {m.start(1) for m in NUMBER_UNIT.finditer(text)} | {m.start(1) for m in RANGE_ENDS.finditer(text)}
-        bare = [m for m in _ANY_NUMBER.finditer(text) if m.start() not in valued and m.group(0) not in written
+        bare = [m for m in _ANY_NUMBER.finditer(text) if m.start() not in valued and count_digits(m.group(0)) not in written
                 and not _JOINED_WORD.match(text, m.end())]
         return bool(stated) and not bare and not stated & counted
     how = _HOW_ADJECTIVE.match(question)  # "How long does it take to boot after power is applied?" asks a time

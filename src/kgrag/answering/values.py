@@ -56,6 +56,13 @@ _UNIT_WORDS = sorted({u.replace(*_MICRO) if k else u for _, units in DIMENSIONS.
 _UNIT_ALT = "|".join(re.escape(u) for u in _UNIT_WORDS)
 NUMBER = r"[-+±~]?\s?\d+(?:[.,]\d+)?"
 NUMBER_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|sixteen|twenty|thirty-two|\\d+"  # a count
+_COUNT_DIGITS = {word: str(n) for n, word in enumerate(NUMBER_WORDS.split("|")[:12], start=1)} | {
+    "sixteen": "16", "twenty": "20", "thirty-two": "32"}
+
+
+def count_digits(number: str) -> str:
+    """A count in digits: "two" -> "2", "Twelve" -> "12", "2" stays "2"."""
+    return _COUNT_DIGITS.get(number.lower(), number)
 # A number followed by a unit ("3.3 V", "64MHz", "± 0.5 °C", "0-100% RH").
 NUMBER_UNIT = re.compile(rf"(?<![\w.])({NUMBER}{MULTIPLIER})\s?(?:x\s?)?({_UNIT_ALT})(?![\w])")  # "8k bytes"
 PRICE = re.compile(r"(?:[$€£¥]\s?(\d[\d.,]*\d|\d))|(?:(\d[\d.,]*\d|\d)\s?(?:USD|EUR|GBP|dollars|euros)\b)")  # "$ 12.90", "12 USD"
