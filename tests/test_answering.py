@@ -96,6 +96,20 @@ def test_table_rows_keep_their_header_and_paragraph_heading() -> None:
     assert sentences[0].text.startswith("The QX-700 is a capacitive sensor")
 
 
+def test_a_label_line_inside_a_table_keeps_the_header_of_the_rows_after_it() -> None:
+    """"Preview" (an image cell a converter writes on a line of its own) between two rows of a variant table had
+    ended it: "Security | … | ATECC608" lost the header naming the three variants, and scored below every
+    certification row for "What security features … differ between the Zephyr H7, H7 Lite and H7 Lite Connected?"."""
+    text = ("Name | Zephyr H7 | Zephyr H7 Lite | Zephyr H7 Lite Connected\nSKU | ZX042 | ZX045 | ZX046\nPreview\n"
+            "Security | ATECC608 NXP SE050C2 | ATECC608 | ATECC608\nConnectivity | Ethernet / Wi-Fi | Ethernet | Wi-Fi")
+    rows = [u for u in block_units(1, text) if u.kind == "row"]
+    assert [u.text.split(" |")[0] for u in rows] == ["SKU", "Security", "Connectivity"]
+    assert all(u.header.startswith("Name | Zephyr H7 |") for u in rows)
+    assert rows[1].display().startswith("Name: Security; Zephyr H7: ATECC608 NXP SE050C2; Zephyr H7 Lite: ATECC608")
+    apart = text.replace("Preview", "The second table lists the board's interfaces in detail.")  # prose ends a table
+    assert not [u for u in block_units(1, apart) if u.kind == "row" and u.text.startswith("Security")][0].header
+
+
 def test_a_number_merged_with_an_empty_columns_dash_keeps_its_unit() -> None:
     """"Standby | - | 0.46 - | mA" under "Description | Min | Typ Max | Unit": the PDF merged two columns; the quote had
     read "Typ Max: 0.46 -" with the unit dropped, so no current was found for "the standby current in milliamps"."""

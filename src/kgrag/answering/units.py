@@ -20,6 +20,7 @@ _CITE_TAIL = re.compile(r"\s*\[(\d+)\]\s*$")
 MAX_HEADING_WORDS = 10
 MAX_LEAD_WORDS = 60  # a paragraph ending "…:" that leads a list
 MAX_SPEC_WORDS = 16  # a list line stating a value ("-10 °C to 125 °C Vdd 3.1 V to 5.5 V")
+MAX_CELL_LABEL_WORDS = 3  # a line between two rows that does not end their table ("Preview")
 BRACKET_UNIT = re.compile(r"[\[(]\s*([^\])]{1,6}?)\s*[\])]")  # "TEMPERATURE [°C]", "Current (mA)"
 # a fact group's first line: "nRF52832 (Microcontroller)", "SX1302 (Component, in WisGate Edge Lite 2)"
 FACT_SUBJECT = re.compile(r"^(?P<name>[^|]+?) \((?P<type>[A-Za-z]+)(?:, in (?P<owner>[^|()]+))?\)$")
@@ -158,6 +159,16 @@ def _is_spec_line(line: str) -> bool:
     return not is_row(line) and len(line.split()) <= MAX_SPEC_WORDS and has_value(line)
 
 
+def _inside_table(lines: list[str], i: int) -> bool:
+    """A short label line between two rows of as many cells ("Preview", an image cell a PDF converter writes on a
+    line of its own): the table goes on, and the rows after it keep the header."""
+    line = lines[i]
+    if not 0 < i < len(lines) - 1 or len(line.split()) > MAX_CELL_LABEL_WORDS or any(c.isdigit() for c in line):
+        return False
+    before, after = lines[i - 1], lines[i + 1]
+    return is_row(before) and is_row(after) and before.count("|") == after.count("|")
+
+
 def block_units(n: int, text: str) -> list[Unit]:
     """Units of one block's text, in reading order."""
     units: list[Unit] = []
@@ -193,7 +204,7 @@ def block_units(n: int, text: str) -> list[Unit]:
             intro = line if line.rstrip().endswith(":") and _is_lead_in(line) else intro if _is_spec_line(line) else ""
             if is_row(line):
                 nxt = lines[i + 1] if i + 1 < len(lines) and is_row(lines[i + 1]) else None
-                prev_row = i > 0 and is_row(lines[i - 1])
+                prev_row = i > 0 and (is_row(lines[i - 1]) or _inside_table(lines, i - 1))
                 # "attribute | value [n]" under a "Subject (Type)" line: a pair of its own, never a table header
                 fact_line = line in sources or bool(own and FACT_SUBJECT.match(lines[0]))
                 if not prev_row and not fact_line and _header_like(line, nxt):
@@ -201,7 +212,8 @@ def block_units(n: int, text: str) -> list[Unit]:
                     continue
                 units.append(Unit(n, len(units), line, "row", header, caption, p, line=i, source=sources.get(line, 0)))
                 continue
-            header = ""
+            if not _inside_table(lines, i):
+                header = ""
             if own and i == 0:
                 units.append(Unit(n, len(units), line, "heading", "", "", p))
                 continue
