@@ -108,6 +108,8 @@ def test_a_label_line_inside_a_table_keeps_the_header_of_the_rows_after_it() -> 
     assert rows[1].display().startswith("Name: Security; Zephyr H7: ATECC608 NXP SE050C2; Zephyr H7 Lite: ATECC608")
     apart = text.replace("Preview", "The second table lists the board's interfaces in detail.")  # prose ends a table
     assert not [u for u in block_units(1, apart) if u.kind == "row" and u.text.startswith("Security")][0].header
+    grouped = "Parameter | Value\nOperating temperature | -40 to 85 °C\nRelays\nRated voltage | 250 VAC"
+    assert not [u for u in block_units(1, grouped) if u.text.startswith("Rated")][0].header  # two cells name nothing
 
 
 def test_a_number_merged_with_an_empty_columns_dash_keeps_its_unit() -> None:

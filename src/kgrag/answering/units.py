@@ -160,13 +160,14 @@ def _is_spec_line(line: str) -> bool:
 
 
 def _inside_table(lines: list[str], i: int) -> bool:
-    """A short label line between two rows of as many cells ("Preview", an image cell a PDF converter writes on a
-    line of its own): the table goes on, and the rows after it keep the header."""
+    """A short label line between two rows of as many cells, three or more ("Preview", an image cell a PDF converter
+    writes on a line of its own): the table goes on, and the rows after it keep the header that names their columns
+    (a two-cell "Parameter | Value" header names nothing a row lacks)."""
     line = lines[i]
     if not 0 < i < len(lines) - 1 or len(line.split()) > MAX_CELL_LABEL_WORDS or any(c.isdigit() for c in line):
         return False
     before, after = lines[i - 1], lines[i + 1]
-    return is_row(before) and is_row(after) and before.count("|") == after.count("|")
+    return is_row(before) and is_row(after) and before.count("|") == after.count("|") >= 2
 
 
 def block_units(n: int, text: str) -> list[Unit]:
