@@ -114,3 +114,14 @@ def test_a_limit_sentence_is_no_denial() -> None:
     mini = "Zephyr Mini notes\nThe Zephyr Mini runs a sensor node outdoors with its operating temperature sensor."
     _, path = _answer(question, ("Zephyr Core", core), ("Zephyr Mini", mini), replies=["The Zephyr Core [1]."])
     assert path != "choice"  # "can't exceed 85 °C" rates a range: the Zephyr Core is not ruled out by it
+
+
+def test_the_unit_of_a_written_value_is_no_need_word() -> None:
+    """"… a 24 V wall adapter with a 2.1 x 5.5 mm barrel plug": "mm" is in every passage giving a length (a DIN-rail
+    holder "- 72 mm"), so it names no need; the value is checked as a value."""
+    from kgrag.answering.choose import need_terms
+    from kgrag.answering.terms import analyse
+
+    q = analyse("I bring in 24 V with a 2.1 x 5.5 mm barrel plug. Should I use the Zephyr Core or the Zephyr Voice?")
+    need = need_terms(q, q.phrases)
+    assert {"barrel", "plug"} <= need and not need & {"mm", "v"}

@@ -55,10 +55,12 @@ class Side:
 
 def need_terms(q: QuestionTerms, sides: list[list[str]]) -> set[str]:
     """The question's words that say what the product must do: not the options' names, not the choice's words,
-    not bare numbers (their values are checked as values)."""
+    not bare numbers or the units of the values it writes (the values are checked as values; "mm" of "a 3 mm cover"
+    is in every passage giving a length)."""
     names = {w.lower() for side in sides for w in side}
+    units = {m.group(2).lower() for m, _ in _written(q.text)}
     return {t for t in q.terms if t not in names and t not in CHOICE_WORDS and t not in PRODUCT_WORDS
-            and not t.replace(".", "").isdigit()}
+            and not t.replace(".", "").isdigit() and t not in units}
 
 
 def _written(question: str) -> list[tuple[re.Match[str], float]]:
