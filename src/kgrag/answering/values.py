@@ -55,14 +55,18 @@ _UNIT_WORDS = sorted({u.replace(*_MICRO) if k else u for _, units in DIMENSIONS.
                      key=len, reverse=True)
 _UNIT_ALT = "|".join(re.escape(u) for u in _UNIT_WORDS)
 NUMBER = r"[-+±~]?\s?\d+(?:[.,]\d+)?"
-NUMBER_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|sixteen|twenty|thirty-two|\\d+"  # a count
-_COUNT_DIGITS = {word: str(n) for n, word in enumerate(NUMBER_WORDS.split("|")[:12], start=1)} | {
-    "sixteen": "16", "twenty": "20", "thirty-two": "32"}
+# A count written as a word, and its digits
+_COUNT_DIGITS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8",
+                 "nine": "9", "ten": "10", "eleven": "11", "twelve": "12", "sixteen": "16", "twenty": "20",
+                 "thirty-two": "32"}
+NUMBER_WORDS = "|".join([*_COUNT_DIGITS, "\\d+"])  # a count: "one|two|…|thirty-two|\d+"
 
 
 def count_digits(number: str) -> str:
     """A count in digits: "two" -> "2", "Twelve" -> "12", "2" stays "2"."""
     return _COUNT_DIGITS.get(number.lower(), number)
+
+
 # A number followed by a unit ("3.3 V", "64MHz", "± 0.5 °C", "0-100% RH").
 NUMBER_UNIT = re.compile(rf"(?<![\w.])({NUMBER}{MULTIPLIER})\s?(?:x\s?)?({_UNIT_ALT})(?![\w])")  # "8k bytes"
 PRICE = re.compile(r"(?:[$€£¥]\s?(\d[\d.,]*\d|\d))|(?:(\d[\d.,]*\d|\d)\s?(?:USD|EUR|GBP|dollars|euros)\b)")  # "$ 12.90", "12 USD"
