@@ -68,9 +68,11 @@ def quote_answer(ranked: list[Scored], n: int = QUOTES, titles: Mapping[int, str
         window = listed or [u for u in _sentence_window(s.unit, by_place, quoted)
                             if u is s.unit or not (told and _said_already(u, told))]  # a neighbour the answer said stays out
         quoted.update((u.block, u.pos) for u in window)
-        label = s.unit.heading.rstrip(" :")  # a list's label, or the lead-in that introduces it; not a paragraph of prose
-        label = f"{label}: " if len(label.split()) <= MAX_LABEL_WORDS else ""
-        text = label + "; ".join(u.display() for u in listed) if listed else " ".join(u.display() for u in window)
+        if listed:  # under its label, or the lead-in that introduces it; not a paragraph of prose
+            label = s.unit.heading.rstrip(" :")
+            text = (f"{label}: " if len(label.split()) <= MAX_LABEL_WORDS else "") + "; ".join(u.display() for u in listed)
+        else:
+            text = " ".join(u.display() for u in window)
         quote = re.sub(r"\s{2,}", " ", CITE.sub("", text)).rstrip(" .;")  # a document's own "[1]" is no source
         fact = FACT_SUBJECT.match(s.unit.heading) if titles is not None else None  # a gathered graph fact: its subject
         title = (titles or {}).get(s.unit.block, "") or (fact["name"] if fact else "")
