@@ -179,9 +179,14 @@ def test_a_fact_line_cites_only_a_block_that_shows_its_value(sibling_index: Inde
     assert "in product | Zephyr Pro [3]" in lines  # a relation between two things is shown where both are named
 
 
+def chunk_index(root: Path, texts: list[str]) -> tuple[Index, list[str]]:
+    """An index of one chunk per text (no graph), and the chunk ids in order."""
+    index = Index.init(root / "idx", settings=fast_settings())
+    return index, add_text_chunks(index, texts)
+
+
 def test_a_scope_also_picks_its_chunk_that_holds_the_asked_words(tmp_path: Path) -> None:
-    index = Index.init(tmp_path / "idx", settings=fast_settings())
-    ids = add_text_chunks(index, [
+    index, ids = chunk_index(tmp_path, [
         "The Zephyr Max is the largest Zephyr board; the Zephyr Max suits big projects.",
         "I/O | 54 Digital | 16 Analog | 15 PWM Output",
         "Declaration of conformity: RoHS and REACH.",
@@ -195,8 +200,7 @@ def test_a_scope_also_picks_its_chunk_that_holds_the_asked_words(tmp_path: Path)
 
 
 def test_an_overview_scope_picks_the_rows_written_in_its_aspects_words(tmp_path: Path) -> None:
-    index = Index.init(tmp_path / "idx", settings=fast_settings())
-    ids = add_text_chunks(index, [
+    index, ids = chunk_index(tmp_path, [
         "Sample sketches for the Zephyr Max are in the Examples menu of the IDE.",
         "Wi-Fi | IEEE 802.11b/g/n, 2.4 GHz | Bluetooth | 4.2 dual mode, 6 dBm output power",
         "Declaration of conformity: RoHS and REACH.",
