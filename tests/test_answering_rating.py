@@ -303,3 +303,19 @@ def test_a_compliance_notice_rates_nothing() -> None:
     items = [ContextItem("chunk", notice, 0.5, "c1", "d1", {"path": "core.pdf", "title": "Zephyr Core"})]
     text, path = _answer("Can I install the Zephyr Core in a greenhouse where relative humidity reaches 95%?", items)
     assert path != "rating" and not text.startswith("No.")
+
+
+def test_a_length_rates_only_as_a_reach_and_a_size_rates_nothing() -> None:
+    """A board's "18 mm x 45 mm" or a display's "pixel size of 0.108 mm" is a size, not a rating of a distance or a
+    cover the user writes: it gave "No." to boards 100 m apart and to a 3 mm cover. A reach still rates one."""
+    from kgrag.answering.choose import judge
+
+    assert judge("The board measures 18 mm x 45 mm and supports Bluetooth and Thread.", (100.0, "m", False)) == []
+    assert judge("Touch panel resolution 480 x 800 with a pixel size of 0.108 mm", (3.0, "mm", False)) == []
+    assert judge("Communication range of 10 m indoors", (100.0, "m", False)) == [(False, "limit")]
+    assert judge("Cable length | 3 m", (2.0, "m", False)) == [(True, "limit")]
+    assert judge("Detection up to 4 m", (5.0, "m", False)) == [(False, "limit")]
+    items = [ContextItem("chunk", "The Zephyr Core measures 18 mm x 45 mm and supports Bluetooth Low Energy.", 0.5,
+                         "c1", "d1", {"path": "core.pdf", "title": "Zephyr Core"})]
+    text, path = _answer("Will Bluetooth work between two Zephyr Core boards placed 100 m apart?", items)
+    assert path != "rating" and not text.startswith("No.")

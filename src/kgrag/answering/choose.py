@@ -115,8 +115,12 @@ def asked_value(question: str) -> tuple[float, str, bool] | None:
 
 
 _PREFIX = {"k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "m": 1e-3, "µ": 1e-6, "u": 1e-6, "n": 1e-9}
-# Quantities a product offers "enough of": a need of 40 kB fits 48 kB of flash, a 3 m reach fits a 4 m one.
-_AT_LEAST = frozenset({"memory", "length", "data_rate", "frequency", "resolution", "capacity", "current", "power"})
+# Quantities a product offers "enough of": a need of 40 kB fits 48 kB of flash, 100 Mbps fits 1 Gbps.
+_AT_LEAST = frozenset({"memory", "data_rate", "frequency", "resolution", "capacity", "current", "power"})
+# A length is offered as enough only as a reach ("a range of 4 m", "cable length 3 m"): a 3 m reach fits a 4 m one.
+# Any other length is a size of the product or of a part ("18 mm x 45 mm", "pixel size of 0.108 mm") and rates
+# nothing a user measures (a 3 mm cover, boards 100 m apart).
+_REACH = re.compile(r"\b(?:range|distance|reach|cable|wire|wiring|length|span)\b", re.IGNORECASE)
 # Two values of one unit under these words are the ends of a range ("thermal limits: -40 °C … 85 °C", "Min | Max").
 LIMITS = re.compile(r"\b(?:limits?|min(?:imum)?\b.*\bmax(?:imum)?|range|between)\b", re.IGNORECASE)
 _MAX, _MIN = r"max(?:imum)?", r"min(?:imum)?"
@@ -191,13 +195,21 @@ def judge(text: str, value: tuple[float, str, bool]) -> list[tuple[bool, str]]:
             verdicts.append((rated <= number, "limit"))
         elif _FLOOR_AFTER.match(after):
             verdicts.append((number >= rated, "floor"))
-        elif _LIMIT.search(before) or _LIMIT_AFTER.match(after) or dims & _AT_LEAST or _paired(before, after, dims):
+        elif _LIMIT.search(before) or _LIMIT_AFTER.match(after) or _offered(before, dims) or _paired(before, after, dims):
             verdicts.append((abs(number) <= abs(rated), "limit"))
         elif _FLOOR.search(before):
             verdicts.append((number >= rated, "floor"))
+        elif "length" in dims:  # a size, not a rating
+            continue
         else:
             verdicts.append((abs(rated - number) <= 0.01 * abs(number), "nominal"))
     return verdicts
+
+
+def _offered(before: str, dims: set[str]) -> bool:
+    """The value is of a quantity a product offers enough of: any memory, rate or current, a length only as a reach
+    named in its own clause."""
+    return bool(dims & _AT_LEAST) or ("length" in dims and _REACH.search(re.split(r"[.;\n]\s", before)[-1]) is not None)
 
 
 def _paired(before: str, after: str, dims: set[str]) -> bool:
