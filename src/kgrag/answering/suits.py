@@ -13,7 +13,6 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from kgrag.answering.asks import alternative_names
 from kgrag.answering.choose import (
     DENIES,
     LIMITS,
@@ -32,9 +31,9 @@ from kgrag.answering.select import COMPLIANCE, Scored
 from kgrag.answering.terms import (
     QuestionTerms,
     analyse,
+    asks_yes_no,
     content_terms,
     is_refusal,
-    last_sentence,
     words_found,
 )
 from kgrag.answering.units import Unit
@@ -117,13 +116,6 @@ def paired_limit(text: str, volts: float, amps: float) -> bool | None:
     if not voltages or not currents or len(voltages) != len(currents) or volts not in voltages:
         return None
     return amps <= currents[voltages.index(volts)]
-
-
-def asks_yes_no(q: QuestionTerms) -> bool:
-    """A yes/no question, also when the asking sentence comes last ("My UNO R3 will live outdoors where nights reach
-    -35 °C. Is that OK?"), but not a choice between two named options ("…. Should I use the A or the B?")."""
-    last = last_sentence(q.text)
-    return q.yes_no or (last != q.text.strip() and analyse(last).yes_no and not alternative_names(q.text, q.phrases))
 
 
 def writes_value_for(question: str, titles: Iterable[str]) -> bool:

@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from kgrag.answering.asks import ASK_WORDS, OVERVIEW_WORDS, TOKEN, compared_names, second_question
+from kgrag.answering.asks import ASK_WORDS, OVERVIEW_WORDS, TOKEN, alternative_names, compared_names, second_question
 from kgrag.answering.values import NUMBER_UNIT, PART, asked_dimensions, dimension_of_unit, written_dimensions
 from kgrag.graph.datasheet.vocab import TYPE_WORDS
 
@@ -312,6 +312,13 @@ def analyse(question: str) -> QuestionTerms:
 def last_sentence(text: str) -> str:
     """The last sentence of a question ("My board sits at -35 °C. Is that OK?": "Is that OK?"), or all of it."""
     return SENTENCE_END.split(text.strip())[-1]
+
+
+def asks_yes_no(q: QuestionTerms) -> bool:
+    """A yes/no question, also when the asking sentence comes last ("My UNO R3 will live outdoors where nights reach
+    -35 °C. Is that OK?"), but not a choice between two named options ("…. Should I use the A or the B?")."""
+    last = last_sentence(q.text)
+    return q.yes_no or (last != q.text.strip() and analyse(last).yes_no and not alternative_names(q.text, q.phrases))
 
 
 def checked_quantities(question: str) -> set[str]:
