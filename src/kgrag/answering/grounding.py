@@ -41,6 +41,7 @@ from kgrag.answering.values import (
     count_digits,
     dimension_of_unit,
     part_numbers,
+    slash_list_word,
     value_dimensions,
     without_values_of,
     written_dimensions,
@@ -72,9 +73,6 @@ _JOINED_WORD = re.compile(r"-?(?!x\b)[A-Za-zµμΩ°]+(?!\d)")
 # What names a dotted number written after it as a version or a section: "USB 2.0", "TLS 1.2", "OpenGL ES 2.0",
 # "Section 3.8" (an acronym, or the word)
 _VERSION_NAME = re.compile(r"(?:\b[A-Z]{2,}[A-Za-z]*|\b(?i:section|version|rev|revision|v))\.? $")
-# A list of numbers joined by slashes, and the word after its last one: "24/30/110/220V" are all volts, "10/100 M" all
-# of a unit the patterns do not know (so no bare 10 that could back "10 years"); "pins 2/3" stay bare numbers.
-_SLASH_LIST = re.compile(r"(?:/\d+(?:[.,]\d+)*)*\s?([A-Za-zµμΩ°%]+)?")
 
 
 def number_form(raw: str) -> str:
@@ -168,7 +166,7 @@ def number_uses(text: str) -> dict[str, set[str]]:
             if "." in m.group(0) and _VERSION_NAME.search(line, 0, m.start()):  # "USB 2.0": no bare 2
                 continue
             joined = _HYPHEN_UNIT.match(line, m.end())  # "2.5-A Fast Charging": amperes, not a bare 2.5
-            listed = _slash_list_unit(line, m.start(), m.end())
+            listed = slash_list_word(line, m.start(), m.end())  # "24/30/110/220V": volts; "10/100 M": no bare 10
             if listed is not None:
                 uses[number_form(m.group(0))] |= _unit_keys(listed) if listed else {BARE}
             elif joined and (keys := _unit_keys(joined.group(1))):
@@ -176,14 +174,6 @@ def number_uses(text: str) -> dict[str, set[str]]:
             elif not _JOINED_WORD.match(line, m.end()):  # "2D", "2-way ranging", "6-axis": a kind, not a value
                 uses[number_form(m.group(0))] |= row_dims or {BARE}
     return uses
-
-
-def _slash_list_unit(line: str, start: int, end: int) -> str | None:
-    """For a number in a slash list ("24/30/110/220V"), the word after the list ("V"; "" when none follows); None for a
-    number not in one."""
-    if not (line.startswith("/", end) and line[end + 1:end + 2].isdigit()) and not re.search(r"\d/$", line[:start]):
-        return None
-    return _SLASH_LIST.match(line, end).group(1) or ""  # type: ignore[union-attr]  # the pattern matches empty
 
 
 def stated_values(reply: str) -> list[tuple[str, set[str]]]:

@@ -86,6 +86,18 @@ ACCURACY_WORDS = frozenset({"accuracy", "accurate", "tolerance", "precision", "p
 TOLERANCE = re.compile(rf"(?:±|\+/-|\+-)\s?\d+(?:[.,]\d+)?\s?(?:{_UNIT_ALT})?")
 # A display or camera grid, "480 x 800", "1920×1080" (sizes in mm carry their unit and are not matched).
 PIXEL_GRID = re.compile(r"(?<![\w.])\d{2,5}\s?[x×]\s?\d{2,5}(?![\w.]|\s?(?:mm|cm|in|inch|mil)\b)")
+# The rest of a list of numbers joined by slashes, and the word after its last one ("/110/220V", "/100 M").
+_SLASH_LIST_REST = re.compile(r"(?:/\d+(?:[.,]\d+)*)*\s?([A-Za-zµμΩ°%]+)?")
+
+
+def slash_list_word(line: str, start: int, end: int) -> str | None:
+    """For the number at `start`:`end` of `line` in a slash list, the word after the list, which every number of it is
+    written in: "V" for "24/30/110/220V", "M" for "10/100 M" (a unit no pattern knows), "" when none follows ("pins
+    2/3"); None for a number not in a slash list."""
+    if not (line.startswith("/", end) and line[end + 1:end + 2].isdigit()) and not re.search(r"\d/$", line[:start]):
+        return None
+    rest = _SLASH_LIST_REST.match(line, end)
+    return rest.group(1) or "" if rest else ""
 # Part numbers and model names: a letter before a digit, at least 3 characters ("nRF52832", "LPS22HB", "2N2222",
 # "Cortex-M4"); a number with its unit ("64MHz", "3μT") is a value, not a part.
 PART = re.compile(r"(?<![\w-])(?=[\w-]*[A-Za-z][\w-]*\d)[A-Za-z0-9][\w-]{2,}(?![\w-])")
