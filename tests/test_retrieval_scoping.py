@@ -265,9 +265,21 @@ def test_a_parts_fact_whose_value_measures_the_asked_quantity_is_collected_witho
 def family_index(tmp_path_factory: pytest.TempPathFactory) -> Index:
     root = tmp_path_factory.mktemp("family")
     sheets = {"Orbit": "# Orbit\n\nThe Orbit is a PLC with four relays.\n\n| Parameter | Value |\n|---|---|\n"
-                       "| RTC retention | 10 days |\n| Supply voltage | 12 to 24 V |\n| Weight | 67 g |\n",
+                       "| RTC retention | 10 days |\n| Supply voltage | 12 to 24 V |\n| Weight | 67 g |\n"
+                       "| Operating temperature | -20 to 70 °C |\n",
               "Orbit Digital Expansion": "# Orbit Digital Expansion\n\nThe Orbit Digital Expansion adds 16 inputs.\n"}
     return graph_index(root, "Orbit Family", sheets)
+
+
+def test_a_yes_no_question_writing_a_temperature_collects_the_temperature_rating_without_the_word(
+        family_index: Index) -> None:
+    """A user writes the surroundings as a value ("a cabinet that reaches 75 °C"), not as "operating temperature": the
+    named product's rating of that quantity is collected all the same, for a yes/no or a choice question only."""
+    adj = get_adjacency(family_index.store)
+    orbit = [n for n, name in enumerate(adj.names) if name == "Orbit"]
+    asked = {f.value for f in collect_facts(adj, orbit, "Our cabinet reaches 75 °C in summer. Is that OK for the Orbit?")}
+    assert "-20 to 70 °C" in asked and "67 g" not in asked
+    assert "-20 to 70 °C" not in {f.value for f in collect_facts(adj, orbit, "How heavy is the Orbit at 75 °C?")}
 
 
 def test_a_name_shared_by_a_product_and_its_family_means_the_product_unless_members_are_meant(

@@ -16,8 +16,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from kgrag.answering.asks import asks_overview
-from kgrag.answering.terms import content_terms
+from kgrag.answering.asks import alternative_names, asks_overview
+from kgrag.answering.terms import analyse, asks_yes_no, content_terms
 from kgrag.answering.values import QUANTITY_NOUNS, asked_dimensions, value_dimensions
 from kgrag.graph.adjacency import GraphAdjacency
 from kgrag.graph.datasheet.vocab import CHECKMARKS, FAMILY_TYPE, PRODUCT_TYPE, TYPE_WORDS, VALUE_TYPE
@@ -33,6 +33,7 @@ UNIT_WEIGHT = 1.0  # a part's value whose unit measures the quantity asked ("up 
 # named board's sensor) counts as a word; not the named thing's own values, which share words when they answer
 OVERVIEW_WEIGHT = 0.5  # an overview ("Summarize what the A offers") asks every spec and part of the named thing: its own
 # facts count as this many words, so rows sharing the question's words (an aspect: "its power options") still lead
+AMBIENT = frozenset({"temperature", "humidity", "pressure"})  # conditions around a product that its ratings bound
 _SYMBOL_SPACE = re.compile(r"\s+([^\w\s])")
 
 
@@ -105,6 +106,17 @@ def _quantities(value: str) -> frozenset[str]:
     return frozenset(value_dimensions(value))
 
 
+def _ambient_quantities(question: str, rest: str) -> set[str]:
+    """The ambient quantities of the values a yes/no or choice question writes ("a cabinet that can reach 75 °C. Is
+    that within spec?", "at -30 °C, the A or the B?"): a user describes the surroundings by a value alone, and the
+    named things' own ratings of it ("operating temperature | -20 to +70 °C") decide. A voltage or a current is asked
+    with the words that name it ("a 12 V supply"), and a product rates many of them (every pin's)."""
+    q = analyse(question)
+    if not (asks_yes_no(q) or alternative_names(question, q.phrases)):
+        return set()
+    return value_dimensions(rest) & AMBIENT
+
+
 def collect_facts(adj: GraphAdjacency, seeds: Sequence[int], question: str, max_facts: int = MAX_FACTS,
                   class_weight: float = CLASS_WEIGHT, unit_weight: float = UNIT_WEIGHT, parts: bool = False
                   ) -> list[Fact]:
@@ -124,6 +136,7 @@ def collect_facts(adj: GraphAdjacency, seeds: Sequence[int], question: str, max_
     nouns = " ".join(QUANTITY_NOUNS[w] for w in re.findall(r"[a-z]+", rest.lower()) if w in QUANTITY_NOUNS)
     wanted = (_prefixes(rest) | _prefixes(nouns)) - named  # "how heavy" asks the row labelled "Weight"
     quantities = asked_dimensions(content_terms(rest)) if unit_weight > 0 else set()
+    written = _ambient_quantities(question, rest) if unit_weight > 0 else set()
     overview = asks_overview(question)
     hop: dict[int, int] = {n: 0 for n in seeds}
     frontier = list(seeds)
@@ -143,8 +156,9 @@ def collect_facts(adj: GraphAdjacency, seeds: Sequence[int], question: str, max_
             if depth == 2 and adj.types[other] != VALUE_TYPE:
                 continue  # two hops out: only that entity's own specs
             hits = len(own & wanted) + class_weight * len(kind & wanted)  # wanted excludes the seeds' own names
-            if depth and quantities and adj.types[other] == VALUE_TYPE and quantities & _quantities(value):
-                hits += unit_weight
+            measured = _quantities(value) if adj.types[other] == VALUE_TYPE else frozenset()
+            if (depth and quantities & measured) or written & measured:  # a part's value of the asked quantity, or
+                hits += unit_weight  # any rating of the surroundings the question writes
             if parts and not depth and adj.types[node] == PRODUCT_TYPE and subject == node and attribute.startswith("has "):
                 hits = max(hits, 1.0)
             if overview and not depth and subject == node and (attribute.startswith("has ") or (
