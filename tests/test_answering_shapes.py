@@ -352,6 +352,9 @@ def test_a_stated_quantity_no_source_gives_is_made_up() -> None:
     assert unsupported_values("It reaches 2 meters at 1.2 mm pitch, 3.8 V [1].", versions) == ["2", "1.2", "3.8"]
     assert unsupported_values("It costs $1.00 at 1 k pieces [1].", ["MTBF | 639717 h", "1 x USB"]) == ["1"]  # a price
     assert unsupported_values("It costs $12.90 [1].", ["Price | 12.90 USD"]) == []  # is backed by a price only
+    sleep = ["Current consumption in deep sleep mode (@3.7V): 0.67 mA"]  # a unit spelled out is a unit
+    assert unsupported_values("It draws 0.67 microamps in deep sleep [1].", sleep) == ["0.67"]
+    assert unsupported_values("It draws 0.67 milliamperes in deep sleep [1].", sleep) == []
     lists = ["ETH | RJ45 (10/100 M)", "24/30/110/220V | 10/4/0.3/0.12 A"]  # a slash list shares its last word
     assert unsupported_values("The warranty is 10 years [1].", lists) == ["10"]
     assert unsupported_values("It switches 110 V at 0.3 A [2].", lists) == []

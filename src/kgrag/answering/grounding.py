@@ -122,7 +122,8 @@ def _row_dimensions(text: str) -> list[set[str]]:
 _UNIT_NAMES = {"meter": "m", "metre": "m", "millimeter": "mm", "millimetre": "mm", "centimeter": "cm",
                "centimetre": "cm", "kilometer": "km", "kilometre": "km", "volt": "V", "ampere": "A", "milliamp": "mA",
                "watt": "W", "second": "s", "millisecond": "ms", "minute": "min", "hour": "h", "gram": "g",
-               "kilogram": "kg", "hertz": "Hz", "byte": "B"}
+               "kilogram": "kg", "hertz": "Hz", "byte": "B", "milliampere": "mA", "microamp": "µA", "microampere": "µA",
+               "millivolt": "mV", "milliwatt": "mW", "microsecond": "µs", "kilohertz": "kHz", "megahertz": "MHz"}
 _UNIT_SYMBOLS = {"KB": "kB", "ºC": "°C", "C": "°C", "sec": "s", "amp": "A", "ohm": "Ω", "inch": "in", "inches": "in"}
 
 

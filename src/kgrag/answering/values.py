@@ -13,10 +13,11 @@ from kgrag.graph.rules_patterns import MULTIPLIER
 
 # quantity -> (words that ask for it, units that measure it); units compared case-sensitively first.
 DIMENSIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    "voltage": (("voltage", "volt", "vin", "vcc", "vdd"), ("V", "mV", "kV", "µV", "uV", "VDC", "VAC", "volt", "volts")),
-    "current": (("current", "amp", "ampere"), ("A", "mA", "µA", "uA", "nA", "amp", "amps", "ampere", "amperes", "milliamps")),
-    "power": (("power", "wattage"), ("W", "mW", "kW", "µW", "uW", "dBm", "watt", "watts")),
-    "frequency": (("frequency", "clock", "speed", "sampling", "odr", "bandwidth", "rate"), ("Hz", "kHz", "MHz", "GHz", "hertz", "fps", "FPS")),
+    "voltage": (("voltage", "volt", "vin", "vcc", "vdd"), ("V", "mV", "kV", "µV", "uV", "VDC", "VAC", "volt", "volts", "millivolt", "millivolts")),
+    "current": (("current", "amp", "ampere"), ("A", "mA", "µA", "uA", "nA", "amp", "amps", "ampere", "amperes", "milliamp",
+                                               "milliamps", "milliamperes", "microamp", "microamps", "microamperes")),
+    "power": (("power", "wattage"), ("W", "mW", "kW", "µW", "uW", "dBm", "watt", "watts", "milliwatt", "milliwatts")),
+    "frequency": (("frequency", "clock", "speed", "sampling", "odr", "bandwidth", "rate"), ("Hz", "kHz", "MHz", "GHz", "hertz", "kilohertz", "megahertz", "fps", "FPS")),
     "data_rate": (("baud", "throughput", "bitrate", "rate", "speed"), ("bps", "kbps", "Mbps", "Gbps", "bit/s", "kbit/s", "Mbit/s", "Gbit/s", "MBit/s", "Mb/s", "Gb/s", "baud", "kB/s", "MB/s")),
     "memory": (("memory", "flash", "ram", "sram", "eeprom", "storage", "rom", "psram", "cache"),
                ("B", "KB", "kB", "MB", "GB", "Kb", "Mb", "Gb", "KiB", "MiB", "Kbit", "Mbit", "kbit", "KBit", "MBit", "GBit", "byte", "bytes")),
@@ -28,8 +29,8 @@ DIMENSIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "pressure": (("pressure", "barometric", "altitude"), ("Pa", "hPa", "kPa", "MPa", "bar", "mbar", "atm", "psi")),
     "humidity": (("humidity", "moisture"), ("%RH", "RH", "rH", "%rH", "%")),  # relative humidity is a percentage
     "time": (("time", "duration", "delay", "latency", "period", "timeout", "lifetime", "startup", "response", "long"),
-             ("s", "ms", "µs", "us", "ns", "min", "h", "sec", "seconds", "minutes", "hours", "days", "weeks", "months",
-              "years")),
+             ("s", "ms", "µs", "us", "ns", "min", "h", "sec", "seconds", "milliseconds", "microseconds", "minutes", "hours",
+              "days", "weeks", "months", "years")),
     "mass": (("weight", "mass", "weigh", "heavy"), ("g", "kg", "mg", "gram", "grams", "kilogram", "kilograms")),
     "angle": (("angle", "rotation", "tilt"), ("°", "deg", "degrees", "rad")),
     "angular_rate": (("gyroscope", "angular"), ("dps", "°/s", "rad/s")),
