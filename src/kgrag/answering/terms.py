@@ -11,7 +11,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from kgrag.answering.asks import ASK_WORDS, OVERVIEW_WORDS, TOKEN, alternative_names, compared_names, second_question
-from kgrag.answering.values import NUMBER_UNIT, PART, asked_dimensions, dimension_of_unit, written_dimensions
+from kgrag.answering.values import (
+    NUMBER_UNIT,
+    PART,
+    asked_dimensions,
+    dimension_of_unit,
+    value_dimensions,
+    written_dimensions,
+)
 from kgrag.graph.datasheet.vocab import TYPE_WORDS
 
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9.\-_/]*")
@@ -319,6 +326,21 @@ def asks_yes_no(q: QuestionTerms) -> bool:
     -35 °C. Is that OK?"), but not a choice between two named options ("…. Should I use the A or the B?")."""
     last = last_sentence(q.text)
     return q.yes_no or (last != q.text.strip() and analyse(last).yes_no and not alternative_names(q.text, q.phrases))
+
+
+# Conditions around a product that its ratings bound and a user writes by a value alone ("a cabinet that can reach 75 °C")
+AMBIENT = frozenset({"temperature", "humidity", "pressure"})
+
+
+def ambient_quantities(question: str) -> set[str]:
+    """The ambient quantities of the values a yes/no or choice question writes ("… a cabinet that can reach 75 °C. Is
+    that within spec?", "at -30 °C, the A or the B?"): the named products' ratings of them decide it ("operating
+    temperature | -20 to +70 °C"), whatever words the question uses. A voltage or a current is asked with the words that
+    name it ("a 12 V supply"), and a product rates many of them (every pin's)."""
+    q = analyse(question)
+    if not (asks_yes_no(q) or alternative_names(question, q.phrases)):
+        return set()
+    return value_dimensions(question) & AMBIENT
 
 
 def checked_quantities(question: str) -> set[str]:

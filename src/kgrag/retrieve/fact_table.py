@@ -16,8 +16,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from kgrag.answering.asks import alternative_names, asks_overview
-from kgrag.answering.terms import analyse, asks_yes_no, content_terms
+from kgrag.answering.asks import asks_overview
+from kgrag.answering.terms import ambient_quantities, content_terms
 from kgrag.answering.values import QUANTITY_NOUNS, asked_dimensions, value_dimensions
 from kgrag.graph.adjacency import GraphAdjacency
 from kgrag.graph.datasheet.vocab import CHECKMARKS, FAMILY_TYPE, PRODUCT_TYPE, TYPE_WORDS, VALUE_TYPE
@@ -33,7 +33,6 @@ UNIT_WEIGHT = 1.0  # a part's value whose unit measures the quantity asked ("up 
 # named board's sensor) counts as a word; not the named thing's own values, which share words when they answer
 OVERVIEW_WEIGHT = 0.5  # an overview ("Summarize what the A offers") asks every spec and part of the named thing: its own
 # facts count as this many words, so rows sharing the question's words (an aspect: "its power options") still lead
-AMBIENT = frozenset({"temperature", "humidity", "pressure"})  # conditions around a product that its ratings bound
 _SYMBOL_SPACE = re.compile(r"\s+([^\w\s])")
 
 
@@ -106,17 +105,6 @@ def _quantities(value: str) -> frozenset[str]:
     return frozenset(value_dimensions(value))
 
 
-def _ambient_quantities(question: str, rest: str) -> set[str]:
-    """The ambient quantities of the values a yes/no or choice question writes ("a cabinet that can reach 75 °C. Is
-    that within spec?", "at -30 °C, the A or the B?"): a user describes the surroundings by a value alone, and the
-    named things' own ratings of it ("operating temperature | -20 to +70 °C") decide. A voltage or a current is asked
-    with the words that name it ("a 12 V supply"), and a product rates many of them (every pin's)."""
-    q = analyse(question)
-    if not (asks_yes_no(q) or alternative_names(question, q.phrases)):
-        return set()
-    return value_dimensions(rest) & AMBIENT
-
-
 def collect_facts(adj: GraphAdjacency, seeds: Sequence[int], question: str, max_facts: int = MAX_FACTS,
                   class_weight: float = CLASS_WEIGHT, unit_weight: float = UNIT_WEIGHT, parts: bool = False
                   ) -> list[Fact]:
@@ -136,7 +124,7 @@ def collect_facts(adj: GraphAdjacency, seeds: Sequence[int], question: str, max_
     nouns = " ".join(QUANTITY_NOUNS[w] for w in re.findall(r"[a-z]+", rest.lower()) if w in QUANTITY_NOUNS)
     wanted = (_prefixes(rest) | _prefixes(nouns)) - named  # "how heavy" asks the row labelled "Weight"
     quantities = asked_dimensions(content_terms(rest)) if unit_weight > 0 else set()
-    written = _ambient_quantities(question, rest) if unit_weight > 0 else set()
+    written = ambient_quantities(question) if unit_weight > 0 else set()
     overview = asks_overview(question)
     hop: dict[int, int] = {n: 0 for n in seeds}
     frontier = list(seeds)
