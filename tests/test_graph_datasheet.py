@@ -44,6 +44,16 @@ def test_min_typ_max_table_rows_become_ranges_and_pin_tables_do_not() -> None:
     assert not any("vusb" in r or "power supply" in r for _, r, _ in t)
 
 
+def test_a_row_whose_empty_symbol_cell_the_pdf_dropped_is_still_a_range() -> None:
+    """"Conservative thermal limits for the whole board: | -40 °C (-40 °F) | 85 °C (185 °F)" under "Symbol |
+    Description | Min | Max" has one cell fewer than its header: the description moved into the Symbol column."""
+    x = extract(chunk("Symbol | Description | Min | Max\nConservative thermal limits for the whole board: | -40 °C (-40 °F) | "
+                      "85 °C (185 °F)\nT Max | Maximum thermal limit | -40 °C | 85 °C"))
+    t = triples(x)
+    assert ("Zephyr Mini Rev2", "conservative thermal limits", "-40 °C to 85 °C") in t  # the scope and °F dropped
+    assert ("Zephyr Mini Rev2", "maximum thermal limit", "-40 °C to 85 °C") in t
+
+
 def test_component_header_lines_and_spec_lines() -> None:
     x = extract(chunk("KX270 6-axis IMU (Accelerometer and Gyroscope)\n±2000 dps gyroscope range\n"
                       "Humidity accuracy: ±1.5 %RH, typical"))

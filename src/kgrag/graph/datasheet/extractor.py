@@ -44,6 +44,9 @@ HAS_LABEL = {"Sensor": "has sensor", "Microcontroller": "has microcontroller", "
              "Display": "has display", "Actuator": "has actuator", PART_TYPE: "has component"}
 MAX_VALUE_CHARS = 60
 MAX_ATTRIBUTE_WORDS = 6
+_CONVERTED = re.compile(r"\s*\(\s*[-+]?\s?\d+(?:[.,]\d+)?\s?°[CF]\s*\)")  # "-40 °C (-40 °F)": the same value converted
+_SCOPE_TAIL = re.compile(r"\s+for\s+(?:the\s+)?(?:whole|entire|complete)\s+(?:board|device|module|system|product)\s*$",
+                         re.IGNORECASE)
 MAX_HEAD_WORDS = 4  # "NXP SR150 UWB transceiver"; not "On the top of DCU150 module", not a label "CAN02: …"
 _VALUE_HEAD = re.compile(r"\s\(|,\s")  # where an explanation of a value starts
 _FILLER = {"with", "up", "to", "of", "the", "a", "an", "and", "at", "for", "in", "on", "from", "typical", "typ",
@@ -217,6 +220,9 @@ class DatasheetExtractor(Extractor):
         header = state.header
         if header and header[0].startswith("ref"):
             return  # board-position tables name components (above), their cells are not attributes
+        if header and header[0] == "symbol" and len(cells) == len(header) - 1 and len(first.split()) > 2:
+            cells = ["", *cells]  # a PDF drops an empty Symbol cell: "Conservative thermal limits for the whole board: |
+            # -40 °C | 85 °C" under "Symbol | Description | Min | Max" (a symbol is one or two words)
         if header and any(h in ("min", "typ", "max") for h in header) and len(header) == len(cells):
             self._ranged_fact(b, state, cells, header, line)
             return
@@ -235,7 +241,7 @@ class DatasheetExtractor(Extractor):
         parts = []
         for key in ("min", "typ", "max"):
             if key in col and cells[col[key]].strip() and cells[col[key]].upper() not in {"TBC", "TBD", "-"}:
-                parts.append((key, cells[col[key]].strip()))
+                parts.append((key, _CONVERTED.sub("", cells[col[key]]).strip()))
         if not parts:
             return
         if len(parts) >= 2 and parts[0][0] == "min" and parts[-1][0] == "max":
@@ -262,6 +268,8 @@ class DatasheetExtractor(Extractor):
     def _fact(self, b: ExtractionBuilder, state: _State, subject: str, attribute: str, value: str, line: str) -> None:
         """(subject, attribute, value) when both are informative: a short label and a short value."""
         attribute = " ".join(_FOOTNOTE.sub("", attribute).strip(" :-–").split())  # "UWB DPD mode²": a footnote mark
+        if len(attribute.split()) > MAX_ATTRIBUTE_WORDS:  # "Conservative thermal limits for the whole board": the label
+            attribute = _SCOPE_TAIL.sub("", attribute)  # before the scope it is given for
         value = " ".join(value.strip(" ;,").split())
         if len(value) > MAX_VALUE_CHARS:  # "Renesas ZMOD4410AI1V (total volatile organic compounds, …)": a part
             head = _VALUE_HEAD.split(value, 1)[0].strip()  # named first, then explained; the name is the value
