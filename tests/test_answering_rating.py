@@ -66,8 +66,7 @@ def test_a_situation_around_the_value_neither_refuses_nor_hides_the_yes_no_quest
     situation's words are in no datasheet (the coverage gate let it through because a value is asked of a product the
     context holds), the asking sentence comes last, "OK" is a word, and two limits of one quantity are a range."""
     from kgrag.answering.choose import fit
-    from kgrag.answering.terms import asks_yes_no
-    from kgrag.answering.terms import analyse
+    from kgrag.answering.terms import analyse, asks_yes_no
 
     assert fit("Conservative thermal limits for the whole board: -40 °C (-40 °F) 85 °C (185 °F)", (-35.0, "°C", False))
     assert not fit("Thermal limits: -40 °C (-40 °F) 85 °C (185 °F)", (-45.0, "°C", False))
