@@ -13,11 +13,13 @@ from kgrag.graph.rules_patterns import MULTIPLIER
 
 # quantity -> (words that ask for it, units that measure it); units compared case-sensitively first.
 DIMENSIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    "voltage": (("voltage", "volt", "vin", "vcc", "vdd"), ("V", "mV", "kV", "µV", "uV", "VDC", "VAC", "volt", "volts", "millivolt", "millivolts")),
+    "voltage": (("voltage", "volt", "vin", "vcc", "vdd"), ("V", "mV", "kV", "µV", "uV", "VDC", "VAC", "volt", "volts",
+                                                          "millivolt", "millivolts")),
     "current": (("current", "amp", "ampere"), ("A", "mA", "µA", "uA", "nA", "amp", "amps", "ampere", "amperes", "milliamp",
                                                "milliamps", "milliamperes", "microamp", "microamps", "microamperes")),
     "power": (("power", "wattage"), ("W", "mW", "kW", "µW", "uW", "dBm", "watt", "watts", "milliwatt", "milliwatts")),
-    "frequency": (("frequency", "clock", "speed", "sampling", "odr", "bandwidth", "rate"), ("Hz", "kHz", "MHz", "GHz", "hertz", "kilohertz", "megahertz", "fps", "FPS")),
+    "frequency": (("frequency", "clock", "speed", "sampling", "odr", "bandwidth", "rate"),
+                  ("Hz", "kHz", "MHz", "GHz", "hertz", "kilohertz", "megahertz", "fps", "FPS")),
     "data_rate": (("baud", "throughput", "bitrate", "rate", "speed"), ("bps", "kbps", "Mbps", "Gbps", "bit/s", "kbit/s", "Mbit/s", "Gbit/s", "MBit/s", "Mb/s", "Gb/s", "baud", "kB/s", "MB/s")),
     "memory": (("memory", "flash", "ram", "sram", "eeprom", "storage", "rom", "psram", "cache"),
                ("B", "KB", "kB", "MB", "GB", "Kb", "Mb", "Gb", "KiB", "MiB", "Kbit", "Mbit", "kbit", "KBit", "MBit", "GBit", "byte", "bytes")),
@@ -97,8 +99,10 @@ def slash_list_word(line: str, start: int, end: int) -> str | None:
     2/3"); None for a number not in a slash list."""
     if not (line.startswith("/", end) and line[end + 1:end + 2].isdigit()) and not re.search(r"\d/$", line[:start]):
         return None
-    rest = _SLASH_LIST_REST.match(line, end)
-    return rest.group(1) or "" if rest else ""
+    rest = _SLASH_LIST_REST.match(line, end)  # always matches: every part of the pattern is optional
+    return (rest.group(1) or "") if rest else ""
+
+
 # Part numbers and model names: a letter before a digit, at least 3 characters ("nRF52832", "LPS22HB", "2N2222",
 # "Cortex-M4"); a number with its unit ("64MHz", "3μT") is a value, not a part.
 PART = re.compile(r"(?<![\w-])(?=[\w-]*[A-Za-z][\w-]*\d)[A-Za-z0-9][\w-]{2,}(?![\w-])")

@@ -124,7 +124,7 @@ def collect_facts(adj: GraphAdjacency, seeds: Sequence[int], question: str, max_
     nouns = " ".join(QUANTITY_NOUNS[w] for w in re.findall(r"[a-z]+", rest.lower()) if w in QUANTITY_NOUNS)
     wanted = (_prefixes(rest) | _prefixes(nouns)) - named  # "how heavy" asks the row labelled "Weight"
     quantities = asked_dimensions(content_terms(rest)) if unit_weight > 0 else set()
-    written = ambient_quantities(question) if unit_weight > 0 else set()
+    ambient = ambient_quantities(question) if unit_weight > 0 else set()
     overview = asks_overview(question)
     hop: dict[int, int] = {n: 0 for n in seeds}
     frontier = list(seeds)
@@ -145,7 +145,7 @@ def collect_facts(adj: GraphAdjacency, seeds: Sequence[int], question: str, max_
                 continue  # two hops out: only that entity's own specs
             hits = len(own & wanted) + class_weight * len(kind & wanted)  # wanted excludes the seeds' own names
             measured = _quantities(value) if adj.types[other] == VALUE_TYPE else frozenset()
-            if (depth and quantities & measured) or written & measured:  # a part's value of the asked quantity, or
+            if (depth and quantities & measured) or ambient & measured:  # a part's value of the asked quantity, or
                 hits += unit_weight  # any rating of the surroundings the question writes
             if parts and not depth and adj.types[node] == PRODUCT_TYPE and subject == node and attribute.startswith("has "):
                 hits = max(hits, 1.0)
