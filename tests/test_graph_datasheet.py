@@ -54,6 +54,17 @@ def test_a_row_whose_empty_symbol_cell_the_pdf_dropped_is_still_a_range() -> Non
     assert ("Zephyr Mini Rev2", "maximum thermal limit", "-40 °C to 85 °C") in t
 
 
+def test_a_feature_lists_next_group_title_gives_its_lines_back_to_the_product() -> None:
+    """A feature list names a part and its bullets, then a group of the board's own ("Power"): the supply lines are the
+    product's, not the microcontroller's."""
+    x = extract(chunk("Features\nQM328 Microcontroller\nHigh-performance low-power 8-bit processor\n2 kB internal SRAM\n"
+                      "Power\nMini-B USB connection\n7-15V unregulated external power supply (pin 30)"))
+    t = triples(x)
+    assert ("QM328", "internal sram", "2 kB") in t
+    assert ("Zephyr Mini Rev2", "unregulated external power supply", "7-15V") in t
+    assert not any(s == "QM328" and "supply" in r for s, r, _ in t)
+
+
 def test_component_header_lines_and_spec_lines() -> None:
     x = extract(chunk("KX270 6-axis IMU (Accelerometer and Gyroscope)\n±2000 dps gyroscope range\n"
                       "Humidity accuracy: ±1.5 %RH, typical"))

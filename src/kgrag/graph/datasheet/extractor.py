@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from kgrag.graph.datasheet import lines as L
 from kgrag.graph.datasheet.vocab import (
+    BOARD_GROUPS,
     CUE,
     CUE_LABEL,
     DOCUMENT_TYPE,
@@ -153,6 +154,9 @@ class DatasheetExtractor(Extractor):
             self._row(b, state, cells, line)
             return
         state.header, state.skip_table = [], False
+        if line.strip(" :").lower() in BOARD_GROUPS:  # a feature list's next group is the product's, not the part's
+            state.subject = state.product
+            return
         rows = L.serialized_rows(line)
         table = L.as_grid(rows, line)
         if table is not None and len(table[0]) > 2:  # a grid of several columns: header then rows (Min/Typ/Max/Unit)

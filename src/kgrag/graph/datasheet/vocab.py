@@ -66,6 +66,10 @@ COMMON_WORDS = frozenset(_COMMON_TEXT.split())
 HEADER_WORDS = frozenset({"min", "max", "typ", "typical", "unit", "units", "value", "values", "symbol", "parameter",
                           "description", "conditions", "condition", "specification", "specifications", "rating",
                           "ratings", "characteristic", "characteristics", "feature", "features", "details"})
+# A group title of a product's feature list ("Power", "Sleep Modes"): what follows is the product's again, not the part
+# listed before it ("ATmega328 Microcontroller" and its bullets, then "Power | 7-15V unregulated external power supply")
+BOARD_GROUPS = frozenset({"power", "power supply", "sleep modes", "input/output", "i/o", "dimensions",
+                          "connectivity", "interfaces", "environment", "mechanical", "operating conditions"})
 SKIP_TABLE_WORDS = frozenset({"date", "revision", "changes", "substance", "link", "url", "company", "reference",
                               "lead", "exemptions", "frequency"})
 # Attribute labels that are never product facts; "Frequency Range | 6.24–8.24 GHz" is one (only a table of frequency
