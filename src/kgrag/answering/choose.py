@@ -189,13 +189,14 @@ def judge(text: str, value: tuple[float, str, bool]) -> list[tuple[bool, str]]:
         return [(ends[0] <= number <= ends[2], "range")]
     for m, (rated, base) in singles:
         before, after = text[:m.start()], text[m.end():]
-        if base != unit or _REGULATED_TO.search(re.split(r"[.;\n]\s", before)[-1]) or _condition(before, dims):
+        clause = re.split(r"[.;\n]\s", before)[-1]  # the words of the value's own clause before it
+        if base != unit or _REGULATED_TO.search(clause) or _condition(before, dims):
             continue
         if upper:
             verdicts.append((rated <= number, "limit"))
         elif _FLOOR_AFTER.match(after):
             verdicts.append((number >= rated, "floor"))
-        elif _LIMIT.search(before) or _LIMIT_AFTER.match(after) or _offered(before, dims) or _paired(before, after, dims):
+        elif _LIMIT.search(before) or _LIMIT_AFTER.match(after) or _offered(clause, dims) or _paired(before, after, dims):
             verdicts.append((abs(number) <= abs(rated), "limit"))
         elif _FLOOR.search(before):
             verdicts.append((number >= rated, "floor"))
@@ -206,10 +207,10 @@ def judge(text: str, value: tuple[float, str, bool]) -> list[tuple[bool, str]]:
     return verdicts
 
 
-def _offered(before: str, dims: set[str]) -> bool:
+def _offered(clause: str, dims: set[str]) -> bool:
     """The value is of a quantity a product offers enough of: any memory, rate or current, a length only as a reach
-    named in its own clause."""
-    return bool(dims & _AT_LEAST) or ("length" in dims and _REACH.search(re.split(r"[.;\n]\s", before)[-1]) is not None)
+    named in its own `clause` (the words before it since the last sentence end)."""
+    return bool(dims & _AT_LEAST) or ("length" in dims and _REACH.search(clause) is not None)
 
 
 def _paired(before: str, after: str, dims: set[str]) -> bool:
