@@ -337,10 +337,11 @@ def ambient_quantities(question: str) -> set[str]:
     that within spec?", "at -30 °C, the A or the B?"): the named products' ratings of them decide it ("operating
     temperature | -20 to +70 °C"), whatever words the question uses. A voltage or a current is asked with the words that
     name it ("a 12 V supply"), and a product rates many of them (every pin's)."""
-    q = analyse(question)
-    if not (asks_yes_no(q) or alternative_names(question, q.phrases)):
+    ambient = value_dimensions(question) & AMBIENT
+    if not ambient:  # most questions write no such value: no need to read the question's shape
         return set()
-    return value_dimensions(question) & AMBIENT
+    q = analyse(question)
+    return ambient if asks_yes_no(q) or alternative_names(question, q.phrases) else set()
 
 
 def checked_quantities(question: str) -> set[str]:
