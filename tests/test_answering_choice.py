@@ -125,3 +125,14 @@ def test_the_unit_of_a_written_value_is_no_need_word() -> None:
     q = analyse("I bring in 24 V with a 2.1 x 5.5 mm barrel plug. Should I use the Zephyr Core or the Zephyr Voice?")
     need = need_terms(q, q.phrases)
     assert {"barrel", "plug"} <= need and not need & {"mm", "v"}
+
+
+
+def test_a_choice_is_followed_by_the_key_passages_of_the_options() -> None:
+    question = "Which board is better suited for always-on keyword spotting: the Zephyr Core or the Zephyr Voice?"
+    context = _context(question, ("Zephyr Core", CORE), ("Zephyr Voice", VOICE))
+    answer = generate_answer(FakeLLM(replies=[]), question, context, mode="auto", focus_tokens=300, passages=4)
+    assert answer.context.info["answer_path"] == "choice" and answer.text.startswith("The Zephyr Voice.")
+    verdict, tail = answer.text.split("\n\nFrom the documents: ")
+    assert "QX40 microcontroller running at 64 MHz [1]" in tail  # what the other option is, in its own words
+    assert "always-on keyword spotting" in verdict and "always-on keyword spotting" not in tail  # no quote twice

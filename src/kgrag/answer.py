@@ -145,6 +145,8 @@ def plan_answer(
             return Plan(blocks, "quote", listed)
     chosen = try_choose(q, focus.ranked, titles) if mode in ("extractive", "auto") else None
     rated = try_suits(q, focus.ranked, titles) if chosen is None and mode in ("extractive", "auto") else None
+    if chosen is not None and mode == "auto" and passages:  # then, as after a quote, the key passages: what each
+        chosen = followed_by(chosen, key_quotes(q, focus, titles, passages, chosen))  # option has instead
     if chosen is not None or rated is not None:  # "the A or the B for …?" / "can the A take 9 V?": the documents'
         context.info["answer_path"] = "choice" if chosen is not None else "rating"  # evidence decides, quoted
         return Plan(blocks, "quote", chosen or rated or "")
