@@ -43,6 +43,17 @@ def test_near_copies_are_skipped_and_leave_one_note_for_one_other_product() -> N
     assert boiler[0].text == BODY  # shared by three products: boilerplate, no note
 
 
+
+def test_the_products_a_question_names_together_keep_their_own_version_of_a_shared_passage() -> None:
+    every = item("NOTE: the Zephyr Mini is 5V compatible so it is a drop in replacement for the old board.", "Zephyr Mini")
+    iot = item("NOTE: the Zephyr Mini IoT is NOT 5V tolerant so it is no drop in replacement for the old board.",
+               "Zephyr Mini IoT")
+    assert len(novel_items([every, iot], 0.6, 1000)) == 1  # a copy of a sibling's passage, as a rule
+    kept = novel_items([every, iot], 0.6, 1000, distinct=["Zephyr Mini", "Zephyr Mini IoT"])
+    assert [k.source["product"] for k in kept] == ["Zephyr Mini", "Zephyr Mini IoT"]  # "the Mini or the Mini IoT?"
+    other = item("NOTE: the Zephyr Nano is 5V compatible so it is a drop in replacement for the old board.", "Zephyr Nano")
+    assert len(novel_items([every, other], 0.6, 1000, distinct=["Zephyr Mini", "Zephyr Mini IoT"])) == 1  # not named
+
 def test_mmr_moves_a_near_duplicate_behind_a_different_chunk() -> None:
     import numpy as np
 

@@ -9,7 +9,7 @@ almost nothing is dropped.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from functools import lru_cache
 
 from kgrag.retrieve.packing import item_tokens
@@ -92,11 +92,14 @@ def _table_header(lines: tuple[tuple[str, str, bool, bool], ...], i: int, seen: 
     return False
 
 
-def novel_items(items: Iterable[ContextItem], max_overlap: float, budget: int, note: bool = True) -> list[ContextItem]:
+def novel_items(items: Iterable[ContextItem], max_overlap: float, budget: int, note: bool = True,
+                distinct: Collection[str] = ()) -> list[ContextItem]:
     """Items in order, skipping one whose words are mostly (> max_overlap) in a single item kept before it.
 
     Datasheets of sibling products repeat whole sections (certifications, recovery, power notes); a copy
-    adds no fact but takes budget that a different passage could use.
+    adds no fact but takes budget that a different passage could use. Not so between two `distinct` products (those
+    a question names together): their shared template is where they differ ("… is 5V compatible" in one, "… NOT 5V
+    tolerant" in the other), so each keeps its own version.
     """
     kept: list[ContextItem] = []
     seen: list[frozenset[str]] = []
@@ -104,7 +107,8 @@ def novel_items(items: Iterable[ContextItem], max_overlap: float, budget: int, n
     for item in items:
         words = _words(item.text)
         limit = max_overlap * len(words)
-        copy_of = next((i for i, other in enumerate(seen) if words and len(words & other) > limit), None)
+        copy_of = next((i for i, other in enumerate(seen) if words and len(words & other) > limit
+                        and not _distinct(item, kept[i], distinct)), None)
         if copy_of is not None:
             if note:
                 _note_copy(kept[copy_of], item)
@@ -115,6 +119,12 @@ def novel_items(items: Iterable[ContextItem], max_overlap: float, budget: int, n
         if used > 1.5 * budget:
             break  # enough to fill the budget even if some do not fit
     return kept
+
+
+def _distinct(item: ContextItem, other: ContextItem, products: Collection[str]) -> bool:
+    """True when the two items are the documents of two different products among `products`."""
+    one, two = item.source.get("product"), other.source.get("product")
+    return bool(one and two and one != two and one in products and two in products)
 
 
 def _note_copy(kept: ContextItem, copy: ContextItem) -> None:

@@ -197,8 +197,9 @@ class FactsRetriever(Retriever):
             raw = compact_items(raw, question)
         whole_share = float(options.get("whole_share", WHOLE_SHARE))
         reach = budget if whole_share >= 1 else int(budget * float(options.get("reach", REACH)))
+        named = info["scoped_products"] if len(info["scoped_products"]) >= 2 else []  # "the A or the B?"
         candidates = novel_items(raw, float(options.get("max_overlap", MAX_OVERLAP)), reach,
-                                 bool(options.get("note_copies", True)))
+                                 bool(options.get("note_copies", True)), named)
         if whole_share < 1:
             candidates = pack_evidence(question, candidates, budget - reserve, whole_share,
                                        int(options.get("max_excerpted", MAX_EXCERPTED)),
