@@ -410,6 +410,15 @@ def test_a_yes_no_question_that_also_asks_what_is_not_only_yes_or_no() -> None:
     assert not both.yes_no and both.wants_value
 
 
+
+def test_a_request_worded_as_a_question_is_no_yes_no_question() -> None:
+    assert not analyse("Can you give me the key specs of the Zephyr Core?").yes_no  # it asks for the facts
+    assert not analyse("Could you please summarize the power options of the Zephyr Hat?").yes_no
+    assert not analyse("Can you tell me which sensor the Zephyr Core uses?").yes_no
+    assert analyse("Can you tell me whether the Zephyr Core takes 12 V?").yes_no  # still a yes or a no
+    assert analyse("Can I get video out over USB-C on the Zephyr Core?").yes_no  # what the user can do
+    assert analyse("Would you pick the Zephyr Core or the Zephyr Hat?").yes_no  # a choice: its own path
+
 def test_a_code_in_brackets_after_a_name_is_another_name_of_it_not_a_word_of_it() -> None:
     q = analyse("What supply voltage can I feed into the Zephyr Core (ZX00042)?")
     assert q.phrases == [["Zephyr", "Core"]] and q.parts == ["ZX00042"]

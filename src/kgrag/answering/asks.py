@@ -26,6 +26,18 @@ def second_question(question: str, *, bare_and: bool = False, conjunctions: froz
     return None
 
 
+# A request worded as a question ("Can you give me the key specs of …?", "Could you summarize …?") asks for the facts,
+# not for a yes or a no; "Can you tell me whether …" still asks yes or no.
+_REQUEST = re.compile(r"^\s*(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:give|tell|list|summari[sz]e|describe|"
+                      r"explain|show|provide|outline|share|walk|name|break\s+down)\b(?!(?:\s+(?:me|us))?\s+(?:if|whether)\b)",
+                      re.IGNORECASE)
+
+
+def is_request(question: str) -> bool:
+    """The question is a polite request for facts ("Can you list the interfaces of the X?"), not a yes/no question."""
+    return bool(_REQUEST.match(question))
+
+
 # "What is the difference between the A and the B?", "Do the A and the B have the same sensors?", "Is the A just a
 # renamed B, or did its components change?"
 _DIFFERENCE = re.compile(r"\b(?:differ\w*|difference|same(?!\s+time)|renamed|changed|equivalent|identical|versus|vs\.?)\b"

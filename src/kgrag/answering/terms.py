@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from kgrag.answering import asks
 from kgrag.answering.asks import ASK_WORDS, OVERVIEW_WORDS, TOKEN, alternative_names, compared_names, second_question
 from kgrag.answering.values import (
     NUMBER_UNIT,
@@ -298,7 +299,8 @@ def analyse(question: str) -> QuestionTerms:
     terms = content_terms(question)
     attributes = content_terms(" ".join(asked))
     # "Can I power it from 24 V, and what input range does it accept?": a second clause asks for more than yes or no
-    yes_no = bool(_YES_NO.match(question)) and not second_question(question, words=ASK_WORDS - {"who"})
+    yes_no = (bool(_YES_NO.match(question)) and not asks.is_request(question)  # "Can you list …?" asks for the facts
+              and not second_question(question, words=ASK_WORDS - {"who"}))
     return QuestionTerms(
         text=question,
         terms=terms,
