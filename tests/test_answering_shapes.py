@@ -279,6 +279,20 @@ def test_a_version_a_section_number_writes_backs_no_version_in_a_reply() -> None
     assert not reply_problems(question, "The firmware supports Matter 1.3 [1].", [("Zephyr Matter", written)])
 
 
+
+def test_a_reply_naming_what_no_source_names_is_no_answer() -> None:
+    """A small model lists "English, Spanish, Portuguese and Catalan" as the languages a board understands when no
+    datasheet names a language; names the sources write, and any sentence's first word, pass."""
+    from kgrag.answering.grounding import reply_problems
+
+    question = "Which spoken languages does the Zephyr Voice's speech recognition understand?"
+    source = "Zephyr Voice overview\nThe QN120 runs always-on speech recognition, e.g. voice commands in English."
+    reply = "The Zephyr Voice understands English, Spanish, Portuguese and Catalan [1]."
+    assert reply_problems(question, reply, [("Zephyr Voice", source)]).get("unsupported_names") == [
+        "Spanish", "Portuguese", "Catalan"]
+    said = "Yes. Speech recognition runs on the QN120 [1]. Commands are spoken in English [1]."
+    assert "unsupported_names" not in reply_problems(question, said, [("Zephyr Voice", source)])
+
 def test_a_reply_giving_only_values_of_other_quantities_or_no_asked_designation_is_no_answer() -> None:
     """"-40 - +85 °C" is no operating altitude and "5V compatible" no IP rating; a value of the asked quantity, or
     the asked code with its number, is an answer."""

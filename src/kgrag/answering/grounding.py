@@ -13,7 +13,7 @@ from typing import Any
 
 from kgrag.answering.asks import second_question
 from kgrag.answering.blocks import GRAPH_FACTS
-from kgrag.answering.names import name_found, title_names
+from kgrag.answering.names import made_up_names, name_found, title_names
 from kgrag.answering.terms import (
     CITE,
     CLASS_WORDS,
@@ -385,6 +385,7 @@ def reply_problems(question: str, reply: str, sources: Sequence[tuple[str, str]]
         "unsupported_values": unsupported_values(reply, texts) + unsupported_designations(reply, texts) + (
             unsupported_versions(reply, texts) if _VERSION_WORD.search(question) else []),  # "which version of the
         # Matter specification …": a version, whatever "version of the X" means elsewhere (a variant, `ASKS_VERSION`)
+        "unsupported_names": made_up_names(reply, texts),  # "English, Spanish, …" where no source names a language
         "values_of_other_products": values_of_other_products(reply, question, sources),
         "answer_without_value": lacks_asked_value(question, reply),
         "count_unstated": count_unstated(question, texts[1:]),

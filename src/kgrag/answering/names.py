@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from kgrag.answering.terms import TOKEN, QuestionTerms
+from kgrag.answering.terms import CITE, TOKEN, QuestionTerms
 from kgrag.answering.values import NUMBER_UNIT
 from kgrag.graph.keys import GENERIC_WORDS
 
@@ -218,3 +218,20 @@ def missing_kind(asked: set[str], own_texts: list[str]) -> str | None:
         if kind in asked and not any(re.search(rf"(?<![a-z]){re.escape(w)}", low) for w in words):
             return kind
     return None
+
+
+# A capitalised word inside a sentence ("… English, Spanish, Portuguese and Catalan"): a name; not the first word of a
+# sentence, a list item or a bold lead, which any word may be
+_INNER_NAME = re.compile(r"(?<![\w-])[A-Z][a-z]{2,}(?![\w-])")
+_SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*(?:[-*•]|\d+\.)?\s*|\*\*|[(\"“])$")
+
+
+def made_up_names(reply: str, sources: list[str]) -> list[str]:
+    """Capitalised words inside the sentences of `reply` that no source writes, nor a word of the same stem ("Spanish",
+    "Catalan" as the languages a board understands, where no datasheet names any): a small model makes names up as it
+    makes up values."""
+    text = CITE.sub(" ", reply)
+    written = " ".join(sources).lower()
+    found = [m.group(0) for m in _INNER_NAME.finditer(text) if not _SENTENCE_START.search(text[:m.start()])
+             and not re.search(rf"(?<![a-z]){re.escape(m.group(0).lower()[:5])}", written)]
+    return list(dict.fromkeys(found))
