@@ -83,3 +83,14 @@ def test_an_overview_of_the_asked_kind_of_parts_follows_a_small_models_answer() 
     refused = generate_answer(FakeLLM(replies=["The documents do not contain the answer."]), question, context,
                               mode="auto", focus_tokens=300)
     assert "closest passages" in refused.text and refused.text.endswith("QS3003 [1], QPS22HB [2].")  # the rows still follow
+
+
+def test_an_overview_of_an_aspect_lists_its_parts_then_the_rows_of_that_aspect_that_state_a_value() -> None:
+    from kgrag.answering.differ import parts_overview
+
+    table = {1: TABLE[1].split("\n\n")[0] + "\npressure range | 260 to 1260 hPa [3]\nhumidity accuracy | ± 3.5% rH [3]"
+                                            "\ninput voltage from usb connector | 4.8 to 5.5 V [2]\ntemperature sensor | Internal"}
+    text = parts_overview(analyse("Summarize the onboard sensors of the Zephyr Mini Rev2."), table)
+    # the sensing rows with a value; not the USB input (another aspect), nor "temperature sensor | Internal"
+    assert text == ("From the knowledge graph: the Zephyr Mini Rev2 lists QB270 [3], QS3003 [1], QPS22HB [3]; "
+                    "pressure range 260 to 1260 hPa [3]; humidity accuracy ± 3.5% rH [3].")

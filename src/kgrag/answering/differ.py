@@ -11,9 +11,10 @@ import re
 from collections.abc import Iterable, Mapping
 
 from kgrag.answering.asks import asks_difference, asks_overview
+from kgrag.answering.aspects import aspect_terms
 from kgrag.answering.extract import fact_groups
 from kgrag.answering.names import title_names
-from kgrag.answering.terms import CLASS_WORDS, QuestionTerms, fold
+from kgrag.answering.terms import CLASS_WORDS, QuestionTerms, fold, term_list
 from kgrag.answering.values import has_value
 from kgrag.graph.datasheet.vocab import CHECKMARKS, PRODUCT_TYPE, TYPE_RULES, TYPE_WORDS
 
@@ -142,8 +143,10 @@ def parts_overview(q: QuestionTerms, fact_blocks: Mapping[int, str], texts: Iter
             asked = {k for w in q.attributes for k in _kinds_of(w, kinds)}
             if asked:
                 parts = _parts(facts, n, asked)
-                if len(parts) >= MIN_PARTS:
-                    return f"{FROM_GRAPH} the {subject} lists {_listed(parts, part_kinds([p for p, _ in parts], texts))}."
+                if len(parts) >= MIN_PARTS:  # then its spec rows of the asked aspect ("wi-fi | 802.11b/g/n")
+                    rows = [f"; {attr} {value} [{cited}]" for attr, value, cited in _specs(facts, n, aspect_words(q))]
+                    listed = _listed(parts, part_kinds([p for p, _ in parts], texts))
+                    return f"{FROM_GRAPH} the {subject} lists {listed}{''.join(rows)}."
                 continue
             parts, specs = _parts(facts, n, set()), _specs(facts, n)
             if len(parts) + len(specs) >= MIN_PARTS:
@@ -154,10 +157,17 @@ def parts_overview(q: QuestionTerms, fact_blocks: Mapping[int, str], texts: Iter
     return ""
 
 
-def _specs(facts: list[tuple[str, str, int | None]], n: int) -> list[tuple[str, str, int]]:
+def aspect_words(q: QuestionTerms) -> set[str]:
+    """The words an overview's rows of the asked aspect use: the question's asked words and the domain's for them."""
+    return set(q.attributes) | set(aspect_terms(q.text))
+
+
+def _specs(facts: list[tuple[str, str, int | None]], n: int, words: set[str] | None = None) -> list[tuple[str, str, int]]:
     """A product's own spec rows ("range | 0–1200 mm"), rows stating a value first (a pin's "scl | I2C Clock" is no
-    spec), not its parts, the products it is in or compliance marks."""
+    spec), not its parts, the products it is in or compliance marks; with `words`, only rows stating a value whose
+    label opens with one ("pressure | 300-1100 hPa" for sensors, not "input voltage from usb connector" for connectivity)."""
     rows = [(attr, value, cited or n) for attr, value, cited in facts
-            if attr.split()[0] not in ("has", "in") and value.lower() not in CHECKMARKS]
+            if attr.split()[0] not in ("has", "in") and value.lower() not in CHECKMARKS
+            and (words is None or has_value(value) and term_list(attr)[:1] and term_list(attr)[0] in words)]
     return sorted(rows, key=lambda row: not has_value(row[1]))[:MAX_SPECS]
 
