@@ -227,11 +227,11 @@ _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*(?:[-*•]|\d+\.)?\s*|\*\*|[
 
 
 def made_up_names(reply: str, sources: list[str]) -> list[str]:
-    """Capitalised words inside the sentences of `reply` that no source writes, nor a word of the same stem ("Spanish",
-    "Catalan" as the languages a board understands, where no datasheet names any): a small model makes names up as it
-    makes up values."""
+    """Capitalised words inside the sentences of `reply` whose first five letters no source writes, even inside a word
+    ("Nose" of "eNose" is written): "Spanish", "Catalan" as the languages a board understands, where no datasheet names
+    any. A small model makes names up as it makes up values."""
     text = CITE.sub(" ", reply)
     written = " ".join(sources).lower()
     found = [m.group(0) for m in _INNER_NAME.finditer(text) if not _SENTENCE_START.search(text[:m.start()])
-             and not re.search(rf"(?<![a-z]){re.escape(m.group(0).lower()[:5])}", written)]
+             and m.group(0).lower()[:5] not in written]
     return list(dict.fromkeys(found))
