@@ -144,7 +144,7 @@ def parts_overview(q: QuestionTerms, fact_blocks: Mapping[int, str], texts: Iter
             if asked:
                 parts = _parts(facts, n, asked)
                 if len(parts) >= MIN_PARTS:  # then its spec rows of the asked aspect ("wi-fi | 802.11b/g/n")
-                    rows = [f"; {attr} {value} [{cited}]" for attr, value, cited in _specs(facts, n, aspect_words(q))]
+                    rows = [f"; {attr} {value} [{cited}]" for attr, value, cited in _specs(facts, n, _aspect_words(q))]
                     listed = _listed(parts, part_kinds([p for p, _ in parts], texts))
                     return f"{FROM_GRAPH} the {subject} lists {listed}{''.join(rows)}."
                 continue
@@ -157,7 +157,7 @@ def parts_overview(q: QuestionTerms, fact_blocks: Mapping[int, str], texts: Iter
     return ""
 
 
-def aspect_words(q: QuestionTerms) -> set[str]:
+def _aspect_words(q: QuestionTerms) -> set[str]:
     """The words an overview's rows of the asked aspect use: the question's asked words and the domain's for them."""
     return set(q.attributes) | set(aspect_terms(q.text))
 
@@ -168,6 +168,6 @@ def _specs(facts: list[tuple[str, str, int | None]], n: int, words: set[str] | N
     label opens with one ("pressure | 300-1100 hPa" for sensors, not "input voltage from usb connector" for connectivity)."""
     rows = [(attr, value, cited or n) for attr, value, cited in facts
             if attr.split()[0] not in ("has", "in") and value.lower() not in CHECKMARKS
-            and (words is None or has_value(value) and term_list(attr)[:1] and term_list(attr)[0] in words)]
+            and (words is None or has_value(value) and bool(set(term_list(attr)[:1]) & words))]
     return sorted(rows, key=lambda row: not has_value(row[1]))[:MAX_SPECS]
 
