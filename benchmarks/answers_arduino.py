@@ -57,6 +57,10 @@ def run(index: Index, questions: list[dict[str, Any]], label: str, mode: str | N
         index.settings.llm.model = model
     index.__dict__["llm"] = make_llm(index.settings.llm)  # no answer cache: every call is timed for real
     accepts_mode = "mode" in inspect.signature(index.ask).parameters
+    try:  # the prompt's fingerprint (new code only): a replay then knows when a stored reply answered another prompt
+        from replay_answers import model_prompt as fingerprint
+    except ImportError:
+        fingerprint = None
     OUT.mkdir(parents=True, exist_ok=True)
     path = OUT / f"{label}.jsonl"
     with path.open("w", encoding="utf-8") as log:
@@ -72,6 +76,9 @@ def run(index: Index, questions: list[dict[str, Any]], label: str, mode: str | N
                 "usage": answer.usage, "info": {k: v for k, v in answer.context.info.items() if isinstance(v, int | float | str)},
                 "timings": answer.timings,
             }
+            if fingerprint is not None and (record["info"].get("answer_path") == "focused"  # the model answered:
+                                            or "set_aside_reply" in record["info"]):  # what a replay checks
+                record["prompt"] = fingerprint(index, q["question"], mode)  # the stored reply against
             log.write(json.dumps(record, ensure_ascii=False, default=str) + "\n")
             log.flush()
             print(f"[{n}/{len(questions)}] {record['answer_s']:.1f} s  {q['question'][:60]!r} -> {answer.text[:90]!r}",

@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from common import CACHE, RESULTS, print_table  # noqa: E402
 
-from kgrag.answer import NO_ANSWER, answer_options, finish_plan, plan_answer  # noqa: E402
+from kgrag.answer import NO_ANSWER, Plan, answer_options, finish_plan, plan_answer  # noqa: E402
 from kgrag.answering.differ import FROM_GRAPH  # noqa: E402
 from kgrag.answering.quotes import FROM_DOCUMENTS  # noqa: E402
 from kgrag.evaluate.answer_metrics import answer_recall, wrong_verdict  # noqa: E402
@@ -32,32 +32,53 @@ from kgrag.index import Index  # noqa: E402
 MODEL_PATH = "focused"  # the stored run's answer path when the model's reply was the answer
 
 
-def stored_replies(label: str) -> dict[str, str]:
-    """Question -> the model's reply in a stored run (its answer without the quotes and notes added after it)."""
+def stored_replies(label: str) -> dict[str, tuple[str, str]]:
+    """Question -> the model's reply in a stored run (its answer without the quotes and notes added after it, or the
+    reply set aside for the closest passages) and the fingerprint of the prompt it answered ("" if not recorded)."""
     replies = {}
     for line in (RESULTS / "answers_arduino" / f"{label}.jsonl").read_text().splitlines():
         row = json.loads(line)
-        if row.get("info", {}).get("answer_path") == MODEL_PATH:
-            replies[row["question"]] = row["answer"].split(f"\n\n{FROM_DOCUMENTS}")[0].split(f"\n\n{FROM_GRAPH}")[0]
+        info = row.get("info", {})
+        if info.get("answer_path") == MODEL_PATH:
+            reply = row["answer"].split(f"\n\n{FROM_DOCUMENTS}")[0].split(f"\n\n{FROM_GRAPH}")[0]
+            replies[row["question"]] = (reply, row.get("prompt", ""))
+        elif "set_aside_reply" in info:  # a reply shown as the closest passages instead (recorded since round 31)
+            replies[row["question"]] = (info["set_aside_reply"], row.get("prompt", ""))
     return replies
 
 
-def replay(index: Index, questions: list[dict], replies: dict[str, str]) -> dict[str, dict]:
-    """Per question id: answer path, prompt fingerprint (question and focused blocks), answer text and fact recall."""
+def prompt_fingerprint(question: str, plan: Plan) -> str:
+    """What the model is shown (the question and the focused blocks), hashed: equal fingerprints, equal replies."""
+    shown = json.dumps([question, [(b.n, b.text) for b in plan.blocks]])
+    return hashlib.sha1(shown.encode()).hexdigest()[:12]
+
+
+def model_prompt(index: Index, question: str, mode: str | None = "auto") -> str:
+    """The fingerprint of the prompt the current code sends the model for `question` ("" when it sends none)."""
+    context = index.search(question)
+    plan = plan_answer(question, context, embedder=index.embedder, **answer_options(index.settings, mode))
+    return prompt_fingerprint(question, plan) if plan.action == "generate" else ""
+
+
+def replay(index: Index, questions: list[dict], replies: dict[str, tuple[str, str]]) -> dict[str, dict]:
+    """Per question id: answer path, prompt fingerprint, answer text and fact recall. `stale` marks a stored reply
+    to another prompt than the current one (a run that recorded its prompts): only a live run measures that answer."""
     options = answer_options(index.settings, "auto")
     out = {}
     for q in questions:
         context = index.search(q["question"])
         plan = plan_answer(q["question"], context, embedder=index.embedder, **options)
-        fingerprint = ""
+        fingerprint, stale = "", False
         if plan.action == "generate":
-            shown = json.dumps([q["question"], [(b.n, b.text) for b in plan.blocks]])
-            fingerprint = hashlib.sha1(shown.encode()).hexdigest()[:12]
-            answer = finish_plan(q["question"], context, plan, replies.get(q["question"], NO_ANSWER), {})
+            fingerprint = prompt_fingerprint(q["question"], plan)
+            reply, answered = replies.get(q["question"], (NO_ANSWER, ""))
+            stale = bool(answered) and answered != fingerprint
+            answer = finish_plan(q["question"], context, plan, reply, {})
         else:
             answer = finish_plan(q["question"], context, plan)
         out[str(q["id"])] = {"path": context.info.get("answer_path", plan.action), "prompt": fingerprint,
-                             "text": answer.text, "fact_recall": answer_recall(answer.text, q["gold_answer"]),
+                             "stale": stale, "text": answer.text,
+                             "fact_recall": answer_recall(answer.text, q["gold_answer"]),
                              "wrong_verdict": wrong_verdict(answer.text, q["gold_answer"])}
     return out
 
@@ -74,14 +95,15 @@ def main() -> None:
     result = replay(Index.open(args.index), questions, stored_replies(args.replies))
     Path(args.out).write_text(json.dumps(result, indent=1))
     recall = sum(r["fact_recall"] for r in result.values()) / len(result)
-    rows = [[args.out, len(result), recall, "", ""]]
+    stale = sum(r["stale"] for r in result.values())
+    rows = [[args.out, len(result), recall, "", "", stale]]
     if args.compare:
         old = json.loads(Path(args.compare).read_text())
         shared = [k for k in result if k in old]
-        rows = [[args.compare, len(shared), sum(old[k]["fact_recall"] for k in shared) / max(1, len(shared)), "", ""],
+        rows = [[args.compare, len(shared), sum(old[k]["fact_recall"] for k in shared) / max(1, len(shared)), "", "", ""],
                 [args.out, len(result), recall, sum(old[k]["prompt"] != result[k]["prompt"] for k in shared),
-                 sum(old[k]["text"] != result[k]["text"] for k in shared)]]
-    print_table(["run", "n", "fact recall", "prompts changed", "answers changed"], rows)
+                 sum(old[k]["text"] != result[k]["text"] for k in shared), stale]]
+    print_table(["run", "n", "fact recall", "prompts changed", "answers changed", "stale replies"], rows)
 
 if __name__ == "__main__":
     main()

@@ -395,6 +395,7 @@ def test_an_llm_reply_with_a_made_up_value_gives_way_to_the_closest_passages() -
     answer = generate_answer(llm, question, _context(question, ("Zephyr Ranger", RANGER)), mode="auto", focus_tokens=300)
     assert llm.calls == 1 and "1.2 kg" not in answer.text and "closest passages" in answer.text
     assert answer.context.info["unsupported_values"] == ["1.2"]
+    assert "1.2 kg" in answer.context.info["set_aside_reply"]  # what the model said stays inspectable
     llm = FakeLLM(replies=["The Zephyr Ranger uses time-of-flight to detect objects from 0 to 1200 mm [1]."])
     answer = generate_answer(llm, question, _context(question, ("Zephyr Ranger", RANGER)), mode="auto", focus_tokens=300)
     assert llm.calls == 1 and "1200 mm" in answer.text  # the sources give it

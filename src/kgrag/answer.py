@@ -229,7 +229,7 @@ def finish_plan(question: str, context: Context, plan: Plan, reply: str = "", us
         tail = "\n\n".join(t for t in (documents_tail(quotes), plan.note if said else "") if t)
         if said or is_refusal(plan.evidence):  # an answer, or no evidence to show instead
             return finish_answer(question, context, plan.blocks, reply, usage, tail=tail, sources=sources)
-        context.info["answer_path"] = "evidence"
+        context.info.update(answer_path="evidence", set_aside_reply=reply)  # shown in --json: what the model said
     text = "\n\n".join(t for t in (f"{plan.lead} {plan.evidence}", plan.note) if t)  # an overview's graph rows either way
     return Answer(question, text, make_citations(text, plan.sources or plan.blocks), context, grounded=False,
                   usage=usage)
