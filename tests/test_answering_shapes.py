@@ -1176,3 +1176,10 @@ def test_a_kind_of_part_the_products_own_documents_never_name_is_said_to_be_miss
     answer = generate_answer(FakeLLM(replies=["It records at 60 fps [2]."]), question, context, mode="auto",
                              focus_tokens=200)
     assert "do not mention a camera" not in answer.text
+
+
+def test_a_polite_request_after_the_users_situation_checks_no_quantity() -> None:
+    asked = "My node runs off a 12 V battery. Can it take that on VIN?"
+    assert "voltage" in analyse(asked).dimensions  # a yes/no question about the value written
+    request = "My node runs off a 12 V battery. Can you tell me the maximum VIN current?"
+    assert "voltage" not in analyse(request).dimensions  # a request for another value: the 12 V is the situation

@@ -33,9 +33,13 @@ _REQUEST = re.compile(r"^\s*(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:gi
                       re.IGNORECASE)
 
 
-def is_request(question: str) -> bool:
-    """The question is a polite request for facts ("Can you list the interfaces of the X?"), not a yes/no question."""
-    return bool(_REQUEST.match(question))
+_YES_NO = re.compile(r"^\s*(is|are|does|do|did|can|could|has|have|will|would|was|were|should|shall|may|might|must)\b", re.I)
+
+
+def yes_no_wording(sentence: str) -> bool:
+    """The sentence opens as a yes/no question does ("Is …", "Can I …"), and is no polite request for the facts
+    ("Can you list the interfaces of the X?")."""
+    return bool(_YES_NO.match(sentence)) and not _REQUEST.match(sentence)
 
 
 # "What is the difference between the A and the B?", "Do the A and the B have the same sensors?", "Is the A just a

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import re
 
-from kgrag.answering.asks import ASK_WORDS, second_question
+from kgrag.answering.asks import ASK_WORDS, TOKEN, second_question
 from kgrag.answering.extract import Extraction, answer_text, says_each, try_extract
 from kgrag.answering.names import name_found, title_names
 from kgrag.answering.select import Scored, score_units
-from kgrag.answering.terms import TOKEN, QuestionTerms, analyse, asks_product, fold
+from kgrag.answering.terms import QuestionTerms, analyse, asks_product, fold
 from kgrag.answering.units import Unit
 from kgrag.answering.values import part_numbers
 from kgrag.graph.datasheet.vocab import REF_DES

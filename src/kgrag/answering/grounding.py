@@ -11,14 +11,13 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from kgrag.answering.asks import second_question
+from kgrag.answering.asks import TOKEN, second_question
 from kgrag.answering.blocks import GRAPH_FACTS
 from kgrag.answering.names import made_up_names, name_found, title_names
 from kgrag.answering.terms import (
     CITE,
     CLASS_WORDS,
     PRODUCT_WORDS,
-    TOKEN,
     analyse,
     asked_head,
     asks_kind,

@@ -7,7 +7,8 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from kgrag.answering.terms import CITE, TOKEN, QuestionTerms
+from kgrag.answering.asks import TOKEN
+from kgrag.answering.terms import CITE, QuestionTerms
 from kgrag.answering.values import NUMBER_UNIT
 from kgrag.graph.keys import GENERIC_WORDS
 

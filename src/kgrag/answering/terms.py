@@ -11,7 +11,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from kgrag.answering import asks
-from kgrag.answering.asks import ASK_WORDS, OVERVIEW_WORDS, TOKEN, alternative_names, compared_names, second_question
 from kgrag.answering.values import (
     NUMBER_UNIT,
     PART,
@@ -38,7 +37,6 @@ _PROSE = re.compile(
     re.IGNORECASE,
 )
 REVISION = re.compile(r"(?i:rev)\.?\d+[a-z]?")  # "Rev2" tells two products apart; it names no part
-_YES_NO = re.compile(r"^\s*(is|are|does|do|did|can|could|has|have|will|would|was|were|should|shall|may|might|must)\b", re.I)
 _WHICH = re.compile(r"^\s*(which|who)\b", re.IGNORECASE)
 # "What camera sensor does …", "How much SRAM does …", "How much RAM and flash storage is …", "How much Flash, SRAM and
 # EEPROM does …": the words between the question word and its verb name what is asked, never the product asked about.
@@ -130,7 +128,7 @@ def question_coverage(question: str, context_text: str) -> float:
     return len(found) / len(asked)
 
 
-_INSTRUCTIONS = OVERVIEW_WORDS | {"explain"}  # what a question asks to be done, not what it is about
+_INSTRUCTIONS = asks.OVERVIEW_WORDS | {"explain"}  # what a question asks to be done, not what it is about
 
 
 def words_found(asked: Iterable[str], words: set[str]) -> set[str]:
@@ -185,7 +183,7 @@ class QuestionTerms:
 def asked_head(question: str) -> list[str]:
     """The words naming what a what/which/how-much question asks, before its verb ("camera sensor", "SRAM")."""
     m = _ASKED_HEAD.match(question)
-    return TOKEN.findall(m.group(1)) if m else []
+    return asks.TOKEN.findall(m.group(1)) if m else []
 
 
 def names_a_class(question: str, head: list[str]) -> bool:
@@ -263,7 +261,7 @@ def analyse(question: str) -> QuestionTerms:
 
     A word is judged where it stands: "distance" asked of the "Modulino Distance" stays an attribute, and the
     asked head ("How much SRAM", "Which IMU") is never a name, part letter-digit mixes aside."""
-    matches = list(TOKEN.finditer(question))
+    matches = list(asks.TOKEN.finditer(question))
     tokens = [m.group(0) for m in matches]
     head = asked_head(question)
     names: list[str] = []
@@ -299,8 +297,8 @@ def analyse(question: str) -> QuestionTerms:
     terms = content_terms(question)
     attributes = content_terms(" ".join(asked))
     # "Can I power it from 24 V, and what input range does it accept?": a second clause asks for more than yes or no
-    yes_no = (bool(_YES_NO.match(question)) and not asks.is_request(question)  # "Can you list …?" asks for the facts
-              and not second_question(question, words=ASK_WORDS - {"who"}))
+    yes_no = (asks.yes_no_wording(question)  # not "Can you list …?", which asks for the facts
+              and not asks.second_question(question, words=asks.ASK_WORDS - {"who"}))
     return QuestionTerms(
         text=question,
         terms=terms,
@@ -313,7 +311,7 @@ def analyse(question: str) -> QuestionTerms:
         count_of=counted_thing(question, head),
         yes_no=yes_no,
         dimensions=asked_quantities(question, attributes) | written_dimensions(question) | checked_quantities(question),
-        compares=compared_names(question, phrases),
+        compares=asks.compared_names(question, phrases),
         together=asked_together(question, matches, head, attributes),
     )
 
@@ -327,7 +325,7 @@ def asks_yes_no(q: QuestionTerms) -> bool:
     """A yes/no question, also when the asking sentence comes last ("My UNO R3 will live outdoors where nights reach
     -35 °C. Is that OK?"), but not a choice between two named options ("…. Should I use the A or the B?")."""
     last = last_sentence(q.text)
-    return q.yes_no or (last != q.text.strip() and analyse(last).yes_no and not alternative_names(q.text, q.phrases))
+    return q.yes_no or (last != q.text.strip() and analyse(last).yes_no and not asks.alternative_names(q.text, q.phrases))
 
 
 # Conditions around a product that its ratings bound and a user writes by a value alone ("a cabinet that can reach 75 °C")
@@ -343,13 +341,13 @@ def ambient_quantities(question: str) -> set[str]:
     if not ambient:  # most questions write no such value: no need to read the question's shape
         return set()
     q = analyse(question)
-    return ambient if asks_yes_no(q) or alternative_names(question, q.phrases) else set()
+    return ambient if asks_yes_no(q) or asks.alternative_names(question, q.phrases) else set()
 
 
 def checked_quantities(question: str) -> set[str]:
     """Quantities of the values a yes/no question asks about ("… off the 12 V car battery via VIN. Is that within what
     the board can take?" checks a voltage, whatever "battery" asks): the ratings to read are of the same quantity."""
-    if not _YES_NO.match(last_sentence(question)):
+    if not asks.yes_no_wording(last_sentence(question)):  # not "…. Can you tell me the max current?"
         return set()
     return {d for m in NUMBER_UNIT.finditer(question) for d in dimension_of_unit(m.group(2))}
 
