@@ -149,3 +149,20 @@ def test_any_quote_of_a_labelled_list_line_carries_its_label_and_list() -> None:
     ranked = focus_units("What does the Zephyr Air sensor output at 0 °C?", texts, scopes, 60).ranked
     line = next(s for s in ranked if s.unit.text == "400 mV at 0 °C")
     assert quote_answer([line], n=1, pool=ranked) == "400 mV at 0 °C; -10 °C to 125 °C [2]."
+
+
+def test_a_passage_pointing_to_a_figure_table_or_link_is_no_quote() -> None:
+    """"… is illustrated in the figure below" and "Link: https://…" say nothing without what they point to; a row
+    stating a value under a pointing caption still does."""
+    from kgrag.answering.quotes import points_elsewhere, quote_answer
+
+    text = ("An overview of the Zephyr Tag high-level architecture is illustrated in the figure below.\n"
+            "The table below summarizes the power consumption of the Zephyr Tag in different test cases.\n"
+            "No.: 4; Reference: Zephyr Tag Documentation; Link: https://docs.example.com/zephyr-tag\n"
+            "The Zephyr Tag measures 38 mm x 38 mm and runs from a CR2032 coin cell battery.")
+    ranked = focus_units("Summarize the hardware of the Zephyr Tag.", {1: text}, {1: "Zephyr Tag"}, 200).ranked
+    quoted = quote_answer(ranked, n=4)
+    assert "38 mm x 38 mm" in quoted and "figure below" not in quoted and "table below" not in quoted
+    assert "https://" not in quoted
+    assert points_elsewhere("The power tree of the node can be consulted below:")
+    assert not points_elsewhere("The current drawn is shown below: 24 mA active, 4 mA idle.")  # it states values

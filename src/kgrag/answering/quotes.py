@@ -23,6 +23,21 @@ from kgrag.answering.units import FACT_SUBJECT, MAX_SPEC_WORDS, Unit
 from kgrag.answering.values import has_value
 from kgrag.retrieve.compact import COPY_NOTE
 
+# A passage that only points elsewhere: to a figure or table ("… is illustrated in the figure below", "The table below
+# summarizes the power consumption …", "The power tree … can be consulted below:") or to a link ("Reference: …; Link:
+# https://…"). Without what it points to it states nothing, so it is no quote.
+_POINTER = re.compile(r"\b(?:figure|table|image|picture|diagram|illustration)s?\s+(?:below|above)\b"
+                      r"|\b(?:below|above)\s+(?:figure|table|image|picture|diagram)\b|\billustrated (?:in|below|above)\b"
+                      r"|\bshown (?:below|above|in the (?:figure|image|picture|diagram))\b|^\s*(?:below|above) (?:is|are)\b"
+                      r"|\b(?:below|above)\s*:?\s*$|\bthe (?:next|following) (?:figure|table|image|diagram)s?\b"
+                      r"|\bthe following list\b|https?://", re.IGNORECASE)
+
+
+def points_elsewhere(text: str) -> bool:
+    """The text points to a figure, a table or a link and states no value of its own."""
+    return bool(_POINTER.search(text)) and not has_value(text)
+
+
 FROM_DOCUMENTS = "From the documents:"  # leads the quotes that follow an answer
 QUOTES = 4  # units quoted (the closest passages, each with its neighbours) when no single unit states the asked value
 KEY_SCORE = 0.3  # a key passage scores at least this share of the best focus unit
@@ -58,6 +73,7 @@ def quote_answer(ranked: list[Scored], n: int = QUOTES, titles: Mapping[int, str
         if (s.unit.kind == "heading" or s.score <= 0 or s.foreign
                 or len(s.unit.text.split()) < MIN_QUOTE_WORDS and not listed
                 or s.unit.text.startswith(COPY_NOTE)  # where else a passage appears says nothing on its own
+                or points_elsewhere(s.unit.text)
                 or (s.unit.block, s.unit.pos) in quoted
                 or any(key in k or k in key for k in seen) or near_copy(s.unit.text, [u.text for u in units])
                 or restates(s.unit, units)
