@@ -100,6 +100,15 @@ def test_numeric_suffix_links_only_the_named_product(sibling_index: Index) -> No
     assert linked(sibling_index, "What is the pressure range of the Zephyr Mini?") == [("Zephyr Mini", "exact")]
 
 
+def test_a_variant_named_by_what_sets_it_apart_links_after_its_base_product(sibling_index: Index) -> None:
+    both = [("Zephyr Mini", "exact"), ("Zephyr Mini Rev2", "variant")]
+    assert linked(sibling_index, "Zephyr Mini vs Mini Rev2: which barometer does each one use?") == both
+    assert linked(sibling_index, "What changed between the original Zephyr Mini and the Rev2?") == both
+    # set aside, or the word elsewhere: only the base product
+    assert linked(sibling_index, "What barometer does the Zephyr Mini use, not the Rev2?") == [("Zephyr Mini", "exact")]
+    assert linked(sibling_index, "Does the Zephyr Mini log at Rev2 firmware speed?") == [("Zephyr Mini", "exact")]
+
+
 def test_alias_linking_by_sku_and_document_title(sibling_index: Index) -> None:
     assert ("Zephyr Mini Rev2", "alias") in linked(sibling_index, "Which USB connector does the ZPH00069 use?")
     names = [n for n, _ in linked(sibling_index, "Does the QX210 work at 3.3 V?")]

@@ -37,7 +37,7 @@ class Link:
     node: int
     name: str
     type: str
-    match: str  # exact | alias | code | fuzzy | embedding
+    match: str  # exact | alias | code | variant | fuzzy | embedding
     score: float
     start: int = -1  # token span in the question (exact/alias)
     end: int = -1
@@ -119,6 +119,7 @@ def link_question(index: Workspace, question: str, adj: GraphAdjacency, qvec: np
             if key in codes:
                 found.append(Link(codes[key], adj.names[codes[key]], PRODUCT_TYPE, "code", 0.9, i, i + n))
     links = _specific_products(_prefer_families(_longest(found), adj, names, tokens, question))
+    links += _variants(links, adj, tokens)
     taken = {lk.node for lk in links}
     covered = {i for lk in links for i in range(lk.start, lk.end)}
     qset = {t for i, t in enumerate(tokens) if i not in covered}  # fuzzy links only use words not linked yet
@@ -135,6 +136,49 @@ def link_question(index: Workspace, question: str, adj: GraphAdjacency, qvec: np
                 links.append(Link(node, adj.names[node], adj.types[node], "embedding", float(sim)))
                 taken.add(node)
     return links
+
+
+_VARIANT_LEAD = frozenset({"the", "vs", "versus", "or", "and", "a", "an"})
+_SET_ASIDE = frozenset({"not", "unlike", "except", "without"})
+
+
+def _variants(links: list[Link], adj: GraphAdjacency, tokens: list[str]) -> list[Link]:
+    """Variants named by what sets them apart, after their base product: "Nano 33 BLE Sense vs Sense Rev2", "the
+    original Nano 33 BLE Sense and the Rev2", "Portenta H7 vs H7 Lite vs H7 Lite Connected". A product whose name
+    is a linked product's name and more words links when the question writes those words together, not linked yet,
+    right after a word of the base's name or "the", "vs", "or", "and" (and not after "not", "unlike")."""
+    covered = {i for lk in links for i in range(lk.start, lk.end)}
+    taken = {lk.node for lk in links}
+    out: list[Link] = []
+    for lk in sorted(links, key=lambda x: x.start - x.end):  # the longest base first: its variant takes the words
+        if lk.type != PRODUCT_TYPE or lk.start < 0:
+            continue
+        base = tokens[lk.start : lk.end]
+        for name, node in _product_names(adj):
+            extra = name[len(base):]
+            if node in taken or len(name) <= len(base) or name[: len(base)] != base:
+                continue
+            for j in range(1, len(tokens) - len(extra) + 1):
+                span = range(j, j + len(extra))
+                if (tokens[j : j + len(extra)] == extra and not covered.intersection(span)
+                        and (tokens[j - 1] in base or tokens[j - 1] in _VARIANT_LEAD)
+                        and not _SET_ASIDE.intersection(tokens[max(0, j - 3) : j])):
+                    out.append(Link(node, adj.names[node], PRODUCT_TYPE, "variant", 0.8, j, j + len(extra)))
+                    taken.add(node)
+                    covered.update(span)
+                    break
+    return out
+
+
+def _product_names(adj: GraphAdjacency) -> list[tuple[list[str], int]]:
+    """Cached (name tokens, node) of every product's name and aliases."""
+    cached = adj._cache.get("scoping_products")
+    if cached is None:
+        cached = [(name_tokens(text), node) for node, (name, etype, aliases)
+                  in enumerate(zip(adj.names, adj.types, adj.aliases, strict=True))
+                  if etype == PRODUCT_TYPE for text in (name, *aliases)]
+        adj._cache["scoping_products"] = cached
+    return cached
 
 
 def _fuzzy_names(adj: GraphAdjacency, names: dict[str, list[tuple[int, bool]]]) -> list[tuple[frozenset[str], list[int]]]:
