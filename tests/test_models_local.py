@@ -84,3 +84,18 @@ def test_lazy_grammar_matches_full_masking(llm: LocalLLM) -> None:
     full = LocalLLM("qwen2.5-coder-0.5b", n_ctx=2048, lazy_grammar=False).complete(messages, schema=SCHEMA,
                                                                                      max_tokens=60)
     assert lazy.text == full.text and lazy.usage == full.usage
+
+
+def test_a_reply_depends_on_its_prompt_only_not_on_the_prompt_before(llm: LocalLLM) -> None:
+    """llama.cpp reuses the cached prefix of the previous prompt; read from another split point a prompt gets other
+    logits (a reply to the same question changed with the question asked before). Only the head is reused now."""
+    shared = "The Zephyr Mini runs at 64 MHz, has 1 MB of flash, a QX100 barometer and a USB-C port. " * 6
+
+    def ask(tail: str) -> list[dict[str, str]]:
+        return [{"role": "system", "content": "Answer yes or no."},
+                {"role": "user", "content": f"{shared}\nQuestion: {tail}"}]
+
+    llm._get().llama.reset()
+    fresh = llm.yes_probability(ask("Does the Zephyr Mini have a barometer?"))
+    llm.yes_probability(ask("Does the Zephyr Mini have a camera?"))  # shares the long passage before the question
+    assert llm.yes_probability(ask("Does the Zephyr Mini have a barometer?")) == fresh

@@ -29,6 +29,7 @@ class _Loaded:
     llama: Any
     lock: threading.Lock = field(default_factory=threading.Lock)
     formatter: Any = None
+    head: list[int] = field(default_factory=list)  # the prompt head in the KV cache, evaluated on its own
     yes_ids: list[int] = field(default_factory=list)
     no_ids: list[int] = field(default_factory=list)
 
@@ -156,6 +157,7 @@ class LocalLLM:
                               meta={"finish_reason": finish, "seconds": time.perf_counter() - start})
         with loaded.lock:
             try:
+                self._keep_head(loaded, messages)
                 result = loaded.llama.create_chat_completion(**self._kwargs(messages, schema, max_tokens,
                                                                             temperature))
             except ValueError as exc:
@@ -169,24 +171,40 @@ class LocalLLM:
             meta={"finish_reason": choice.get("finish_reason"), "seconds": time.perf_counter() - start},
         )
 
-    def _prompt(self, loaded: _Loaded, messages: Sequence[Message]) -> list[int]:
-        """The chat prompt as tokens, evaluated into the KV cache (reusing the longest cached prefix)."""
+    def _tokens(self, loaded: _Loaded, messages: Sequence[Message]) -> list[int]:
+        """The chat prompt as tokens, in the model's own template."""
         llama = loaded.llama
         if loaded.formatter is None:
             loaded.formatter = _chat_formatter(llama)
             loaded.yes_ids = _token_ids(llama, YES_WORDS)
             loaded.no_ids = _token_ids(llama, NO_WORDS)
         formatted = loaded.formatter(messages=[dict(m) for m in messages])
-        tokens = llama.tokenize(formatted.prompt.encode("utf-8"), add_bos=not formatted.added_special,
-                                special=True)
+        return llama.tokenize(formatted.prompt.encode("utf-8"), add_bos=not formatted.added_special, special=True)
+
+    def _keep_head(self, loaded: _Loaded, messages: Sequence[Message]) -> list[int]:
+        """The prompt's tokens, with the KV cache cut back to the prompt's head (all but the last message's text),
+        evaluated on its own. llama.cpp reuses the longest cached prefix of the previous prompt, and a prompt read
+        from another split point gets slightly other logits: the same question got another reply after another
+        question. Reusing only the head, always read alone, keeps the saving and makes a reply depend on its prompt
+        alone."""
+        llama = loaded.llama
+        tokens = self._tokens(loaded, messages)
         if len(tokens) >= llama.n_ctx():
             raise self._error(ValueError(f"the prompt has {len(tokens)} tokens"))
-        prefix = llama.longest_token_prefix(llama._input_ids.tolist(), tokens)
-        prefix = min(prefix, len(tokens) - 1)  # re-evaluate at least one token to get fresh logits
-        if prefix == 0:
+        empty = [*messages[:-1], {**messages[-1], "content": ""}] if messages else []
+        head = tokens[:min(llama.longest_token_prefix(self._tokens(loaded, empty), tokens), len(tokens) - 1)]
+        if head != loaded.head or llama._input_ids[: len(head)].tolist() != head:  # not cached, or reset since
             llama.reset()
-        llama.n_tokens = prefix
-        llama.eval(tokens[prefix:])
+            if head:
+                llama.eval(head)
+            loaded.head = head
+        llama.n_tokens = len(head)
+        return tokens
+
+    def _prompt(self, loaded: _Loaded, messages: Sequence[Message]) -> list[int]:
+        """The chat prompt as tokens, evaluated into the KV cache after its cached head."""
+        tokens = self._keep_head(loaded, messages)
+        loaded.llama.eval(tokens[len(loaded.head):])
         return tokens
 
     def _constrained(self, loaded: _Loaded, messages: Sequence[Message], schema: dict[str, Any],
@@ -249,6 +267,7 @@ class LocalLLM:
         loaded = self._get()
         with loaded.lock:
             try:
+                self._keep_head(loaded, messages)
                 chunks = loaded.llama.create_chat_completion(
                     stream=True, **self._kwargs(messages, None, max_tokens, temperature))
                 for chunk in chunks:
