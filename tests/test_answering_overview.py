@@ -166,3 +166,22 @@ def test_a_passage_pointing_to_a_figure_table_or_link_is_no_quote() -> None:
     assert "https://" not in quoted
     assert points_elsewhere("The power tree of the node can be consulted below:")
     assert not points_elsewhere("The current drawn is shown below: 24 mA active, 4 mA idle.")  # it states values
+
+
+def test_the_closest_passages_of_a_question_setting_two_products_side_by_side_show_both() -> None:
+    """"The Zephyr Air or the Zephyr Pro?": the better-scored product's passages would fill every quote; each one's
+    best quotable passage comes first."""
+    from kgrag.answering.quotes import sides_first
+    from kgrag.answering.terms import analyse
+
+    air = ("The Zephyr Air runs from a 3.7 V LiPo cell through its JST connector.\n"
+           "The Zephyr Air charges its cell at up to 500 mA from USB-C.\n"
+           "The Zephyr Air sleeps at 12 uA with the radio off.")
+    pro = "The Zephyr Pro takes 9 to 24 V on its screw terminals and has no battery connector."
+    question = "Which one runs from a battery, the Zephyr Air or the Zephyr Pro?"
+    titles = {1: "Zephyr Air", 2: "Zephyr Pro"}
+    ranked = focus_units(question, {1: air, 2: pro}, titles, 200).ranked
+    first = sides_first(analyse(question), ranked, titles)[:2]
+    assert {s.unit.block for s in first} == {1, 2}
+    one = analyse("Which Zephyr runs from a battery?")
+    assert sides_first(one, ranked, titles) == ranked  # no two products side by side: the ranking as it is

@@ -16,7 +16,7 @@ from kgrag.answering.differ import parts_overview, try_differences
 from kgrag.answering.extract import try_extract, try_list
 from kgrag.answering.grounding import reply_problems
 from kgrag.answering.names import missing_kind, name_found, unknown_names
-from kgrag.answering.quotes import documents_tail, followed_by, key_quotes, quote_answer
+from kgrag.answering.quotes import documents_tail, followed_by, key_quotes, quote_answer, sides_first
 from kgrag.answering.select import Focus, focus_units
 from kgrag.answering.suits import try_suits, writes_value_for
 from kgrag.answering.terms import NO_ANSWER, analyse, is_refusal, question_coverage
@@ -150,7 +150,7 @@ def plan_answer(
     if chosen is not None or rated is not None:  # "the A or the B for …?" / "can the A take 9 V?": the documents'
         context.info["answer_path"] = "choice" if chosen is not None else "rating"  # evidence decides, quoted
         return Plan(blocks, "quote", chosen or rated or "")
-    evidence = quote_answer(focus.ranked, titles=titles) if mode == "auto" else NO_ANSWER
+    evidence = quote_answer(sides_first(q, focus.ranked, titles), titles=titles) if mode == "auto" else NO_ANSWER
     own = [s for s in focus.ranked if s.own]
     kind = missing_kind(q.attributes, [s.unit.scoped() for s in own]) if mode != "generative" else None
     if kind:  # "the camera frame rate of the Machine Control": its documents name no camera

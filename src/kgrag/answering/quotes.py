@@ -106,6 +106,20 @@ def key_quotes(q: QuestionTerms, focus: Focus, titles: Mapping[int, str], n: int
     return quote_answer(key_passages(q, focus.ranked, focus.units, titles), n, titles, said=said, pool=focus.ranked)
 
 
+def sides_first(q: QuestionTerms, ranked: list[Scored], titles: Mapping[int, str]) -> list[Scored]:
+    """`ranked` with the best quotable unit of each product a question sets side by side first ("the A or the B?",
+    "A vs B: which … does each one use?"), so the closest passages show both, not the better-scored one only."""
+    sides = q.compares or alternative_names(q.text, q.phrases)
+    first: list[Scored] = []
+    for side in sides:
+        best = next((s for s in ranked if s.score > 0 and not s.foreign and s.unit.kind != "heading"
+                     and len(s.unit.text.split()) >= MIN_QUOTE_WORDS and not points_elsewhere(s.unit.text)
+                     and title_names(side, titles.get(s.unit.block, ""))), None)
+        if best is not None and all(best is not f for f in first):
+            first.append(best)
+    return first + [s for s in ranked if all(s is not f for f in first)] if len(first) == 2 else ranked
+
+
 def documents_tail(quotes: str) -> str:
     """The quotes that follow an answer, led by "From the documents:"; empty when there are none."""
     return "" if is_refusal(quotes) else f"{FROM_DOCUMENTS} {quotes}"
