@@ -70,10 +70,7 @@ def quote_answer(ranked: list[Scored], n: int = QUOTES, titles: Mapping[int, str
     for s in ranked:
         key = squash(s.unit.display())
         listed = _spec_list(s.unit, lists, quoted)
-        if (s.unit.kind == "heading" or s.score <= 0 or s.foreign
-                or len(s.unit.text.split()) < MIN_QUOTE_WORDS and not listed
-                or s.unit.text.startswith(COPY_NOTE)  # where else a passage appears says nothing on its own
-                or points_elsewhere(s.unit.text)
+        if (not _quotable(s) or len(s.unit.text.split()) < MIN_QUOTE_WORDS and not listed
                 or (s.unit.block, s.unit.pos) in quoted
                 or any(key in k or k in key for k in seen) or near_copy(s.unit.text, [u.text for u in units])
                 or restates(s.unit, units)
@@ -112,12 +109,18 @@ def sides_first(q: QuestionTerms, ranked: list[Scored], titles: Mapping[int, str
     sides = q.compares or alternative_names(q.text, q.phrases)
     first: list[Scored] = []
     for side in sides:
-        best = next((s for s in ranked if s.score > 0 and not s.foreign and s.unit.kind != "heading"
-                     and len(s.unit.text.split()) >= MIN_QUOTE_WORDS and not points_elsewhere(s.unit.text)
+        best = next((s for s in ranked if _quotable(s) and len(s.unit.text.split()) >= MIN_QUOTE_WORDS
                      and title_names(side, titles.get(s.unit.block, ""))), None)
         if best is not None and all(best is not f for f in first):
             first.append(best)
     return first + [s for s in ranked if all(s is not f for f in first)] if len(first) == 2 else ranked
+
+
+def _quotable(s: Scored) -> bool:
+    """The unit may be quoted: scored, not another product's, no heading, no copy note (where else a passage appears
+    says nothing on its own) and not pointing elsewhere."""
+    return (s.unit.kind != "heading" and s.score > 0 and not s.foreign and not s.unit.text.startswith(COPY_NOTE)
+            and not points_elsewhere(s.unit.text))
 
 
 def documents_tail(quotes: str) -> str:
