@@ -106,6 +106,25 @@ def test_answer_through_server_equals_in_process(served_index: Index, tmp_path: 
     assert served.usage == in_process.usage  # token counts reported by the server equal llama.cpp's own
 
 
+def test_a_served_reply_depends_on_its_request_only(server: ServerProcess) -> None:
+    """llama-cpp-python's server reused the cached prefix of the request before: the same request got other
+    logits after another one. The served model keeps the in-process rule (only the prompt's head is reused)."""
+    import httpx
+
+    shared = "The Zephyr Mini runs at 64 MHz, has 1 MB of flash, a QX100 barometer and a USB-C port. " * 6
+
+    def first_token_logprobs(question: str) -> list[dict[str, object]]:
+        messages = [{"role": "system", "content": "Answer yes or no."},
+                    {"role": "user", "content": f"{shared}\nQuestion: {question}"}]
+        reply = httpx.post(f"{server.base_url}/chat/completions", timeout=600, json={
+            "messages": messages, "max_tokens": 1, "temperature": 0, "logprobs": True, "top_logprobs": 3}).json()
+        return list(reply["choices"][0]["logprobs"]["content"][0]["top_logprobs"])
+
+    fresh = first_token_logprobs("Does the Zephyr Mini have a barometer?")
+    first_token_logprobs("Does the Zephyr Mini have a camera?")  # shares the long passage before the question
+    assert first_token_logprobs("Does the Zephyr Mini have a barometer?") == fresh
+
+
 def test_json_schema_output_matches_in_process(server: ServerProcess) -> None:
     from kgrag.models import LocalLLM, OpenAICompatibleLLM, complete_json
 

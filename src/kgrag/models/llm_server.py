@@ -1,14 +1,16 @@
 """A shared local model server: llama-cpp-python's own OpenAI-compatible server over a packaged GGUF model.
 
 One process loads the model once; every kgrag process (CLI, web server, evaluation) reaches it with
-`[llm] provider = "openai"` and `base_url`. The only thing added to llama-cpp-python's app is a small
-middleware giving requests kgrag's in-process sampling defaults, so temperature-0 answers through the
-server equal the in-process ones. `ServerProcess` starts and stops such a server in a child process
+`[llm] provider = "openai"` and `base_url`. Two things are added to llama-cpp-python's app, so temperature-0
+answers through the server equal the in-process ones: a small middleware giving requests kgrag's in-process
+sampling defaults, and the in-process KV-cache rule (only the prompt's head is reused, so a reply does not
+depend on the request before it). `ServerProcess` starts and stops such a server in a child process
 (tests, benchmarks).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
@@ -25,6 +27,7 @@ import httpx
 from kgrag.errors import ModelError
 from kgrag.models.base import usable_threads
 from kgrag.models.gguf import DEFAULT_QUANT, resolve_model
+from kgrag.models.local_llm import _Loaded, keep_prompt_head
 
 DEFAULT_PORT = 8080
 # llama-cpp-python's server defaults repeat_penalty to 1.1; kgrag's in-process calls use 1.0 (JSON repeats keys).
@@ -85,6 +88,30 @@ class RequestDefaults:
         await self.app({**scope, "headers": headers}, replay, send)
 
 
+def _reuse_prompt_heads_only(llama: Any) -> None:
+    """Give the served model the in-process KV-cache rule (local_llm.keep_prompt_head) for chat requests.
+
+    llama-cpp-python reuses the longest cached prefix of the previous request, so the same request got slightly
+    other logits, and at times another reply, after another request. Its streaming handler calls
+    `Llama.create_chat_completion` on the class, so the rule is installed there, for marked instances only."""
+    import llama_cpp
+
+    llama._kgrag_loaded = _Loaded(llama)
+    create = llama_cpp.Llama.create_chat_completion
+    if getattr(create, "_kgrag_head_rule", False):
+        return
+
+    def create_chat_completion(self: Any, messages: Any, *args: Any, **kwargs: Any) -> Any:
+        loaded = getattr(self, "_kgrag_loaded", None)
+        if loaded is not None and messages:
+            with contextlib.suppress(ValueError):  # a prompt over the context: llama-cpp-python says so itself
+                keep_prompt_head(loaded, messages)
+        return create(self, messages, *args, **kwargs)
+
+    create_chat_completion._kgrag_head_rule = True  # type: ignore[attr-defined]
+    llama_cpp.Llama.create_chat_completion = create_chat_completion
+
+
 @dataclass
 class ServeConfig:
     """What `kgrag llm serve` runs: which model, where, and the llama.cpp context settings."""
@@ -130,6 +157,7 @@ def create_server_app(config: ServeConfig) -> tuple[Any, str]:
     # interrupt_requests=False: a request from another client must not cut a running stream short
     server_settings = ServerSettings(host=config.host, port=config.port, interrupt_requests=False)
     app = server_app.create_app(server_settings=server_settings, model_settings=[model_settings])
+    _reuse_prompt_heads_only(server_app._llama_proxy())
     return RequestDefaults(app, REQUEST_DEFAULTS), name
 
 

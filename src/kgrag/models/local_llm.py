@@ -103,6 +103,38 @@ def _pick(logits: np.ndarray, temperature: float, rng: np.random.Generator) -> i
     return int(top[rng.choice(len(top), p=weights / weights.sum())])
 
 
+def prompt_tokens(loaded: _Loaded, messages: Sequence[Message | dict[str, Any]]) -> list[int]:
+    """The chat prompt as tokens, in the model's own template."""
+    llama = loaded.llama
+    if loaded.formatter is None:
+        loaded.formatter = _chat_formatter(llama)
+        loaded.yes_ids = _token_ids(llama, YES_WORDS)
+        loaded.no_ids = _token_ids(llama, NO_WORDS)
+    formatted = loaded.formatter(messages=[dict(m) for m in messages])
+    return llama.tokenize(formatted.prompt.encode("utf-8"), add_bos=not formatted.added_special, special=True)
+
+
+def keep_prompt_head(loaded: _Loaded, messages: Sequence[Message | dict[str, Any]]) -> list[int]:
+    """The prompt's tokens, with the KV cache cut back to the prompt's head (all but the last message's text),
+    evaluated on its own. llama.cpp reuses the longest cached prefix of the previous prompt, and a prompt read
+    from another split point gets slightly other logits: the same question got another reply after another
+    question. Reusing only the head, always read alone, keeps the saving and makes a reply depend on its prompt
+    alone. ValueError when the prompt does not fit the context."""
+    llama = loaded.llama
+    tokens = prompt_tokens(loaded, messages)
+    if len(tokens) >= llama.n_ctx():
+        raise ValueError(f"the prompt has {len(tokens)} tokens")
+    empty = [*messages[:-1], {**messages[-1], "content": ""}] if messages else []
+    head = tokens[:min(llama.longest_token_prefix(prompt_tokens(loaded, empty), tokens), len(tokens) - 1)]
+    if head != loaded.head or llama._input_ids[: len(head)].tolist() != head:  # not cached, or reset since
+        llama.reset()
+        if head:
+            llama.eval(head)
+        loaded.head = head
+    llama.n_tokens = len(head)
+    return tokens
+
+
 class LocalLLM:
     """llama.cpp chat completions: JSON-schema-constrained output, streaming, and P(yes) scoring."""
 
@@ -171,35 +203,12 @@ class LocalLLM:
             meta={"finish_reason": choice.get("finish_reason"), "seconds": time.perf_counter() - start},
         )
 
-    def _tokens(self, loaded: _Loaded, messages: Sequence[Message]) -> list[int]:
-        """The chat prompt as tokens, in the model's own template."""
-        llama = loaded.llama
-        if loaded.formatter is None:
-            loaded.formatter = _chat_formatter(llama)
-            loaded.yes_ids = _token_ids(llama, YES_WORDS)
-            loaded.no_ids = _token_ids(llama, NO_WORDS)
-        formatted = loaded.formatter(messages=[dict(m) for m in messages])
-        return llama.tokenize(formatted.prompt.encode("utf-8"), add_bos=not formatted.added_special, special=True)
-
     def _keep_head(self, loaded: _Loaded, messages: Sequence[Message]) -> list[int]:
-        """The prompt's tokens, with the KV cache cut back to the prompt's head (all but the last message's text),
-        evaluated on its own. llama.cpp reuses the longest cached prefix of the previous prompt, and a prompt read
-        from another split point gets slightly other logits: the same question got another reply after another
-        question. Reusing only the head, always read alone, keeps the saving and makes a reply depend on its prompt
-        alone."""
-        llama = loaded.llama
-        tokens = self._tokens(loaded, messages)
-        if len(tokens) >= llama.n_ctx():
-            raise self._error(ValueError(f"the prompt has {len(tokens)} tokens"))
-        empty = [*messages[:-1], {**messages[-1], "content": ""}] if messages else []
-        head = tokens[:min(llama.longest_token_prefix(self._tokens(loaded, empty), tokens), len(tokens) - 1)]
-        if head != loaded.head or llama._input_ids[: len(head)].tolist() != head:  # not cached, or reset since
-            llama.reset()
-            if head:
-                llama.eval(head)
-            loaded.head = head
-        llama.n_tokens = len(head)
-        return tokens
+        """keep_prompt_head, with a prompt longer than the context reported as this model's error."""
+        try:
+            return keep_prompt_head(loaded, messages)
+        except ValueError as exc:
+            raise self._error(exc) from exc
 
     def _prompt(self, loaded: _Loaded, messages: Sequence[Message]) -> list[int]:
         """The chat prompt as tokens, evaluated into the KV cache after its cached head."""
