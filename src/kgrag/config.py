@@ -75,8 +75,8 @@ class AnswerSettings:
     focus: str = "auto"  # question-focused context for the LLM: auto (local models only) | on | off (full context)
     focus_tokens: int = 350  # size of the focused context (prompt processing dominates a local model's time)
     focus_max_tokens: int = 160  # answer length limit with the focused context
-    passages: int = 4  # auto mode, focused model: passages in the documents' words after the answer (0 = none); as
-    # many as a "no direct answer" shows, so a small model's answer never shows fewer of the documents' words
+    passages: int = 4  # auto mode, focused model: passages in the documents' words after the answer (0 = none); a
+    # "no direct answer" shows six (answering/quotes.py QUOTES): it has no answer of its own, so about as long
     min_relevance: float = -1.0  # best unit's cosine to the question below which only the closest passages are shown
     # (no LLM call); -1 = auto (0.40 with the bundled MiniLM embedder, off with others), 0 = off
 
