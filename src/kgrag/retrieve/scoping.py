@@ -171,12 +171,11 @@ def _variants(links: list[Link], adj: GraphAdjacency, tokens: list[str]) -> list
 
 
 def _product_names(adj: GraphAdjacency) -> list[tuple[list[str], int]]:
-    """Cached (name tokens, node) of every product's name and aliases."""
+    """Cached (name key tokens, node) of every product's name and aliases, from the one name index."""
     cached = adj._cache.get("scoping_products")
     if cached is None:
-        cached = [(name_tokens(text), node) for node, (name, etype, aliases)
-                  in enumerate(zip(adj.names, adj.types, adj.aliases, strict=True))
-                  if etype == PRODUCT_TYPE for text in (name, *aliases)]
+        cached = [(key.split(), node) for key, entries in _name_index(adj).items()
+                  for node, _ in entries if adj.types[node] == PRODUCT_TYPE]
         adj._cache["scoping_products"] = cached
     return cached
 
