@@ -27,7 +27,7 @@ import httpx
 from kgrag.errors import ModelError
 from kgrag.models.base import usable_threads
 from kgrag.models.gguf import DEFAULT_QUANT, resolve_model
-from kgrag.models.local_llm import _Loaded, keep_prompt_head
+from kgrag.models.local_llm import LoadedLlama, keep_prompt_head
 
 DEFAULT_PORT = 8080
 # llama-cpp-python's server defaults repeat_penalty to 1.1; kgrag's in-process calls use 1.0 (JSON repeats keys).
@@ -96,7 +96,7 @@ def _reuse_prompt_heads_only(llama: Any) -> None:
     `Llama.create_chat_completion` on the class, so the rule is installed there, for marked instances only."""
     import llama_cpp
 
-    llama._kgrag_loaded = _Loaded(llama)
+    llama._kgrag_loaded = LoadedLlama(llama)
     create = llama_cpp.Llama.create_chat_completion
     if getattr(create, "_kgrag_head_rule", False):
         return
@@ -157,7 +157,11 @@ def create_server_app(config: ServeConfig) -> tuple[Any, str]:
     # interrupt_requests=False: a request from another client must not cut a running stream short
     server_settings = ServerSettings(host=config.host, port=config.port, interrupt_requests=False)
     app = server_app.create_app(server_settings=server_settings, model_settings=[model_settings])
-    _reuse_prompt_heads_only(server_app._llama_proxy())
+    proxy = getattr(server_app, "_llama_proxy", None)  # llama-cpp-python 0.3's loaded model (not public API)
+    if proxy is None:
+        raise ModelError("llama-cpp-python's server has no _llama_proxy: this llama-cpp-python version is not "
+                         "supported by `kgrag llm serve` (0.3.x is)")
+    _reuse_prompt_heads_only(proxy())
     return RequestDefaults(app, REQUEST_DEFAULTS), name
 
 

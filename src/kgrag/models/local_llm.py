@@ -23,7 +23,7 @@ NO_WORDS = ("no", "No", " no", " No", "NO")
 
 
 @dataclass
-class _Loaded:
+class LoadedLlama:
     """One llama.cpp model + context shared by every LocalLLM in the process with the same settings."""
 
     llama: Any
@@ -34,12 +34,12 @@ class _Loaded:
     no_ids: list[int] = field(default_factory=list)
 
 
-_LOADED: dict[tuple[str, int, int, int, bool], _Loaded] = {}
+_LOADED: dict[tuple[str, int, int, int, bool], LoadedLlama] = {}
 _LOAD_LOCK = threading.Lock()
 _GRAMMARS: dict[str, Any] = {}
 
 
-def load_llama(path: Path, n_ctx: int, threads: int, batch_threads: int = 1, flash_attn: bool = True) -> _Loaded:
+def load_llama(path: Path, n_ctx: int, threads: int, batch_threads: int = 1, flash_attn: bool = True) -> LoadedLlama:
     """The process-wide llama.cpp instance for these settings, created on first use.
 
     Flash attention reads a 550-token prompt in 2.75 instead of 3.2 s on two vCPUs here (same generation speed)."""
@@ -53,7 +53,7 @@ def load_llama(path: Path, n_ctx: int, threads: int, batch_threads: int = 1, fla
                                         n_threads_batch=batch_threads, flash_attn=flash_attn, verbose=False)
             except (ValueError, RuntimeError, OSError) as exc:
                 raise ModelError(f"{path}: llama.cpp cannot load this model: {exc}") from exc
-            loaded = _LOADED[key] = _Loaded(llama)
+            loaded = _LOADED[key] = LoadedLlama(llama)
         return loaded
 
 
@@ -103,7 +103,7 @@ def _pick(logits: np.ndarray, temperature: float, rng: np.random.Generator) -> i
     return int(top[rng.choice(len(top), p=weights / weights.sum())])
 
 
-def prompt_tokens(loaded: _Loaded, messages: Sequence[Message | dict[str, Any]]) -> list[int]:
+def prompt_tokens(loaded: LoadedLlama, messages: Sequence[Message | dict[str, Any]]) -> list[int]:
     """The chat prompt as tokens, in the model's own template."""
     llama = loaded.llama
     if loaded.formatter is None:
@@ -114,7 +114,7 @@ def prompt_tokens(loaded: _Loaded, messages: Sequence[Message | dict[str, Any]])
     return llama.tokenize(formatted.prompt.encode("utf-8"), add_bos=not formatted.added_special, special=True)
 
 
-def keep_prompt_head(loaded: _Loaded, messages: Sequence[Message | dict[str, Any]]) -> list[int]:
+def keep_prompt_head(loaded: LoadedLlama, messages: Sequence[Message | dict[str, Any]]) -> list[int]:
     """The prompt's tokens, with the KV cache cut back to the prompt's head (all but the last message's text),
     evaluated on its own. llama.cpp reuses the longest cached prefix of the previous prompt, and a prompt read
     from another split point gets slightly other logits: the same question got another reply after another
@@ -154,9 +154,9 @@ class LocalLLM:
         self.model_dir = model_dir
         self.seed = seed
         self.lazy_grammar = lazy_grammar  # False: llama-cpp-python's response_format path (masks every step)
-        self._loaded: _Loaded | None = None
+        self._loaded: LoadedLlama | None = None
 
-    def _get(self) -> _Loaded:
+    def _get(self) -> LoadedLlama:
         """Assemble/locate the GGUF and load it (once per process)."""
         if self._loaded is None:
             _, path = resolve_model(self.model, self.model_dir, self.quant)
@@ -203,20 +203,20 @@ class LocalLLM:
             meta={"finish_reason": choice.get("finish_reason"), "seconds": time.perf_counter() - start},
         )
 
-    def _keep_head(self, loaded: _Loaded, messages: Sequence[Message]) -> list[int]:
+    def _keep_head(self, loaded: LoadedLlama, messages: Sequence[Message]) -> list[int]:
         """keep_prompt_head, with a prompt longer than the context reported as this model's error."""
         try:
             return keep_prompt_head(loaded, messages)
         except ValueError as exc:
             raise self._error(exc) from exc
 
-    def _prompt(self, loaded: _Loaded, messages: Sequence[Message]) -> list[int]:
+    def _prompt(self, loaded: LoadedLlama, messages: Sequence[Message]) -> list[int]:
         """The chat prompt as tokens, evaluated into the KV cache after its cached head."""
         tokens = self._keep_head(loaded, messages)
         loaded.llama.eval(tokens[len(loaded.head):])
         return tokens
 
-    def _constrained(self, loaded: _Loaded, messages: Sequence[Message], schema: dict[str, Any],
+    def _constrained(self, loaded: LoadedLlama, messages: Sequence[Message], schema: dict[str, Any],
                      max_tokens: int, temperature: float) -> tuple[str, int, int, str]:
         """Grammar-constrained decoding that checks the grammar on the chosen token first.
 
