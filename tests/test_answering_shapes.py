@@ -1093,6 +1093,19 @@ def test_how_exact_a_measurement_is_may_be_a_tolerance_in_the_unit_of_what_it_me
                                    replies=["The documents do not say."])
 
 
+def test_rows_of_one_table_saying_the_same_for_other_pins_are_quoted_once() -> None:
+    from kgrag.answer import quote_answer
+
+    header = "Pin | Channel | Description"
+    rows = ["6 | 04 | Digital programmable Input/Output", "8 | 06 | Digital programmable Input/Output",
+            "2 | 00 | Digital output, high-side switch", "9 | 07 | Digital programmable Input/Output"]
+    units = [Unit(block=3, pos=n, text=t, kind="row", header=header) for n, t in enumerate(rows)]
+    other_table = Unit(block=5, pos=0, text="4 | 02 | Digital programmable Input/Output", kind="row", header=header)
+    text = quote_answer([Scored(u, score=1.0 - 0.1 * n) for n, u in enumerate([*units, other_table])])
+    assert "Pin: 6;" in text and "Pin: 8;" not in text and "Pin: 9;" not in text  # one stands for its siblings
+    assert "high-side switch" in text and "Pin: 4;" in text  # another description, another table: quoted
+
+
 def test_a_graph_fact_restating_a_quoted_row_of_its_source_is_passed_over() -> None:
     from kgrag.answer import quote_answer
 

@@ -10,7 +10,7 @@ from kgrag.answering.asks import alternative_names, asks_overview
 from kgrag.answering.aspects import asks_whole, aspect_terms, labelled_by
 from kgrag.answering.extract import MIN_NAMES
 from kgrag.answering.names import squash, title_names
-from kgrag.answering.select import Focus, Scored, near_copy, restates
+from kgrag.answering.select import Focus, Scored, near_copy, restates, sibling_row
 from kgrag.answering.terms import (
     CITE,
     NO_ANSWER,
@@ -74,7 +74,7 @@ def quote_answer(ranked: list[Scored], n: int = QUOTES, titles: Mapping[int, str
         if (not _quotable(s) or len(s.unit.text.split()) < MIN_QUOTE_WORDS and not listed
                 or (s.unit.block, s.unit.pos) in quoted
                 or any(key in k or k in key for k in seen) or near_copy(s.unit.text, [u.text for u in units])
-                or restates(s.unit, units)
+                or restates(s.unit, units) or sibling_row(s.unit, units)
                 or (told and _said_already(s.unit, told))):
             continue
         seen.append(key)

@@ -315,6 +315,21 @@ def restates(unit: Unit, quoted: list[Unit]) -> bool:
     return False
 
 
+def sibling_row(unit: Unit, quoted: list[Unit]) -> bool:
+    """A table row saying what a row quoted before from the same table says, for other numbers only (pins 6, 8 and 9,
+    each "Digital programmable Input/Output"): one of them stands for the others. Numbers with a unit are values, so
+    a row stating one ("Max Output Power (EIRP) | 14.1 dBm @ CH9" beside "… | 14.7 dBm") is another fact."""
+    if unit.kind != "row" or has_value(unit.text):
+        return False
+    words = _wording(unit.text)
+    return any(u.kind == "row" and u.block == unit.block and _wording(u.text) == words for u in quoted)
+
+
+def _wording(text: str) -> frozenset[str]:
+    """A unit's words without the ones holding a digit."""
+    return frozenset(w for w in term_list(text) if not _DIGITS.search(w))
+
+
 @lru_cache(maxsize=4096)
 def _signature(text: str) -> tuple[frozenset[str], frozenset[str]]:
     """A unit's words and numbers, compared by near_copy against every unit chosen before it."""
