@@ -326,8 +326,8 @@ def sibling_row(unit: Unit, quoted: list[Unit]) -> bool:
 
 
 def _wording(text: str) -> frozenset[str]:
-    """A unit's words without the ones holding a digit."""
-    return frozenset(w for w in term_list(text) if not _DIGITS.search(w))
+    """A unit's words (its cached `_signature`) without the ones holding a digit."""
+    return frozenset(w for w in _signature(text)[0] if not _DIGITS.search(w))
 
 
 @lru_cache(maxsize=4096)
