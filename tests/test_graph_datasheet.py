@@ -65,6 +65,23 @@ def test_a_feature_lists_next_group_title_gives_its_lines_back_to_the_product() 
     assert not any(s == "QM328" and "supply" in r for s, r, _ in t)
 
 
+def test_an_interface_group_title_gives_its_lines_back_to_the_product() -> None:
+    """A flattened feature list: a group's transceiver cell reads like a part heading, then the next group ("I2C") has
+    the board's own lines; its pull-ups are not the transceiver's."""
+    x = extract(chunk("Features\nHigh-speed CAN\nQJA1040T/3 able to work at 12V/24V DC\nOn-board termination resistors\n"
+                      "I2C\nGrove connector\n10 kΩ pull-ups on board"))
+    t = triples(x)
+    assert ("Zephyr Mini Rev2", "pull ups", "10 kΩ") in t
+    assert not any(s == "QJA1040T" and "pull" in r for s, r, _ in t)
+    assert ("Zephyr Mini Rev2", "has interface", "I2C") in t
+
+
+def test_an_interface_group_under_a_module_heading_stays_the_modules() -> None:
+    """A module heads its own list ("Wi-Fi" then its radio's lines): those lines are the module's."""
+    x = extract(chunk("Features\nQINA-W110 Module\nDual Core CPU at up to 240MHz\nWi-Fi\n-96 dBm sensitivity"))
+    assert ("QINA-W110", "sensitivity", "-96 dBm") in triples(x)
+
+
 def test_component_header_lines_and_spec_lines() -> None:
     x = extract(chunk("KX270 6-axis IMU (Accelerometer and Gyroscope)\n±2000 dps gyroscope range\n"
                       "Humidity accuracy: ±1.5 %RH, typical"))

@@ -21,6 +21,7 @@ from kgrag.graph.datasheet.vocab import (
     FAMILY_TYPE,
     HEADER_WORDS,
     INTERFACE,
+    INTERFACE_GROUP,
     INTERFACE_TYPE,
     PART_TYPE,
     PRODUCT_TYPE,
@@ -65,6 +66,8 @@ class _State:
     subject: str
     header: list[str] = field(default_factory=list)
     skip_table: bool = False
+    in_interface_group: bool = False  # under a feature list's interface group title ("High-speed CAN")
+    subject_of_group: bool = False  # the subject was listed under such a group, so the next group title ends it
 
 
 INTERFACE_LABEL = re.compile(r"(?i)\b(interfaces?|peripherals?|communication|connectivity|buses)\b")  # rows listing them
@@ -155,8 +158,12 @@ class DatasheetExtractor(Extractor):
             return
         state.header, state.skip_table = [], False
         if line.strip(" :").lower() in BOARD_GROUPS:  # a feature list's next group is the product's, not the part's
-            state.subject = state.product
+            state.subject, state.in_interface_group = state.product, False
             return
+        if INTERFACE_GROUP.fullmatch(line.strip(" :")):  # "I2C" ends "High-speed CAN"'s "TJA1049T/3J able to work
+            if state.subject_of_group:  # at 12V/24V DC"; "Wi-Fi" under "NINA-W102 Module" stays the module's
+                state.subject, state.subject_of_group = state.product, False
+            state.in_interface_group = True
         rows = L.serialized_rows(line)
         table = L.as_grid(rows, line)
         if table is not None and len(table[0]) > 2:  # a grid of several columns: header then rows (Min/Typ/Max/Unit)
@@ -171,7 +178,9 @@ class DatasheetExtractor(Extractor):
             return
         header = L.component_header(line)
         if header:
-            state.subject = self._component(b, state, header[0], header[1]) or state.subject
+            subject = self._component(b, state, header[0], header[1])
+            if subject:
+                state.subject, state.subject_of_group = subject, state.in_interface_group
             return
         kv = L.key_value(line)
         if kv and (len(kv[1].split()) <= 6 or L.quantities(kv[1])):

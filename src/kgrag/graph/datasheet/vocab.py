@@ -70,6 +70,10 @@ HEADER_WORDS = frozenset({"min", "max", "typ", "typical", "unit", "units", "valu
 # listed before it ("ATmega328 Microcontroller" and its bullets, then "Power | 7-15V unregulated external power supply")
 BOARD_GROUPS = frozenset({"power", "power supply", "sleep modes", "input/output", "i/o", "dimensions",
                           "connectivity", "interfaces", "environment", "mechanical", "operating conditions"})
+# A feature list's group titled by its interface alone ("I2C", "High-speed CAN", "Wi-Fi/Bluetooth Low Energy"): its
+# lines are the product's again, not those of the transceiver listed under the group before it
+INTERFACE_GROUP = re.compile(rf"(?i:(?:high|full|low|half)[- ]speed\s+)?(?:{INTERFACE.pattern})"
+                             rf"(?:\s*[/,&]\s*(?:{INTERFACE.pattern}))*")
 SKIP_TABLE_WORDS = frozenset({"date", "revision", "changes", "substance", "link", "url", "company", "reference",
                               "lead", "exemptions", "frequency"})
 # Attribute labels that are never product facts; "Frequency Range | 6.24–8.24 GHz" is one (only a table of frequency
