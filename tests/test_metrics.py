@@ -35,6 +35,13 @@ def test_gold_fact_terms_and_recall() -> None:
     assert m.gold_fact_recall("no match", "the a an") == 1.0  # no content terms at all: nothing to miss
 
 
+def test_a_decimal_comma_is_the_same_value_as_a_decimal_point() -> None:
+    """European datasheets write "4,4 V"; the gold's "4.4 V" is that value, "44 V" is not."""
+    assert m.gold_fact_recall("Minimum supply 4,4 V", "4.4 V") == 1.0
+    assert m.gold_fact_recall("Minimum supply 4.4V", "4.4 V") == 1.0
+    assert m.gold_fact_recall("Minimum supply 44 V", "4.4 V") == 0.0
+
+
 @pytest.mark.parametrize(
     ("sims", "expected"),
     [([0.5, 0.5, 0.5], 3), ([0.875, 0.875, 0.875], 5), ([0.6, 0.7, 0.8], 4), ([-0.2], 1), ([1.3], 5), ([], 1)],

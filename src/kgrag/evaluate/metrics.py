@@ -177,9 +177,13 @@ def gold_fact_terms(gold: str) -> list[str]:
     return out
 
 
+_DECIMAL_POINT = re.compile(r"(?<=\d)\\\.(?=\d)")  # an escaped "." between two digits
+
+
 def _term_pattern(term: str) -> re.Pattern[str]:
-    """Case-insensitive pattern for a term: flexible whitespace, optional space before a unit."""
-    parts = [re.escape(p) for p in term.split(" ")]
+    """Case-insensitive pattern for a term: flexible whitespace, optional space before a unit, and a decimal point
+    that a document may write as a decimal comma ("4.4 V" is "4,4 V")."""
+    parts = [_DECIMAL_POINT.sub("[.,]", re.escape(p)) for p in term.split(" ")]
     body = r"\s*".join(parts) if term[:1].isdigit() else r"\s+".join(parts)
     return re.compile(rf"(?<![\w]){body}(?![\w])", re.IGNORECASE)
 
