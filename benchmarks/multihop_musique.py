@@ -18,6 +18,7 @@ import argparse
 import itertools
 import json
 import os
+import re
 import resource
 import sys
 import time
@@ -94,6 +95,11 @@ def hop(question: dict[str, Any]) -> str:
 
 def covered(text: str, q: dict[str, Any]) -> float:
     return max(coverage(text, a) for a in [q["answer"], *q.get("answer_aliases", [])])
+
+
+def strategy_specs(text: str) -> list[str]:
+    """`--strategies` split at the commas outside brackets: `hybrid,fused:weights=[0,1,1]` is two strategies."""
+    return [spec for spec in re.split(r",(?![^\[\]]*\])", text) if spec]
 
 
 def strategy_spec(spec: str) -> tuple[str, dict[str, str]]:
@@ -217,7 +223,7 @@ def main() -> None:
     index.__dict__["embedder"] = getattr(index.embedder, "inner", index.embedder)  # no cached question vectors
 
     results: dict[str, Any] = {}
-    for spec in args.strategies.split(","):
+    for spec in strategy_specs(args.strategies):
         strategy, options = strategy_spec(spec)
         index.search("warm-up", strategy=strategy, budget=1000, **options)  # load the cached arrays once
         results[spec] = measure(index, questions, strategy, **options)
