@@ -21,6 +21,7 @@ from kgrag.answering.select import Focus, focus_units
 from kgrag.answering.suits import try_suits, writes_value_for
 from kgrag.answering.terms import NO_ANSWER, analyse, is_refusal, question_coverage
 from kgrag.answering.tidy import loops, tidy_reply
+from kgrag.answering.variants import try_variants
 from kgrag.errors import ConfigError
 from kgrag.models.base import LLM, Embedder, Message
 from kgrag.types import Answer, Context
@@ -143,6 +144,12 @@ def plan_answer(
             if mode == "auto" and passages and differ is None:  # the names alone, then what the documents say of them
                 listed = followed_by(listed, key_quotes(q, focus, titles, passages, listed))
             return Plan(blocks, "quote", listed)
+    picked = try_variants(question, focus.ranked) if mode in ("extractive", "auto") else None
+    if picked is not None:  # "Which Opta variants have RS-485?": the variant table's filled cells, with its rows
+        context.info["answer_path"] = "variant table"
+        if mode == "auto" and passages:
+            picked = followed_by(picked, key_quotes(q, focus, titles, passages, picked))
+        return Plan(blocks, "quote", picked)
     chosen = try_choose(q, focus.ranked, titles) if mode in ("extractive", "auto") else None
     rated = try_suits(q, focus.ranked, titles) if chosen is None and mode in ("extractive", "auto") else None
     if chosen is not None and mode == "auto" and passages:  # then, as after a quote, the key passages: what each

@@ -1,0 +1,78 @@
+"""Which-variant questions over a variant table: "Which Opta variants can I use for Modbus RTU over RS-485?" with a
+table of one column per variant ("Name | Opta Lite | Opta RS485 | Opta WiFi", row "RS-485 | N/A | Half-duplex |
+Half-duplex"). The variants whose cell is filled in every row the question names are the answer, quoted with those
+rows, so the user sees what each variant has (a small model read that table wrong as often as right)."""
+
+from __future__ import annotations
+
+import re
+
+from kgrag.answering.select import Scored
+from kgrag.answering.terms import content_terms, words_found
+from kgrag.answering.units import Unit
+
+# "Which Opta variants …", "which of the three versions …", "Which Opta variant should I buy": a pick among variants
+_WHICH_VARIANT = re.compile(r"\bwhich\b(?:\s+[\w-]+){0,4}?\s+(?:variants?|versions?|models?|ones)\b", re.IGNORECASE)
+ABSENT = frozenset({"", "n/a", "na", "-", "–", "—", "no", "none", "not available", "not supported", "x", "✗"})
+GENERIC_NAME_WORDS = frozenset({"arduino"})  # a maker's name shared by every column names no family
+
+
+def asks_which_variant(question: str) -> bool:
+    """The question asks which of a product's variants (versions, models) has what it names."""
+    return bool(_WHICH_VARIANT.search(question))
+
+
+def variant_names(unit: Unit, question: str) -> list[str] | None:
+    """The column names of a row's table when they are variants of one family the question names (the names share
+    their first words, "Arduino Opta …", and the question writes one of them that is not the maker's)."""
+    if unit.kind != "row" or not unit.header:
+        return None
+    heads = [h.strip() for h in unit.header.split("|")]
+    cells = unit.text.split("|")
+    if len(heads) != len(cells) or len(heads) < 3 or not all(heads[1:]):
+        return None
+    names = heads[1:]
+    words = [n.split() for n in names]
+    shared: list[str] = []
+    for column in zip(*words, strict=False):
+        if len({w.lower() for w in column}) != 1:
+            break
+        shared.append(column[0].lower())
+    family = [w for w in shared if w not in GENERIC_NAME_WORDS]
+    asked = {w.lower() for w in re.findall(r"[\w-]+", question)}
+    return names if family and any(w in asked for w in family) else None
+
+
+def _filled(cell: str) -> bool:
+    return cell.strip().lower().strip(" .") not in ABSENT
+
+
+def try_variants(question: str, ranked: list[Scored]) -> str | None:
+    """The variants a variant table gives what the question names, with the table's rows on it; None unless the
+    question asks which variant, a row of such a table is labelled by the question's words, and the rows single out
+    some variants but not all."""
+    if not asks_which_variant(question):
+        return None
+    asked = content_terms(question)
+    tables: dict[tuple[int, str], list[Unit]] = {}
+    for s in ranked:
+        unit = s.unit
+        label = unit.text.split("|")[0] if unit.kind == "row" else ""
+        terms = content_terms(label)
+        if not terms or words_found(terms, asked) != terms or variant_names(unit, question) is None:
+            continue
+        rows = tables.setdefault((unit.block, unit.header), [])
+        if all(r.text != unit.text for r in rows):
+            rows.append(unit)
+    if not tables:
+        return None
+    rows = max(tables.values(), key=len)  # the table with the most rows the question names
+    names = variant_names(rows[0], question) or []
+    having = [n for i, n in enumerate(names, 1) if all(_filled(r.text.split("|")[i]) for r in rows)]
+    if not having or len(having) == len(names):
+        return None  # every variant has it, or none: the table does not single any out
+    cited = rows[0].cited()
+    named = [f"the {n}" for n in having]
+    listed = " and ".join(named) if len(named) < 3 else f"{', '.join(named[:-1])} and {named[-1]}"
+    quotes = " ".join(f"{r.display().rstrip(' .;')} [{r.cited()}]." for r in rows)
+    return f"{listed[0].upper()}{listed[1:]} [{cited}]. {quotes}"
