@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from kgrag.answer import generate_answer
-from kgrag.answering.choose import asked_value, fit
+from kgrag.answering.choose import asked_value, bare_pick, fit, interfaces_in
 from kgrag.models.fake import FakeLLM
 from kgrag.types import Context, ContextItem
 
@@ -136,3 +136,29 @@ def test_a_choice_is_followed_by_the_key_passages_of_the_options() -> None:
     verdict, tail = answer.text.split("\n\nFrom the documents: ")
     assert "QX40 microcontroller running at 64 MHz [1]" in tail  # what the other option is, in its own words
     assert "always-on keyword spotting" in verdict and "always-on keyword spotting" not in tail  # no quote twice
+
+
+def test_the_option_whose_documents_name_every_asked_interface_is_chosen() -> None:
+    """"I need CAN bus and RS-485": one option's documents name both (a connector row), the other's neither; the
+    need words alone (CAN, bus, RS-485) were too few to tell the two apart."""
+    question = "I need CAN bus and RS-485 links to field devices. Is the Zephyr Control or the Zephyr Edge the better choice?"
+    control = ("Zephyr Control connectors\nRef. | Description\nJ5 | Comm protocols (RS-232, RS-485, CAN)\n"
+               "The Zephyr Control runs industrial machines in factories.")
+    edge = ("Zephyr Edge overview\nThe Zephyr Edge is a low power board for irrigation in fields.\n"
+            "The Zephyr Edge talks to a phone over Bluetooth Low Energy.")
+    text, path = _answer(question, ("Zephyr Control", control), ("Zephyr Edge", edge))
+    assert path == "choice" and text.startswith("The Zephyr Control.")
+    assert "RS-485, CAN" in text
+
+
+def test_a_question_ending_in_the_two_options_alone_asks_to_pick() -> None:
+    """"…, without any gateway. Zephyr Voice or Zephyr Vision?" has no choice word, yet asks which one; an option
+    named WiFi is no Wi-Fi of its own."""
+    question = "My node must send its data straight to a Wi-Fi access point, no gateway. Zephyr Voice or Zephyr Vision?"
+    voice = "Zephyr Voice radio\nThe Zephyr Voice talks over Bluetooth Low Energy only."
+    vision = "Zephyr Vision radio\nThe Wi-Fi interface of the Zephyr Vision can join an access point as a station."
+    text, path = _answer(question, ("Zephyr Voice", voice), ("Zephyr Vision", vision))
+    assert path == "choice" and text.startswith("The Zephyr Vision.")
+    assert bare_pick(question, [["Zephyr", "Voice"], ["Zephyr", "Vision"]])
+    assert not bare_pick("Does the Zephyr Voice or the Zephyr Vision have Wi-Fi?", [["Zephyr", "Voice"], ["Zephyr", "Vision"]])
+    assert interfaces_in("The Zephyr WiFi 1010 has RS485 and BLE", [["Zephyr", "WiFi", "1010"]]) == {"rs485", "bluetoothlowenergy"}

@@ -17,6 +17,7 @@ from kgrag.answering.names import squash
 from kgrag.answering.select import Scored
 from kgrag.answering.terms import PRODUCT_WORDS, QuestionTerms, content_terms, words_found
 from kgrag.answering.values import NUMBER, NUMBER_UNIT, RANGE_ENDS, dimension_of_unit, dimension_words
+from kgrag.graph.rules_patterns import INTERFACE
 
 # The words of a question that offer a choice; without one, "A or B" is no request to pick ("Does the A or the B
 # have a CAN bus?" is two yes/no questions).
@@ -51,6 +52,8 @@ class Side:
     misses: Scored | None = None
     denies: Scored | None = None
     support: list[tuple[int, Scored]] = field(default_factory=list)  # units holding need words, with how many
+    interfaces: set[str] = field(default_factory=set)  # the asked interfaces its units name
+    connects: Scored | None = None  # its unit naming the most asked interfaces
 
 
 def need_terms(q: QuestionTerms, sides: list[list[str]]) -> set[str]:
@@ -225,16 +228,44 @@ def fit(text: str, value: tuple[float, str, bool]) -> bool | None:
     return any(ok for ok, _ in verdicts) if verdicts else None
 
 
+_SAME_INTERFACE = {"ble": "bluetoothlowenergy", "bluetoothle": "bluetoothlowenergy", "canbus": "can"}
+
+
+def interface_key(name: str) -> str:
+    """One key per interface however it is written: "RS-485" / "RS485", "Wi-Fi" / "WiFi", "BLE" / "Bluetooth LE"."""
+    key = re.sub(r"[^a-z0-9]", "", name.lower())
+    return _SAME_INTERFACE.get(key, key)
+
+
+def interfaces_in(text: str, sides: list[list[str]]) -> set[str]:
+    """The interfaces `text` names, not counting the options' own names ("MKR WiFi 1010" names no Wi-Fi)."""
+    for side in sides:
+        text = re.sub(re.escape(" ".join(side)), " ", text, flags=re.IGNORECASE)
+    return {interface_key(m.group(0)) for m in INTERFACE.finditer(text)}
+
+
+def _covers(found: set[str], asked: str) -> bool:
+    """A named interface is the asked one or a kind of it ("Bluetooth Low Energy" is Bluetooth)."""
+    return any(f == asked or f.startswith(asked) for f in found)
+
+
 def read_side(name: list[str], other: list[str], need: set[str], value: tuple[float, str, bool] | None,
-              ranked: list[Scored], titles: dict[int, str]) -> Side:
-    """The evidence about one option among the ranked units (its own, not the other option's)."""
+              ranked: list[Scored], titles: dict[int, str], asked: frozenset[str] = frozenset()) -> Side:
+    """The evidence about one option among the ranked units (its own, not the other option's); with `asked`
+    interfaces, which of them its units name."""
     side = Side(name)
+    best_count = 0
     quantity = dimension_words(dimension_of_unit(value[1])) if value else set()  # "temperature" for a value in °C
     for s in ranked:
         if not unit_about(name, s, titles) or unit_about(other, s, titles):
             continue
         side.units += 1
         text = s.unit.scoped()
+        if asked:
+            named = {a for a in asked if _covers(interfaces_in(text, [name, other]), a)}
+            side.interfaces |= named
+            if len(named) > best_count:
+                side.connects, best_count = s, len(named)
         words = content_terms(text)
         found = len(words_found(need, words))
         valued = value is not None and (found > 0 or bool(quantity & words))  # a row about the need or the quantity
@@ -264,7 +295,7 @@ def second_quote(side: Side, shown: Scored) -> Scored | None:
     return None
 
 
-def winner(a: Side, b: Side) -> tuple[Side, Scored, Scored | None] | None:
+def winner(a: Side, b: Side, asked: frozenset[str] = frozenset()) -> tuple[Side, Scored, Scored | None] | None:
     """(the chosen option, its deciding unit, the other option's unit to show) when one option clearly wins."""
     for one, two in ((a, b), (b, a)):
         if one.fits and not two.fits and two.misses:  # the asked value fits one option's rating, not the other's
@@ -272,6 +303,10 @@ def winner(a: Side, b: Side) -> tuple[Side, Scored, Scored | None] | None:
     for one, two in ((a, b), (b, a)):
         if two.denies and not one.denies and one.best and one.words >= MIN_WORDS:  # "the B is NOT 5V tolerant"
             return one, one.best, two.denies
+    for one, two in ((a, b), (b, a)):  # "I need CAN bus and RS-485": one option's documents name every asked
+        if (asked and one.connects and one.interfaces == asked and two.units  # interface, the other's not all of
+                and two.interfaces < asked and not one.denies):  # them (its documents were found)
+            return one, one.connects, two.connects or two.best
     if a.fits or a.misses or b.fits or b.misses:  # the question's value was checked: words do not overrule it
         return None
     for one, two in ((a, b), (b, a)):
@@ -290,18 +325,26 @@ def quote_unit(s: Scored, titles: dict[int, str], name: list[str], led: Scored |
     return f"{lead}{text} [{s.unit.cited()}]."
 
 
+def bare_pick(question: str, sides: list[list[str]]) -> bool:
+    """The question ends in a sentence of the two options only: "…, without any gateway. Nicla Voice or Nicla
+    Vision?" asks to pick one."""
+    last = re.split(r"(?<=[.!?:])\s+", question.strip())[-1]
+    names = {w.lower() for side in sides for w in side} | {"the", "a", "an", "or", "arduino"}
+    words = re.findall(r"[\w-]+", last.lower())
+    return bool(words) and "or" in words and all(w in names for w in words)
+
+
 def try_choose(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) -> str | None:
     """The option the documents' evidence picks, its deciding quote and the other option's closest one; None unless
     the question offers two products for a need and one clearly wins."""
-    if not _CHOICE.search(q.text):
-        return None
     sides = alternative_names(q.text, q.phrases)
-    if len(sides) != 2:
+    if len(sides) != 2 or not (_CHOICE.search(q.text) or bare_pick(q.text, sides)):
         return None
     need = need_terms(q, sides)
     value = asked_value(q.text)
-    a, b = (read_side(one, two, need, value, ranked, titles) for one, two in (sides, sides[::-1]))
-    won = winner(a, b)
+    asked = frozenset(interfaces_in(q.text, sides))
+    a, b = (read_side(one, two, need, value, ranked, titles, asked) for one, two in (sides, sides[::-1]))
+    won = winner(a, b, asked)
     if won is None:
         return None
     chosen, unit, shown = won
