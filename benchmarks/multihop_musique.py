@@ -30,6 +30,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # 2 shared cores: BLAS threa
 
 import common as bench  # noqa: E402  (the shared benchmark helpers)
 
+from kgrag.cli.eval import parse_option  # noqa: E402
 from kgrag.evaluate.metrics import coverage  # noqa: E402
 from kgrag.index import Index  # noqa: E402
 from kgrag.progress import NullProgress  # noqa: E402
@@ -102,10 +103,11 @@ def strategy_specs(text: str) -> list[str]:
     return [spec for spec in re.split(r",(?![^\[\]]*\])", text) if spec]
 
 
-def strategy_spec(spec: str) -> tuple[str, dict[str, str]]:
-    """`name:key=value&key=value` -> (name, options); the values stay strings (each retriever parses its own)."""
+def strategy_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """`name:key=value&key=value` -> (name, options), each value read as `kgrag eval --option` reads it (JSON when
+    it parses: `weights=[0,1,1]` is a list)."""
     name, _, opts = spec.partition(":")
-    return name, dict(item.split("=", 1) for item in opts.split("&") if item)
+    return name, dict(parse_option(item) for item in opts.split("&") if item)
 
 
 def measure(index: Index, questions: list[dict[str, Any]], strategy: str, **options: Any) -> dict[str, Any]:

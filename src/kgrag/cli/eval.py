@@ -36,7 +36,7 @@ def register(app: typer.Typer) -> None:
             return
         if questions is None:
             raise typer.BadParameter("--questions is required (or use `kgrag eval generate` to write some)")
-        options = dict(_option(o) for o in option)
+        options = dict(parse_option(o) for o in option)
         names = [s.strip() for s in strategies.split(",") if s.strip()]
         from kgrag.evaluate.pipeline import run_evaluation
 
@@ -69,7 +69,7 @@ def register(app: typer.Typer) -> None:
         console.print(f"wrote {len(rows)} questions to {out}")
 
 
-def _option(text: str) -> tuple[str, Any]:
+def parse_option(text: str) -> tuple[str, Any]:
     """key=value with the value read as JSON when possible (numbers, true/false), else as a string."""
     key, sep, value = text.partition("=")
     if not sep:
