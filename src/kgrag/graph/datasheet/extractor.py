@@ -160,8 +160,8 @@ class DatasheetExtractor(Extractor):
         if line.strip(" :").lower() in BOARD_GROUPS:  # a feature list's next group is the product's, not the part's
             state.subject, state.in_interface_group = state.product, False
             return
-        if INTERFACE_GROUP.fullmatch(line.strip(" :")):  # "I2C" ends "High-speed CAN"'s "TJA1049T/3J able to work
-            if state.subject_of_group:  # at 12V/24V DC"; "Wi-Fi" under "NINA-W102 Module" stays the module's
+        if INTERFACE_GROUP.fullmatch(line.strip(" :")):  # a group title: "I2C" ends the part listed under "High-speed
+            if state.subject_of_group:  # CAN"; a module heading its own list keeps its "Wi-Fi" sub-group
                 state.subject, state.subject_of_group = state.product, False
             state.in_interface_group = True
         rows = L.serialized_rows(line)

@@ -70,8 +70,8 @@ HEADER_WORDS = frozenset({"min", "max", "typ", "typical", "unit", "units", "valu
 # listed before it ("ATmega328 Microcontroller" and its bullets, then "Power | 7-15V unregulated external power supply")
 BOARD_GROUPS = frozenset({"power", "power supply", "sleep modes", "input/output", "i/o", "dimensions",
                           "connectivity", "interfaces", "environment", "mechanical", "operating conditions"})
-# A feature list's group titled by its interface alone ("I2C", "High-speed CAN", "Wi-Fi/Bluetooth Low Energy"): its
-# lines are the product's again, not those of the transceiver listed under the group before it
+# A feature list's group titled by its interface alone ("I2C", "High-speed CAN", "Wi-Fi/Bluetooth Low Energy"): it
+# ends a part listed under the group before it ("TJA1049T/3J able to work at 12V/24V DC" under "High-speed CAN")
 INTERFACE_GROUP = re.compile(rf"(?i:(?:high|full|low|half)[- ]speed\s+)?(?:{INTERFACE.pattern})"
                              rf"(?:\s*[/,&]\s*(?:{INTERFACE.pattern}))*")
 SKIP_TABLE_WORDS = frozenset({"date", "revision", "changes", "substance", "link", "url", "company", "reference",
