@@ -318,3 +318,19 @@ def test_a_length_rates_only_as_a_reach_and_a_size_rates_nothing() -> None:
                          "c1", "d1", {"path": "core.pdf", "title": "Zephyr Core"})]
     text, path = _answer("Will Bluetooth work between two Zephyr Core boards placed 100 m apart?", items)
     assert path != "rating" and not text.startswith("No.")
+
+
+def test_a_share_in_percent_is_rated_only_by_rows_of_the_quantity_the_question_names() -> None:
+    """"humidity around 90% RH": an analog input's "accuracy +/- 5%" or a relay's "duty cycle of 10%" rate no humidity,
+    so no "No." comes of them; a humidity rating does decide."""
+    core = ("The Zephyr Core is a compact controller board.\nAnalog inputs\nParameter | Value\nAccuracy | +/- 5%\n"
+            "Relays\nThe relay holds its maximum using a duty cycle of less or equal to 10%.")
+    items = [ContextItem("chunk", core, 0.5, "c1", "d1", {"path": "core.pdf", "title": "Zephyr Core"})]
+    question = "Humidity in our cabinets sits around 90% RH. Is the Zephyr Core rated for that operating humidity?"
+    context = Context(question=question, strategy="test", items=items, tokens=200, budget=2000)
+    answer = generate_answer(FakeLLM(replies=["The documents do not contain the answer."]), question, context,
+                             mode="auto", focus_tokens=200)
+    assert context.info.get("answer_path") != "rating" and not answer.text.startswith("No.")
+    rated = core + "\nEnvironment\nParameter | Value\nOperating humidity | 10% to 85% RH, non-condensing"
+    text, path = _answer(question, [ContextItem("chunk", rated, 0.5, "c1", "d1", {"path": "core.pdf", "title": "Zephyr Core"})])
+    assert path == "rating" and text.startswith("No.") and "85% RH" in text

@@ -66,7 +66,9 @@ def read_value(value: tuple[float, str, bool], need: set[str], about: list[Score
     """What the product's own units (`about`: its document's, or its graph facts) that rate the value's quantity
     (carrying a need word or the quantity's name) say of it; headings, parts-list rows and compliance notices ("none of
     the SVHCs … above 0.1 %") rate nothing."""
-    quantity = dimension_words(dimension_of_unit(value[1]))  # "temperature" for a value in °C
+    dims = dimension_of_unit(value[1])  # "temperature" for a value in °C; a "%" is a humidity, a gas or a ratio:
+    said = {d for d in dims if dimension_words({d}) & need}  # the one the question names ("90% RH … humidity") decides
+    quantity = dimension_words(said or dims)  # which rows rate it, not an accuracy or a duty cycle in %
     own = [(s, content_terms(s.unit.scoped())) for s in about
            if s.unit.kind != "heading" and not parts_row(s.unit) and not COMPLIANCE.search(s.unit.text)]
     rated = [(s, fit(s.unit.value_text(), value), named)
