@@ -1192,6 +1192,29 @@ def test_a_kind_of_part_the_products_own_documents_never_name_is_said_to_be_miss
     assert "do not mention a camera" not in answer.text
 
 
+def test_an_overview_of_listed_things_none_of_which_the_products_documents_name_is_said_to_be_missing() -> None:
+    """"Summarize the Zephyr Nano's SMT guidance: reflow profile, moisture sensitivity level and tape packaging" over a
+    datasheet that only says the board may be soldered by its castellated pads: no overview made up by the model, but
+    "do not mention …"; a list of which one item is there goes the usual way."""
+    nano = ("Zephyr Nano\nSMT assembly guidance: the Zephyr Nano can be mounted as an SMT component, soldered via its "
+            "castellated pads.\nIts low profile fits thin enclosures.\nThe microphone sensitivity is -26 dBFS at logic "
+            "level 3.3 V.\nThe packaging holds one board.\nMemory | 48 kB flash, 6 kB SRAM\n"
+            "The microcontroller runs at 20 MHz.")
+    items = [ContextItem("chunk", nano, 0.6, "c1", "d1", {"path": "nano.pdf", "title": "Zephyr Nano"})]
+    question = ("Can you summarize the SMT assembly guidance for the Zephyr Nano: reflow profile, moisture sensitivity "
+                "level, and tape packaging?")
+    context = Context(question=question, strategy="test", items=items, tokens=200, budget=2000)
+    answer = generate_answer(FakeLLM(replies=["Reflow at 245 °C peak [1]."]), question, context, mode="auto",
+                             focus_tokens=200)
+    assert answer.text.startswith("The documents found do not mention reflow profile, moisture sensitivity level or "
+                                  "tape packaging; the closest passages:")
+    question = "Give me an overview of the Zephyr Nano: its microcontroller, reflow profile and tape packaging."
+    context = Context(question=question, strategy="test", items=items, tokens=200, budget=2000)
+    answer = generate_answer(FakeLLM(replies=["It runs at 20 MHz [1]."]), question, context, mode="auto",
+                             focus_tokens=200)
+    assert "do not mention" not in answer.text
+
+
 def test_a_polite_request_after_the_users_situation_checks_no_quantity() -> None:
     asked = "My node runs off a 12 V battery. Can it take that on VIN?"
     assert "voltage" in analyse(asked).dimensions  # a yes/no question about the value written

@@ -15,7 +15,7 @@ from kgrag.answering.compare import try_compare
 from kgrag.answering.differ import parts_overview, try_differences
 from kgrag.answering.extract import try_extract, try_list
 from kgrag.answering.grounding import reply_problems
-from kgrag.answering.names import missing_kind, name_found, unknown_names
+from kgrag.answering.names import missing_items, missing_kind, name_found, unknown_names
 from kgrag.answering.quotes import documents_tail, followed_by, key_quotes, quote_answer, sides_first
 from kgrag.answering.select import Focus, focus_units
 from kgrag.answering.suits import try_suits, writes_value_for
@@ -164,6 +164,11 @@ def plan_answer(
         context.info["missing_kind"] = kind
         return evidence_plan(blocks, context, evidence, f"The documents found do not mention a {kind} on the "
                                                         f"{titles.get(own[0].unit.block)}; the closest passages:")
+    unlisted = missing_items(question, q.phrases, [s.unit.scoped() for s in own]) if mode != "generative" else []
+    if unlisted:  # "Summarize its SMT guidance: reflow profile, moisture sensitivity level, …": none of them is there
+        context.info["missing_items"] = unlisted
+        return evidence_plan(blocks, context, evidence, f"The documents found do not mention {', '.join(unlisted[:-1])} "
+                                                        f"or {unlisted[-1]}; the closest passages:")
     if coverage < min_coverage - FOCUS_SLACK:  # the context covers the question, its best units do not: a small
         return evidence_plan(blocks, context, evidence)  # model would answer off-topic
     if mode in ("extractive", "auto"):

@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from kgrag.answering.asks import TOKEN
-from kgrag.answering.terms import CITE, QuestionTerms
+from kgrag.answering.asks import TOKEN, asks_overview
+from kgrag.answering.terms import CITE, QuestionTerms, content_terms, words_found
 from kgrag.answering.values import NUMBER_UNIT
 from kgrag.graph.keys import GENERIC_WORDS
 
@@ -219,6 +219,28 @@ def missing_kind(asked: set[str], own_texts: list[str]) -> str | None:
         if kind in asked and not any(re.search(rf"(?<![a-z]){re.escape(w)}", low) for w in words):
             return kind
     return None
+
+
+_ITEM_SPLIT = re.compile(r",\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+")
+
+
+def missing_items(question: str, names: list[list[str]], own_texts: list[str]) -> list[str]:
+    """The things an overview question lists after a colon ("Summarize its SMT guidance: reflow profile, moisture
+    sensitivity level, and tape and reel") when no passage of the asked product's own names any one of them with all
+    its words: its documents do not cover what is asked, and a small model would make the overview up. Empty when
+    one item is covered, the question lists fewer than two, or no own passage was found."""
+    head, colon, tail = question.rpartition(":")
+    if not colon or not own_texts or not asks_overview(head):
+        return []
+    named = {w.lower() for name in names for w in name}
+    items = [i.strip(" ?.") for i in _ITEM_SPLIT.split(tail) if i.strip(" ?.")]
+    wanted = [(item, terms) for item in items if (terms := content_terms(item) - named)]
+    if len(wanted) < 2:
+        return []
+    units = [content_terms(text) for text in own_texts]
+    if any(words_found(terms, words) == terms for _, terms in wanted for words in units):
+        return []
+    return [item for item, _ in wanted]
 
 
 # A capitalised word inside a sentence ("… English, Spanish, Portuguese and Catalan"): a name; not the first word of a
