@@ -149,6 +149,7 @@ def test_the_option_whose_documents_name_every_asked_interface_is_chosen() -> No
     text, path = _answer(question, ("Zephyr Control", control), ("Zephyr Edge", edge))
     assert path == "choice" and text.startswith("The Zephyr Control.")
     assert "RS-485, CAN" in text
+    assert "The passages found on the Zephyr Edge name no CAN or RS-485." in text  # said, not an unrelated quote
 
 
 def test_a_question_ending_in_the_two_options_alone_asks_to_pick() -> None:

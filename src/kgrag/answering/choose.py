@@ -54,6 +54,7 @@ class Side:
     support: list[tuple[int, Scored]] = field(default_factory=list)  # units holding need words, with how many
     interfaces: set[str] = field(default_factory=set)  # the asked interfaces its units name
     connects: Scored | None = None  # its unit naming the most asked interfaces
+    first: Scored | None = None  # its best ranked unit at all (whose document title names the option in full)
 
 
 def need_terms(q: QuestionTerms, sides: list[list[str]]) -> set[str]:
@@ -239,9 +240,17 @@ def interface_key(name: str) -> str:
 
 def interfaces_in(text: str, sides: list[list[str]]) -> set[str]:
     """The interfaces `text` names, not counting the options' own names ("MKR WiFi 1010" names no Wi-Fi)."""
+    return set(interface_names(text, sides))
+
+
+def interface_names(text: str, sides: list[list[str]]) -> dict[str, str]:
+    """Each interface `text` names (key -> as first written), not counting the options' own names."""
     for side in sides:
         text = re.sub(re.escape(" ".join(side)), " ", text, flags=re.IGNORECASE)
-    return {interface_key(m.group(0)) for m in INTERFACE.finditer(text)}
+    out: dict[str, str] = {}
+    for m in INTERFACE.finditer(text):
+        out.setdefault(interface_key(m.group(0)), m.group(0))
+    return out
 
 
 def _covers(found: set[str], asked: str) -> bool:
@@ -260,6 +269,7 @@ def read_side(name: list[str], other: list[str], need: set[str], value: tuple[fl
         if not unit_about(name, s, titles) or unit_about(other, s, titles):
             continue
         side.units += 1
+        side.first = side.first or s
         text = s.unit.scoped()
         if asked:
             named = {a for a in asked if _covers(interfaces_in(text, [name, other]), a)}
@@ -306,7 +316,7 @@ def winner(a: Side, b: Side, asked: frozenset[str] = frozenset()) -> tuple[Side,
     for one, two in ((a, b), (b, a)):  # "I need CAN bus and RS-485": one option's documents name every asked
         if (asked and one.connects and one.interfaces == asked and two.units  # interface, the other's not all of
                 and two.interfaces < asked and not one.denies):  # them (its documents were found)
-            return one, one.connects, two.connects or two.best
+            return one, one.connects, two.connects  # the other's passage naming some of them, if any
     if a.fits or a.misses or b.fits or b.misses:  # the question's value was checked: words do not overrule it
         return None
     for one, two in ((a, b), (b, a)):
@@ -356,6 +366,11 @@ def try_choose(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) -
     more = second_quote(chosen, unit)  # why, in a second passage of the chosen option
     if more is not None:
         text += f" {quote_unit(more, titles, chosen.name, led=unit)}"
+    lacking = [written for key, written in interface_names(q.text, sides).items()
+               if asked and unit is chosen.connects and key not in other.interfaces]
+    if lacking:  # what the other option's passages do not name, said rather than shown by an unrelated passage
+        title = (titles.get(other.first.unit.block, "") if other.first else "") or " ".join(other.name)
+        text += f" The passages found on the {title} name no {' or '.join(lacking)}."
     if shown is None:
         return text
     text += f" {quote_unit(shown, titles, other.name)}"
