@@ -37,7 +37,8 @@ def triples_reply(text: str) -> str:
 @pytest.mark.parametrize(
     ("a", "b"),
     [("Nano 33 BLE", "Nano 33 BLE Rev2"), ("BMI270", "BMI160"), ("5 V", "3.3 V"), ("-40 °C", "40 °C"),
-     ("3.3 V", "33 V"), ("Nano 33 BLE", "Nano 33 IoT"), ("temperature sensor", "temperature")],
+     ("3.3 V", "33 V"), ("Nano 33 BLE", "Nano 33 IoT"), ("temperature sensor", "temperature"),
+     ("2A", "2"), ("0.5 A", "0.5")],  # a value's "A" is amperes, not an article: "2 DAC pins" are not "2A"
 )
 def test_keys_keep_numbers_and_suffixes_apart(a: str, b: str) -> None:
     assert entity_key(a) != entity_key(b)

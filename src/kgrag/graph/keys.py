@@ -65,7 +65,9 @@ def _identifier(word: str) -> bool:
 
 def entity_key(name: str) -> str:
     """The resolution/blocking key of an entity name; equal keys mean "the same name"."""
-    tokens = [t for t in name_tokens(name) if t not in ARTICLES] or name_tokens(name)
+    tokens = name_tokens(name)
+    if not name.strip()[:1].isdigit():  # a value's "A" is amperes: "2A" is not "2"
+        tokens = [t for t in tokens if t not in ARTICLES] or tokens
     if any(_identifier(w) for w in name.split() if _singular(w.lower()) not in GENERIC_WORDS):
         tokens = [t for t in tokens if t not in GENERIC_WORDS] or tokens
     return " ".join(tokens)
