@@ -159,12 +159,13 @@ def plan_answer(
         return Plan(blocks, "quote", chosen or rated or "")
     evidence = quote_answer(sides_first(q, focus.ranked, titles), titles=titles) if mode == "auto" else NO_ANSWER
     own = [s for s in focus.ranked if s.own]
-    kind = missing_kind(q.attributes, [s.unit.scoped() for s in own]) if mode != "generative" else None
+    own_texts = [s.unit.scoped() for s in own]
+    kind = missing_kind(q.attributes, own_texts) if mode != "generative" else None
     if kind:  # "the camera frame rate of the Machine Control": its documents name no camera
         context.info["missing_kind"] = kind
         return evidence_plan(blocks, context, evidence, f"The documents found do not mention a {kind} on the "
                                                         f"{titles.get(own[0].unit.block)}; the closest passages:")
-    unlisted = missing_items(question, q.phrases, [s.unit.scoped() for s in own]) if mode != "generative" else []
+    unlisted = missing_items(question, q.phrases, own_texts) if mode != "generative" else []
     if unlisted:  # "Summarize its SMT guidance: reflow profile, moisture sensitivity level, …": none of them is there
         context.info["missing_items"] = unlisted
         return evidence_plan(blocks, context, evidence, f"The documents found do not mention {', '.join(unlisted[:-1])} "

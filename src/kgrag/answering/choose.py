@@ -272,7 +272,8 @@ def read_side(name: list[str], other: list[str], need: set[str], value: tuple[fl
         side.first = side.first or s
         text = s.unit.scoped()
         if asked:
-            named = {a for a in asked if _covers(interfaces_in(text, [name, other]), a)}
+            found = interfaces_in(text, [name, other])
+            named = {a for a in asked if _covers(found, a)}
             side.interfaces |= named
             if len(named) > best_count:
                 side.connects, best_count = s, len(named)
@@ -352,7 +353,8 @@ def try_choose(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) -
         return None
     need = need_terms(q, sides)
     value = asked_value(q.text)
-    asked = frozenset(interfaces_in(q.text, sides))
+    written = interface_names(q.text, sides)  # the asked interfaces, as the question writes them
+    asked = frozenset(written)
     a, b = (read_side(one, two, need, value, ranked, titles, asked) for one, two in (sides, sides[::-1]))
     won = winner(a, b, asked)
     if won is None:
@@ -366,8 +368,8 @@ def try_choose(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) -
     more = second_quote(chosen, unit)  # why, in a second passage of the chosen option
     if more is not None:
         text += f" {quote_unit(more, titles, chosen.name, led=unit)}"
-    lacking = [written for key, written in interface_names(q.text, sides).items()
-               if asked and unit is chosen.connects and key not in other.interfaces]
+    by_interfaces = bool(asked) and unit is chosen.connects
+    lacking = [w for key, w in written.items() if key not in other.interfaces] if by_interfaces else []
     if lacking:  # what the other option's passages do not name, said rather than shown by an unrelated passage
         title = (titles.get(other.first.unit.block, "") if other.first else "") or " ".join(other.name)
         text += f" The passages found on the {title} name no {' or '.join(lacking)}."

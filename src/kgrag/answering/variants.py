@@ -22,9 +22,10 @@ def asks_which_variant(question: str) -> bool:
     return bool(_WHICH_VARIANT.search(question))
 
 
-def variant_names(unit: Unit, question: str) -> list[str] | None:
+def variant_names(unit: Unit, written: set[str]) -> list[str] | None:
     """The column names of a row's table when they are variants of one family the question names (the names share
-    their first words, "Arduino Opta …", and the question writes one of them that is not the maker's)."""
+    their first words, "Arduino Opta …", and the question's lower-cased words `written` hold one of them that is not
+    the maker's)."""
     if unit.kind != "row" or not unit.header:
         return None
     heads = [h.strip() for h in unit.header.split("|")]
@@ -39,8 +40,7 @@ def variant_names(unit: Unit, question: str) -> list[str] | None:
             break
         shared.append(column[0].lower())
     family = [w for w in shared if w not in GENERIC_NAME_WORDS]
-    asked = {w.lower() for w in re.findall(r"[\w-]+", question)}
-    return names if family and any(w in asked for w in family) else None
+    return names if family and any(w in written for w in family) else None
 
 
 def _filled(cell: str) -> bool:
@@ -54,20 +54,23 @@ def try_variants(question: str, ranked: list[Scored]) -> str | None:
     if not asks_which_variant(question):
         return None
     asked = content_terms(question)
-    tables: dict[tuple[int, str], list[Unit]] = {}
+    written = {w.lower() for w in re.findall(r"[\w-]+", question)}
+    tables: dict[tuple[int, str], tuple[list[str], list[Unit]]] = {}  # (block, header) -> (variant names, rows)
     for s in ranked:
         unit = s.unit
         label = unit.text.split("|")[0] if unit.kind == "row" else ""
         terms = content_terms(label)
-        if not terms or words_found(terms, asked) != terms or variant_names(unit, question) is None:
+        if not terms or words_found(terms, asked) != terms:
             continue
-        rows = tables.setdefault((unit.block, unit.header), [])
+        names = variant_names(unit, written)
+        if names is None:
+            continue
+        rows = tables.setdefault((unit.block, unit.header), (names, []))[1]
         if all(r.text != unit.text for r in rows):
             rows.append(unit)
     if not tables:
         return None
-    rows = max(tables.values(), key=len)  # the table with the most rows the question names
-    names = variant_names(rows[0], question) or []
+    names, rows = max(tables.values(), key=lambda table: len(table[1]))  # the table with the most asked rows
     having = [n for i, n in enumerate(names, 1) if all(_filled(r.text.split("|")[i]) for r in rows)]
     if not having or len(having) == len(names):
         return None  # every variant has it, or none: the table does not single any out
