@@ -224,8 +224,10 @@ def test_pins_interface_instances_and_catalogue_numbers_are_no_parts() -> None:
 
     for not_part in ("GPIO12", "I2C0", "CAN1", "UART2", "ABX00097", "A000067"):
         assert not is_part_number(not_part), not_part
-    for part in ("MAX17262", "BMI270", "nRF52840", "DCU040", "SX1302", "RP2040"):
-        assert is_part_number(part), part
+    for part in ("MAX17262", "BMI270", "nRF52840", "DCU040", "SX1302", "RP2040", "QSM6DSOX", "QMWX1ZZABZ"):
+        assert is_part_number(part), part  # capitals on both sides of a single digit make a part too
+    for word in ("USB2", "Wi6", "Rev2", "V2", "A4"):
+        assert not is_part_number(word), word
     x = extract(chunk("The Zephyr Mini exposes GPIO12 and I2C0 on its header. It is compatible with the Zephyr Core "
                       "(SKU: ZBX00042) and the Zephyr Plus ZBX00043.", product="Zephyr Mini"))
     assert not {"GPIO12", "I2C0", "ZBX00043"} & set(types(x))
@@ -272,3 +274,30 @@ def test_a_part_is_typed_by_the_head_of_its_first_class_phrase() -> None:
                       "Protected storage for up to 16 keys", section="3.3 Security"))
     assert ("Zephyr Mini Rev2", "has secure element", "QX608B") in triples(x)  # a crypto chip, not the MCU
     assert ("Zephyr Mini Rev2", "has microcontroller", "QX608B") not in triples(x)
+
+
+def test_a_library_row_of_a_reference_table_names_software_not_a_part_of_the_product() -> None:
+    """Datasheets copy a reference table ("QSM6DSL Library | https://…") into boards without that sensor: a part
+    name followed by "Library" (driver, firmware, datasheet …) is about the part, not on the board."""
+    x = extract(chunk("Zephyr Firmware | https://example.com/firmware\nQSM6DSL Library | https://example.com/qsm6dsl\n"
+                      "Ref. | Description\nU3 | QSM6DSOX 6-axis IMU"))
+    assert ("Zephyr Mini Rev2", "has component", "QSM6DSL") not in triples(x)
+    assert ("Zephyr Mini Rev2", "has sensor", "QSM6DSOX") in triples(x)
+
+
+def test_a_value_in_greek_mu_is_read_and_a_value_after_at_is_its_condition() -> None:
+    """PDFs write the micro sign or the Greek mu ("2μA"); "(2μA @ 1 Hz sampling rate)" has one fact, the current: the
+    rate after "@" is its condition, not a sampling rate of the board."""
+    t = triples(extract(chunk("Low power consumption (2μA @ 1 Hz sampling rate)\nMagnetic field resolution 0.3μT")))
+    assert ("Zephyr Mini Rev2", "low power consumption", "2μA") in t
+    assert ("Zephyr Mini Rev2", "magnetic field resolution", "0.3μT") in t
+    assert not [r for r in t if r[1] == "sampling rate"]
+    only_condition = triples(extract(chunk("Current consumption @ 10 Hz in low power preset")))
+    assert not [r for r in only_condition if r[2] == "10 Hz"]
+
+
+def test_a_row_of_column_titles_is_a_header_and_one_such_title_with_a_value_is_a_fact() -> None:
+    """"Interfaces | Connector" titles a table's columns; "Interfaces | USB-C, I2C" is a fact of the product."""
+    t = triples(extract(chunk("Interfaces | Connector\nEthernet (x1) | RJ45 connector (J18)")))
+    assert not [r for r in t if r[2] == "Connector"]
+    assert ("Zephyr Mini Rev2", "has interface", "I2C") in triples(extract(chunk("Interfaces | USB-C, I2C")))

@@ -13,8 +13,8 @@ _UNITS = (
     "mAh|Ah|Wh|mWh|µA|uA|nA|mA|kA|A|µV|uV|mV|kV|V|µW|uW|mW|kW|W|GHz|MHz|kHz|Hz|Gbps|Mbps|kbps|bps|Gbit/s|Mbit/s|"
     "kbit/s|GB|MB|KB|kB|Gb|Mb|Kb|kb|B|bytes?|bits?|°C|ºC|°F|K|hPa|kPa|MPa|Pa|bar|mbar|psi|mm|cm|km|µm|um|nm|"
     "mg|kg|dps|°/s|ms|µs|us|ns|sec|min|hours?|Ω|kΩ|MΩ|ohms?|kohms?|dBm|dBi|dB|ppm|lux|lx|%|RPM|rpm|"
-    "LSB|pF|nF|µF|uF|F|µH|uH|mH|cores?|pins?|channels?|fps|Nm|N|dpi"
-)
+    "LSB|pF|nF|µF|uF|F|µH|uH|mH|µT|uT|cores?|pins?|channels?|fps|Nm|N|dpi"
+).replace("µ", "[µμ]")  # PDFs write the micro sign or the Greek mu: "2μA", "3μT"
 _SPACED_UNITS = "g|m|s|h"  # one-letter lower-case units need a space ("802.11g" is not 802.11 grams)
 _NUMBER = r"(?:(?:\+/-|\+-)\s?|[-+±])?\d+(?:[.,]\d+)?"  # "+/- 2.5 °C", "+-2.5 °C" are tolerances, not -2.5 °C
 # "64 MHz", "3.3V", "260 to 1260 hPa", "-40 °C to 85 °C", "±15kV", "32-bit"
@@ -23,8 +23,10 @@ MULTIPLIER = r"(?:[kKMG](?=\s?(?:bytes?|bits?)\b))?"  # "4k bytes EEPROM", "256k
 QUANTITY = re.compile(
     rf"(?<![\w.]){_NUMBER}{MULTIPLIER}(?:(?:\s*(?:{_UNITS}))?{_RANGE}{_NUMBER})?(?:[\s-]?(?:{_UNITS})|\s(?:{_SPACED_UNITS}))(?![\w/])"
 )
-# Tokens with letters and at least two digits: nRF52840, BMM150, ABX00069, LSM9DS1, ESP32-S3, STM32H747XI.
-PART = re.compile(r"(?<![\w-])(?=[A-Za-z0-9-]*\d[A-Za-z0-9-]*\d)[A-Za-z][A-Za-z0-9]*\d[A-Za-z0-9]*(?:-[A-Za-z0-9]+)*(?![\w])")
+# Tokens with letters and at least two digits: nRF52840, BMM150, ABX00069, LSM9DS1, ESP32-S3, STM32H747XI; or capitals
+# on both sides of a single digit: LSM6DSOX, LSM6DSL, CMWX1ZZABZ (one digit with lower case or few letters is a word).
+PART = re.compile(r"(?<![\w-])(?:(?=[A-Za-z0-9-]*\d[A-Za-z0-9-]*\d)[A-Za-z][A-Za-z0-9]*\d[A-Za-z0-9]*"
+                  r"|[A-Z]{2,}\d[A-Z]{2,}[A-Z0-9]*)(?:-[A-Za-z0-9]+)*(?![\w])")
 INTERFACES = (
     "I2C|I²C|I3C|SPI|QSPI|UART|USART|I2S|CAN(?: FD)?|CAN bus|PWM|ADC|DAC|GPIO|JTAG|SWD|SDIO|PCIe|MIPI CSI(?:-2)?|"
     "MIPI DSI|RS-?232|RS-?485|RS-?422|USB(?:[- ]C)?|USB(?: [23](?:\\.\\d)?)?|Ethernet|Wi-?Fi|Bluetooth(?: Low Energy| LE)?|"

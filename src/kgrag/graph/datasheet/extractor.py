@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from kgrag.graph.datasheet import lines as L
 from kgrag.graph.datasheet.vocab import (
+    ABOUT_PART_WORDS,
     BOARD_GROUPS,
     CUE,
     CUE_LABEL,
@@ -215,6 +216,8 @@ class DatasheetExtractor(Extractor):
             at_start = parts and (parts[0][0] == 0 or ref_table and L.is_vendor(cell[:parts[0][0]]))
             if at_start and len(cell.split()) <= 8:  # in a board-position table "U4 | Bosch BME688 …" too
                 after = cell[parts[0][1]:parts[1][0] if len(parts) > 1 else None]
+                if after.split() and after.split()[0].lower().strip(":,.") in ABOUT_PART_WORDS:
+                    continue  # "LSM6DSL Library": software for the part, not a part of the product
                 words = after.split()  # "DL2 | KPHHS-1005SURCK 0402 SMD red LED J1 | … pin headers": a PDF merged
                 position = next((k for k, w in enumerate(words) if REF_DES.match(w)), None)  # the next position in
                 if position is not None:
@@ -267,6 +270,8 @@ class DatasheetExtractor(Extractor):
         """`260 to 1260 hPa absolute pressure range with 24 bit precision` -> (subject, absolute pressure range, 260 to 1260 hPa)."""
         found = L.quantities(line)
         start, end, value = found[0]
+        if line[:start].rstrip().endswith("@"):
+            return  # "(… @ 1 Hz sampling rate)": the condition of a value before it, not a fact of its own
         after = [w for w in line[end:].replace(",", " , ").split() if w]
         words: list[str] = []
         for w in after:

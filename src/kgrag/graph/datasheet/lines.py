@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass, field
 
 from kgrag.graph.datasheet.vocab import (
+    COLUMN_WORDS,
     HEADER_WORDS,
     HYPHEN_NAME,
     INTERFACE,
@@ -53,8 +54,9 @@ def strip_section_number(heading: str) -> str:
 def is_header_row(cells: list[str]) -> bool:
     """A table header: most cells are header words (Min, Max, Unit, Description …) or empty."""
     words = [c.lower().strip(" .:") for c in cells if c.strip()]
-    return bool(words) and sum(w in HEADER_WORDS or w in {"ref", "ref.", "pin", "name", "symbol", "status"}
-                               for w in words) * 2 >= len(words)
+    return bool(words) and (sum(w in HEADER_WORDS or w in {"ref", "ref.", "pin", "name", "symbol", "status"}
+                                for w in words) * 2 >= len(words)
+                            or all(w in HEADER_WORDS or w in COLUMN_WORDS for w in words))
 
 
 def part_names(text: str) -> list[tuple[int, int, str]]:

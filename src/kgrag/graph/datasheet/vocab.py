@@ -66,6 +66,10 @@ COMMON_WORDS = frozenset(_COMMON_TEXT.split())
 HEADER_WORDS = frozenset({"min", "max", "typ", "typical", "unit", "units", "value", "values", "symbol", "parameter",
                           "description", "conditions", "condition", "specification", "specifications", "rating",
                           "ratings", "characteristic", "characteristics", "feature", "features", "details"})
+# Column titles that are also row labels ("Interfaces | USB-C, I2C" is a fact): a header row only when every cell is one
+# ("Interfaces | Connector")
+COLUMN_WORDS = frozenset({"interface", "interfaces", "connector", "connectors", "function", "functions", "type",
+                          "component", "components", "item", "items", "signal", "signals"})
 # A group title of a product's feature list ("Power", "Sleep Modes"): what follows is the product's again, not the part
 # listed before it ("ATmega328 Microcontroller" and its bullets, then "Power | 7-15V unregulated external power supply")
 BOARD_GROUPS = frozenset({"power", "power supply", "sleep modes", "input/output", "i/o", "dimensions",
@@ -74,6 +78,11 @@ BOARD_GROUPS = frozenset({"power", "power supply", "sleep modes", "input/output"
 # ends a part listed under the group before it ("TJA1049T/3J able to work at 12V/24V DC" under "High-speed CAN")
 INTERFACE_GROUP = re.compile(rf"(?i:(?:high|full|low|half)[- ]speed\s+)?(?:{INTERFACE.pattern})"
                              rf"(?:\s*[/,&]\s*(?:{INTERFACE.pattern}))*")
+# Words after a part name in a table cell that make the cell name software or a document about the part, not the part
+# on the board: a reference table's "LSM6DSL Library | https://github.com/…", copied into the datasheets of boards
+# without that sensor.
+ABOUT_PART_WORDS = frozenset({"library", "libraries", "driver", "drivers", "firmware", "sdk", "api", "datasheet",
+                              "documentation", "example", "examples"})
 SKIP_TABLE_WORDS = frozenset({"date", "revision", "changes", "substance", "link", "url", "company", "reference",
                               "lead", "exemptions", "frequency"})
 # Attribute labels that are never product facts; "Frequency Range | 6.24–8.24 GHz" is one (only a table of frequency
