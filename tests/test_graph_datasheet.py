@@ -301,3 +301,17 @@ def test_a_row_of_column_titles_is_a_header_and_one_such_title_with_a_value_is_a
     t = triples(extract(chunk("Interfaces | Connector\nEthernet (x1) | RJ45 connector (J18)")))
     assert not [r for r in t if r[2] == "Connector"]
     assert ("Zephyr Mini Rev2", "has interface", "I2C") in triples(extract(chunk("Interfaces | USB-C, I2C")))
+
+
+def test_a_makers_name_before_a_part_and_its_class_heads_the_parts_figures_until_a_parts_group() -> None:
+    """A feature list's "ST QSM6DSOXTR 6-axis IMU" heads the IMU's figures (before, they went to the flash chip listed
+    above it); "Relays" starts a group of the product's parts, so the relay figures are the board's again."""
+    x = extract(chunk("QT25SF128A 16MB NOR Flash\nQSPI data transfer rate up to 532Mbps\n"
+                      "ST QSM6DSOXTR 6-axis IMU\n±2/±4/±8/±16 g full scale\n\nRelays\n2x Kemet relays\n5V Coil voltage"))
+    t = triples(x)
+    assert ("QSM6DSOXTR", "full scale", "±16 g") in t
+    assert ("Zephyr Mini Rev2", "has sensor", "QSM6DSOXTR") in t
+    assert not [r for r in t if r[0] == "QT25SF128A" and r[1] == "full scale"]
+    assert ("Zephyr Mini Rev2", "coil voltage", "5V") in t
+    prose = triples(extract(chunk("The QSM6DSOXTR 6-axis IMU\n±2/±4/±8/±16 g full scale")))
+    assert ("QSM6DSOXTR", "full scale", "±16 g") not in prose  # "The" is no maker

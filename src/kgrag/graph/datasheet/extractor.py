@@ -71,6 +71,15 @@ class _State:
     subject_of_group: bool = False  # the subject was listed under such a group, so the next group title ends it
 
 
+GROUP_TITLE = re.compile(r"[A-Z][a-z]{3,}s")  # one capitalised plural alone on its line
+
+
+def parts_group(line: str) -> bool:
+    """A feature list's group of the product's parts of one class ("Relays", "Sensors"); not a part's own sub-group
+    ("Peripherals" under a microcontroller names no class of parts)."""
+    return bool(GROUP_TITLE.fullmatch(line) and type_from_words(line))
+
+
 INTERFACE_LABEL = re.compile(r"(?i)\b(interfaces?|peripherals?|communication|connectivity|buses)\b")  # rows listing them
 
 
@@ -158,7 +167,8 @@ class DatasheetExtractor(Extractor):
             self._row(b, state, cells, line)
             return
         state.header, state.skip_table = [], False
-        if line.strip(" :").lower() in BOARD_GROUPS:  # a feature list's next group is the product's, not the part's
+        if line.strip(" :").lower() in BOARD_GROUPS or parts_group(line.strip(" :")):  # a feature list's next
+            # group ("Power", "Relays") is the product's, not the part's listed before it
             state.subject, state.in_interface_group = state.product, False
             return
         if INTERFACE_GROUP.fullmatch(line.strip(" :")):  # a group title: "I2C" ends the part listed under "High-speed

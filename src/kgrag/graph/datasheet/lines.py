@@ -129,7 +129,7 @@ def key_value(line: str) -> tuple[str, str] | None:
     return label, value
 
 
-_VENDOR = re.compile(r"[A-Z][A-Za-z]{2,}\s+")  # one maker's name before a part number: "Bosch BME688 …"
+_VENDOR = re.compile(r"(?:[A-Z][A-Za-z]{2,}|[A-Z]{2,4})\s+")  # one maker's name before a part: "Bosch BME688", "ST LPS22HB"
 
 
 def is_vendor(prefix: str) -> bool:
@@ -145,10 +145,15 @@ def component_header(line: str) -> tuple[str, str] | None:
     if not words or len(words) > MAX_HEADER_WORDS or line.endswith("."):
         return None
     parts = part_names(line)
-    if not parts or parts[0][0] > 0:
+    if not parts or parts[0][0] > 0 and not _maker_led(line[:parts[0][0]], line[parts[0][1]:]):
         return None
     start, end, name = parts[0]
     return name, line[end:].strip(" -–:()")
+
+
+def _maker_led(prefix: str, rest: str) -> bool:
+    """`ST LSM6DSOXTR 6-axis IMU`: a maker's name, the part, then what the part is (a class word)."""
+    return is_vendor(prefix) and bool(type_from_words(rest))
 
 
 def split_row(line: str) -> list[str] | None:
