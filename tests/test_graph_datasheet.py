@@ -315,3 +315,10 @@ def test_a_makers_name_before_a_part_and_its_class_heads_the_parts_figures_until
     assert ("Zephyr Mini Rev2", "coil voltage", "5V") in t
     prose = triples(extract(chunk("The QSM6DSOXTR 6-axis IMU\n±2/±4/±8/±16 g full scale")))
     assert ("QSM6DSOXTR", "full scale", "±16 g") not in prose  # "The" is no maker
+
+
+def test_a_cue_after_a_new_list_item_is_not_said_of_the_part_before_it() -> None:
+    """"containing a QAMD21 processor, a WiFi module based on QSP32": the module is based on it, not the QAMD21."""
+    t = triples(extract(chunk("The board is a module containing a QAMD21 processor, a WiFi module based on QSP32.")))
+    assert ("QAMD21", "based on", "QSP32") not in t
+    assert ("QRF52840", "based on", "Cortex-M4") in triples(extract(chunk("The QRF52840 is based on the Cortex-M4.")))

@@ -71,6 +71,9 @@ class _State:
     subject_of_group: bool = False  # the subject was listed under such a group, so the next group title ends it
 
 
+# A list item starting between two mentions gives the cue its own subject: "a SAMD21 processor, a WiFi+BT module based
+# on ESP32" says nothing of the SAMD21
+_OTHER_SUBJECT = re.compile(r"[,;]\s*(?:and\s+)?(?:a|an)\s", re.IGNORECASE)
 GROUP_TITLE = re.compile(r"[A-Z][a-z]{3,}s")  # one capitalised plural alone on its line
 
 
@@ -336,7 +339,7 @@ class DatasheetExtractor(Extractor):
         for (_s0, e0, n0, t0), (s1, e1, n1, t1) in zip(mentions, mentions[1:], strict=False):
             between = sentence[e0:s1]
             cue = CUE.search(between)
-            if not cue or len(between.split()) > 8:
+            if not cue or len(between.split()) > 8 or _OTHER_SUBJECT.search(between[: cue.start()]):
                 continue
             label = next(lab for rx, lab in CUE_LABEL if rx.match(cue.group(1)))
             for name, etype, end in ((n0, t0, e0), (n1, t1, e1)):
