@@ -322,3 +322,10 @@ def test_a_cue_after_a_new_list_item_is_not_said_of_the_part_before_it() -> None
     t = triples(extract(chunk("The board is a module containing a QAMD21 processor, a WiFi module based on QSP32.")))
     assert ("QAMD21", "based on", "QSP32") not in t
     assert ("QRF52840", "based on", "Cortex-M4") in triples(extract(chunk("The QRF52840 is based on the Cortex-M4.")))
+
+
+def test_an_accessory_line_with_its_own_sku_names_no_interface_of_the_product() -> None:
+    """"Zephyr USB Type-C Cable 2-in-1 (SKU: ZPX00094)" is another product: its USB is not the board's."""
+    t = triples(extract(chunk("Zephyr USB Type-C Cable 2-in-1 (SKU: ZPX00094)")))
+    assert ("Zephyr Mini Rev2", "has interface", "USB") not in t
+    assert ("Zephyr Mini Rev2", "has interface", "USB") in triples(extract(chunk("The board is powered over USB.")))

@@ -203,7 +203,8 @@ class DatasheetExtractor(Extractor):
         if L.is_spec_line(line):
             self._spec_line(b, state, line)
             return
-        self._interfaces(b, state, line)
+        if not SKU.search(line):  # "Arduino USB Type-C Cable 2-in-1 (SKU: TPX00094)": another product's interfaces
+            self._interfaces(b, state, line)
         for sentence in L.sentences(line):
             self._sentence(b, state, sentence)
 
