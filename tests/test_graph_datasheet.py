@@ -329,3 +329,9 @@ def test_an_accessory_line_with_its_own_sku_names_no_interface_of_the_product() 
     t = triples(extract(chunk("Zephyr USB Type-C Cable 2-in-1 (SKU: ZPX00094)")))
     assert ("Zephyr Mini Rev2", "has interface", "USB") not in t
     assert ("Zephyr Mini Rev2", "has interface", "USB") in triples(extract(chunk("The board is powered over USB.")))
+
+
+def test_a_figure_caption_and_a_pages_tags_are_no_facts() -> None:
+    t = triples(extract(chunk("Figure 1: Zephyr Mini Block Diagram\nTags: zephyr datasheet\nInput voltage: 5 V")))
+    assert not [r for r in t if r[1].startswith(("figure", "tags"))]
+    assert ("Zephyr Mini Rev2", "input voltage", "5 V") in t

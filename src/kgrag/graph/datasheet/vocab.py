@@ -85,9 +85,10 @@ ABOUT_PART_WORDS = frozenset({"library", "libraries", "driver", "drivers", "firm
                               "documentation", "example", "examples"})
 SKIP_TABLE_WORDS = frozenset({"date", "revision", "changes", "substance", "link", "url", "company", "reference",
                               "lead", "exemptions", "frequency"})
-# Attribute labels that are never product facts; "Frequency Range | 6.24–8.24 GHz" is one (only a table of frequency
-# bands, the radio-regulatory one, is skipped whole).
-SKIP_ATTRIBUTE_WORDS = SKIP_TABLE_WORDS - {"frequency"}
+# Attribute labels that are never product facts, among them a caption ("Figure 1: … Block Diagram") and a web page's
+# tags; "Frequency Range | 6.24–8.24 GHz" is one (only a table of frequency bands, the radio-regulatory one, is
+# skipped whole).
+SKIP_ATTRIBUTE_WORDS = SKIP_TABLE_WORDS - {"frequency"} | {"figure", "fig", "table", "tags", "keywords"}
 
 SKU = re.compile(r"\b(?i:SKU|P/N|Part (?:No\.?|Number)|Order(?:ing)? (?:code|number)|Product (?:code|reference))"
                  r"\s*[:#]?\s*((?=[A-Z0-9_\-/]*\d)[A-Z0-9][A-Z0-9_\-/]{3,})")
