@@ -133,14 +133,16 @@ _VENDOR = re.compile(r"(?:[A-Z][A-Za-z]{2,}|[A-Z]{2,4})\s+")  # one maker's name
 
 
 def is_vendor(prefix: str) -> bool:
-    """One capitalised word that is neither an English function word ("The") nor a class or layout word."""
+    """One capitalised word ("Bosch") or short capitals ("ST", "NXP") that is neither an English function word ("The")
+    nor a class or layout word."""
     word = prefix.strip().lower()
     return bool(_VENDOR.fullmatch(prefix)) and word not in STOP_WORDS and word not in NOT_VENDOR \
         and not type_from_words(word)
 
 
 def component_header(line: str) -> tuple[str, str] | None:
-    """A short line that starts with a part number: `BMI270 6-axis IMU (Accelerometer and Gyroscope)` -> (part, rest)."""
+    """A short line that starts with a part number, or with its maker's name when what the part is follows:
+    `BMI270 6-axis IMU (Accelerometer and Gyroscope)`, `ST LSM6DSOXTR 6-axis IMU` -> (part, rest)."""
     words = line.split()
     if not words or len(words) > MAX_HEADER_WORDS or line.endswith("."):
         return None
