@@ -335,3 +335,10 @@ def test_a_figure_caption_and_a_pages_tags_are_no_facts() -> None:
     t = triples(extract(chunk("Figure 1: Zephyr Mini Block Diagram\nTags: zephyr datasheet\nInput voltage: 5 V")))
     assert not [r for r in t if r[1].startswith(("figure", "tags"))]
     assert ("Zephyr Mini Rev2", "input voltage", "5 V") in t
+
+
+def test_a_compatible_product_listed_with_its_sku_is_no_part() -> None:
+    """"Kestrel K33: SKU: ZBX00074" in a shield's list of boards it works with names another product."""
+    t = triples(extract(chunk("Kestrel K33: SKU: ZBX00074\nKestrel K74: SKU: ZBX00042")))
+    assert not [r for r in t if r[1] == "has component"]
+    assert ("Zephyr Mini Rev2", "has sensor", "QX210") in triples(extract(chunk("QX210 Barometer\n260 to 1260 hPa")))

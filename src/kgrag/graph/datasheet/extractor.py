@@ -190,8 +190,8 @@ class DatasheetExtractor(Extractor):
                 cells = [row, value] if col.lower().strip(" .:") in HEADER_WORDS else [f"{row} {col}", value]
                 self._row(b, state, cells, line)
             return
-        header = L.component_header(line)
-        if header:
+        header = L.component_header(line) if not SKU.search(line) else None  # "Portenta C33: SKU: ABX00074" is
+        if header:  # another product, listed as compatible or related, not a part
             subject = self._component(b, state, header[0], header[1])
             if subject:
                 state.subject, state.subject_of_group = subject, state.in_interface_group
