@@ -36,6 +36,8 @@ def test_a_chunk_of_a_family_export_is_shown_under_its_own_product() -> None:
     assert chunk_source(Chunk("c1", "d1", "VIN | 6 to 21 V", product="Zephyr Mini"), family)["title"] == "Zephyr Mini"
     assert chunk_source(Chunk("c2", "d1", "Overview"), family)["title"] == "Zephyr_Family"
     assert chunk_source(Chunk("c3", "d2", "VIN | 5 V", product="Zephyr Core"), datasheet)["title"] == "Zephyr Core datasheet"
+    single = Document("d3", "Kestrel_Family.jsonl", "Kestrel_Family", "h", product="Kestrel K2")  # one product only
+    assert chunk_source(Chunk("c4", "d3", "VIN | 5 V", product="Kestrel K2"), single)["title"] == "Kestrel K2"
 
 
 def test_basic_strategies_registered() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from kgrag.graph.keys import name_tokens
 from kgrag.tokens import count_tokens, truncate_tokens
 from kgrag.types import Chunk, ContextItem, Document
 
@@ -47,11 +48,17 @@ def pack(items: Iterable[ContextItem], budget: int, *, truncate_last: bool = Tru
 
 
 def source_title(chunk: Chunk, doc: Document | None) -> str:
-    """The title a chunk is shown and cited under: its document's, or the chunk's own product when the document
-    names none (a JSONL export of a whole product family: "Nano ESP32", not the file's "Nano_Family")."""
-    if doc is None or (not doc.product and chunk.product):
+    """The title a chunk is shown and cited under: its document's, or the chunk's own product when the document's
+    title does not name it (a JSONL export of a product family: "Nano ESP32" or "Nicla Sense ME", not the file's
+    "Nano_Family", even when the file holds that one product only)."""
+    if doc is None or (chunk.product and not _names(doc.title, chunk.product)):
         return chunk.product or ""
     return doc.title
+
+
+def _names(title: str, product: str) -> bool:
+    """The title writes the product's name ("Arduino Nano 33 BLE Sense Rev2" names "Nano 33 BLE Sense Rev2")."""
+    return f" {' '.join(name_tokens(product))} " in f" {' '.join(name_tokens(title))} "
 
 
 def chunk_source(chunk: Chunk, doc: Document | None) -> dict[str, object]:
