@@ -16,24 +16,24 @@ def test_the_parts_each_product_lists_and_the_other_does_not_answer_how_they_dif
     q = analyse("Is the Zephyr Mini Rev2 just a renamed Zephyr Mini, or did its components change?")
     text = try_differences(q, TABLE) or ""
     assert text.startswith("The Zephyr Mini Rev2 and the Zephyr Mini differ in the parts the documents list [1].")
-    assert "The Zephyr Mini Rev2 has QB270 [3], QS3003 [1], which the Zephyr Mini does not list." in text
-    assert "The Zephyr Mini has QSM9DS1 [4], QTS221 [1], which the Zephyr Mini Rev2 does not list." in text
-    assert "Both list QPS22HB [3], QINA-B306 [2]." in text  # one part written two ways; buses are not parts
+    assert "The Zephyr Mini Rev2 has QB270 (sensor) [3], QS3003 (sensor) [1], which the Zephyr Mini does not list." in text
+    assert "The Zephyr Mini has QSM9DS1 (sensor) [4], QTS221 (sensor) [1], which the Zephyr Mini Rev2 does not list." in text
+    assert "Both list QPS22HB (sensor) [3], QINA-B306 (module) [2]." in text  # one part written two ways; no buses
     sensors = try_differences(analyse("Do the Zephyr Mini and the Zephyr Mini Rev2 have the same sensors?"), TABLE) or ""
-    assert "QINA" not in sensors and "QB270 [3]" in sensors  # only the asked kind
+    assert "QINA" not in sensors and "QB270 [3]" in sensors  # only the asked kind, which needs no saying
 
 
 def test_each_part_is_listed_with_what_the_documents_call_it() -> None:
     """A parts list row "U3 | QS3003 Humidity Sensor IC" says what the part is: the difference lists "QS3003 (humidity
-    sensor)"; a fact line ("has sensor | QB270") and a part no text describes stay bare."""
+    sensor)"; a part no passage describes gets the class of its fact ("has sensor | QB270": "QB270 (sensor)")."""
     rows = ["Ref. | Description\nU3 | QS3003 Humidity Sensor IC\nU4 | QSM9DS1 9-axis IMU\nU5 | QTS221 and the QX1 sensors",
             "The QINA-B306 Bluetooth module talks to the host."]
     kinds = part_kinds(["QS3003", "QSM9DS1", "QTS221", "QB270", "QINA-B306"], rows + [TABLE[1]])
     assert kinds == {"QS3003": "humidity sensor", "QSM9DS1": "9-axis IMU", "QINA-B306": "bluetooth module"}
     q = analyse("Is the Zephyr Mini Rev2 just a renamed Zephyr Mini, or did its components change?")
     text = try_differences(q, TABLE, rows) or ""
-    assert "The Zephyr Mini Rev2 has QB270 [3], QS3003 (humidity sensor) [1], which the Zephyr Mini does not list." in text
-    assert "The Zephyr Mini has QSM9DS1 (9-axis IMU) [4], QTS221 [1]," in text
+    assert "The Zephyr Mini Rev2 has QB270 (sensor) [3], QS3003 (humidity sensor) [1], which the Zephyr Mini does not list." in text
+    assert "The Zephyr Mini has QSM9DS1 (9-axis IMU) [4], QTS221 (sensor) [1]," in text
 
 
 def test_no_difference_answer_without_two_products_lists_or_a_difference_asked() -> None:
@@ -66,8 +66,8 @@ def test_an_overview_of_the_asked_kind_of_parts_follows_a_small_models_answer() 
     # no kind asked: every part but the buses, then the spec rows (values first, no compliance marks)
     specs = {1: TABLE[1].split("\n\n")[0] + "\nfcc usa | Yes [4]\nxshut | Shutdown\npressure range | 260 to 1260 hPa [3]"}
     assert parts_overview(analyse("Summarize what the Zephyr Mini Rev2 provides."), specs) == (
-        "From the knowledge graph: the Zephyr Mini Rev2 lists QB270 [3], QS3003 [1], QPS22HB [3], QINA-B306 [2]; "
-        "pressure range 260 to 1260 hPa [3]; xshut Shutdown [1].")
+        "From the knowledge graph: the Zephyr Mini Rev2 lists QB270 (sensor) [3], QS3003 (sensor) [1], QPS22HB (sensor) [3], "
+        "QINA-B306 (module) [2]; pressure range 260 to 1260 hPa [3]; xshut Shutdown [1].")  # each part's class said
     assert parts_overview(analyse("Give an overview of the Zephyr Mini."), {1: "Zephyr Mini (Product)\nweight | 5 g [2]"}) == ""
     table = TABLE[1].replace("[3]", "[2]")  # cite the chunk below
     items = [ContextItem("relation", table, 1.0, None, "d1", {"title": ""}),

@@ -86,6 +86,14 @@ def part_kinds(parts: Iterable[str], texts: Iterable[str]) -> dict[str, str]:
     return out
 
 
+def graph_kinds(facts: Iterable[tuple[str, str, int | None]], asked: set[str]) -> dict[str, str]:
+    """Part name -> the class its "has <class>" fact gives ("has sensor | HTS221" -> "sensor"), for a part no passage
+    describes; a bare "has component" says nothing, and neither does the class the question asks for."""
+    return {value: attr.removeprefix("has ") for attr, value, _ in facts
+            if attr.startswith("has ") and attr.split()[-1] not in ("component", "part")
+            and fold(attr.split()[-1]) not in asked}
+
+
 def _listed(parts: list[Part], kinds: Mapping[str, str] | None = None) -> str:
     kinds = kinds or {}
     return ", ".join(f"{name} ({kinds[name]}) [{n}]" if name in kinds else f"{name} [{n}]" for name, n in parts)
@@ -101,11 +109,13 @@ def try_differences(q: QuestionTerms, fact_blocks: Mapping[int, str], texts: Ite
     if kinds and kinds <= PLUMBING:  # "are the analog Grove connectors the same": their pins, not part numbers
         return None
     found: dict[int, tuple[str, list[Part], int]] = {}  # question phrase -> (product, its parts, fact block)
+    classes: dict[str, str] = {}  # part -> the class its product's "has <class>" fact gives
     for n, text in fact_blocks.items():
         for subject, stype, facts in fact_groups(text):
             matched = [i for i, p in enumerate(q.phrases) if stype == PRODUCT_TYPE and title_names(p, subject)]
             if len(matched) == 1 and matched[0] not in found:
                 found[matched[0]] = (subject, _parts(facts, n, kinds), n)
+                classes |= graph_kinds(facts, kinds)
     if len(found) != 2:
         return None
     (a, parts_a, table), (b, parts_b, _) = (found[i] for i in sorted(found))
@@ -116,7 +126,7 @@ def try_differences(q: QuestionTerms, fact_blocks: Mapping[int, str], texts: Ite
     both = [p for p in parts_a if p not in only_a]
     if not only_a and not only_b:
         return None  # the same lists: a graph may simply miss what differs, so no verdict from it
-    kinds = part_kinds([name for name, _ in only_a + only_b + both], texts)
+    kinds = classes | part_kinds([name for name, _ in only_a + only_b + both], texts)
     said = [f"The {a} and the {b} differ in the parts the documents list [{table}]."]
     if only_a:
         said.append(f"The {a} has {_listed(only_a, kinds)}, which the {b} does not list.")
@@ -145,13 +155,13 @@ def parts_overview(q: QuestionTerms, fact_blocks: Mapping[int, str], texts: Iter
                 parts = _parts(facts, n, asked)
                 if len(parts) >= MIN_PARTS:  # then its spec rows of the asked aspect ("wi-fi | 802.11b/g/n")
                     rows = [f"; {attr} {value} [{cited}]" for attr, value, cited in _specs(facts, n, _aspect_words(q))]
-                    listed = _listed(parts, part_kinds([p for p, _ in parts], texts))
+                    listed = _listed(parts, graph_kinds(facts, asked) | part_kinds([p for p, _ in parts], texts))
                     return f"{FROM_GRAPH} the {subject} lists {listed}{''.join(rows)}."
                 continue
             parts, specs = _parts(facts, n, set()), _specs(facts, n)
             if len(parts) + len(specs) >= MIN_PARTS:
                 rows = [f"{attr} {value} [{cited}]" for attr, value, cited in specs]
-                listed = _listed(parts, part_kinds([p for p, _ in parts], texts))
+                listed = _listed(parts, graph_kinds(facts, set()) | part_kinds([p for p, _ in parts], texts))
                 said = "; ".join([f"the {subject} lists {listed}", *rows]) if parts else f"the {subject}: {'; '.join(rows)}"
                 return f"{FROM_GRAPH} {said}."
     return ""
