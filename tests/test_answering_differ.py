@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from kgrag.answering.asks import asks_difference
-from kgrag.answering.differ import part_kinds, same_part, try_differences
+from kgrag.answering.differ import graph_kinds, part_kinds, same_part, try_differences
 from kgrag.answering.terms import analyse
 
 TABLE = {1: "Zephyr Mini Rev2 (Product)\nhas sensor | QB270 [3]\nhas sensor | QS3003\nhas sensor | QPS22HB [3]\n"
@@ -94,3 +94,9 @@ def test_an_overview_of_an_aspect_lists_its_parts_then_the_rows_of_that_aspect_t
     # the sensing rows with a value; not the USB input (another aspect), nor "temperature sensor | Internal"
     assert text == ("From the knowledge graph: the Zephyr Mini Rev2 lists QB270 [3], QS3003 [1], QPS22HB [3]; "
                     "pressure range 260 to 1260 hPa [3]; humidity accuracy ± 3.5% rH [3].")
+
+
+def test_a_parts_class_comes_from_its_fact_unless_it_is_a_bare_component_or_the_asked_class() -> None:
+    facts = [("has sensor", "QB270", 3), ("has power component", "QP2322", 1), ("has component", "QX1", 1)]
+    assert graph_kinds(facts, set()) == {"QB270": "sensor", "QP2322": "power component"}
+    assert graph_kinds(facts, {"sensor"}) == {"QP2322": "power component"}

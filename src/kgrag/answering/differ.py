@@ -90,7 +90,7 @@ def graph_kinds(facts: Iterable[tuple[str, str, int | None]], asked: set[str]) -
     """Part name -> the class its "has <class>" fact gives ("has sensor | HTS221" -> "sensor"), for a part no passage
     describes; a bare "has component" says nothing, and neither does the class the question asks for."""
     return {value: attr.removeprefix("has ") for attr, value, _ in facts
-            if attr.startswith("has ") and attr.split()[-1] not in ("component", "part")
+            if attr.startswith("has ") and attr not in ("has component", "has part")
             and fold(attr.split()[-1]) not in asked}
 
 
