@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 from kgrag.graph.datasheet import lines as L
 from kgrag.graph.datasheet.vocab import (
     ABOUT_PART_WORDS,
-    BOARD_GROUPS,
     CUE,
     CUE_LABEL,
     DOCUMENT_TYPE,
@@ -31,6 +30,7 @@ from kgrag.graph.datasheet.vocab import (
     SKIP_TABLE_WORDS,
     SKU,
     VALUE_TYPE,
+    board_group,
     is_junk_name,
     is_positions,
     type_from_words,
@@ -74,15 +74,6 @@ class _State:
 # A list item starting between two mentions gives the cue its own subject: "a SAMD21 processor, a WiFi+BT module based
 # on ESP32" says nothing of the SAMD21
 _OTHER_SUBJECT = re.compile(r"[,;]\s*(?:and\s+)?(?:a|an)\s", re.IGNORECASE)
-GROUP_TITLE = re.compile(r"[A-Z][a-z]{3,}s")  # one capitalised plural alone on its line
-
-
-def parts_group(line: str) -> bool:
-    """A feature list's group of the product's parts of one class ("Relays", "Sensors"); not a part's own sub-group
-    ("Peripherals" under a microcontroller names no class of parts)."""
-    return bool(GROUP_TITLE.fullmatch(line) and type_from_words(line))
-
-
 INTERFACE_LABEL = re.compile(r"(?i)\b(interfaces?|peripherals?|communication|connectivity|buses)\b")  # rows listing them
 
 
@@ -170,11 +161,11 @@ class DatasheetExtractor(Extractor):
             self._row(b, state, cells, line)
             return
         state.header, state.skip_table = [], False
-        if line.strip(" :").lower() in BOARD_GROUPS or parts_group(line.strip(" :")):  # a feature list's next
-            # group ("Power", "Relays") is the product's, not the part's listed before it
-            state.subject, state.in_interface_group = state.product, False
+        title = line.strip(" :")
+        if board_group(title):  # a feature list's next group ("Power", "Relays") is the product's, not the part's
+            state.subject, state.in_interface_group = state.product, False  # listed before it
             return
-        if INTERFACE_GROUP.fullmatch(line.strip(" :")):  # a group title: "I2C" ends the part listed under "High-speed
+        if INTERFACE_GROUP.fullmatch(title):  # a group title: "I2C" ends the part listed under "High-speed
             if state.subject_of_group:  # CAN"; a module heading its own list keeps its "Wi-Fi" sub-group
                 state.subject, state.subject_of_group = state.product, False
             state.in_interface_group = True

@@ -74,6 +74,15 @@ COLUMN_WORDS = frozenset({"interface", "interfaces", "connector", "connectors", 
 # listed before it ("ATmega328 Microcontroller" and its bullets, then "Power | 7-15V unregulated external power supply")
 BOARD_GROUPS = frozenset({"power", "power supply", "sleep modes", "input/output", "i/o", "dimensions",
                           "connectivity", "interfaces", "environment", "mechanical", "operating conditions"})
+PARTS_GROUP = re.compile(r"[A-Z][a-z]{3,}s")  # one capitalised plural alone on its line: "Relays", "Sensors"
+
+
+def board_group(title: str) -> bool:
+    """A feature list's group title that is the product's again: a board group ("Power", "Sleep Modes") or a group of
+    its parts of one class ("Relays", "Sensors"; not "Peripherals" under a microcontroller, which names no class)."""
+    return title.lower() in BOARD_GROUPS or bool(PARTS_GROUP.fullmatch(title) and type_from_words(title))
+
+
 # A feature list's group titled by its interface alone ("I2C", "High-speed CAN", "Wi-Fi/Bluetooth Low Energy"): it
 # ends a part listed under the group before it ("TJA1049T/3J able to work at 12V/24V DC" under "High-speed CAN")
 INTERFACE_GROUP = re.compile(rf"(?i:(?:high|full|low|half)[- ]speed\s+)?(?:{INTERFACE.pattern})"
