@@ -114,11 +114,19 @@ def records_without_pdf(data: Path) -> Path:
     out = CACHE / "arduino-records-without-pdf"
     out.mkdir(parents=True, exist_ok=True)
     for family in sorted(data.joinpath(*CORPORA["docling"]).glob("*.jsonl")):
-        rows = [line for line in family.read_text().splitlines() if line.strip()
-                and json.loads(line).get("product") not in pdfs]
+        rows = [line for n, line in enumerate(family.read_text().splitlines(), 1)
+                if line.strip() and _record(family, n, line).get("product") not in pdfs]
         if rows:
             (out / family.name).write_text("\n".join(rows) + "\n")
     return out
+
+
+def _record(path: Path, line_no: int, line: str) -> dict[str, Any]:
+    """One JSONL record; a broken line stops the run with its file and line number."""
+    try:
+        return dict(json.loads(line))
+    except (json.JSONDecodeError, TypeError, ValueError) as err:
+        raise SystemExit(f"{path}:{line_no}: not a JSON record ({err})") from err
 
 
 def corpus_paths(data: Path, corpus: str) -> list[Path]:
