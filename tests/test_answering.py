@@ -499,6 +499,9 @@ def test_a_multi_word_name_counts_whole() -> None:
     q = analyse("On the Zephyr Board, A6 is not wired to the main MCU. Which chip reads it?")
     assert missing_names(q.text, q, names_text + " a4-a7 are connected to the radio module's adc") == []  # a pin range
     assert missing_names(q.text, q, names_text + " a0-a3 go to the mcu") == ["A6"]
+    q = analyse("What output power does the Zephyr Board list for Bluetooth EDR?")
+    assert missing_names(q.text, q, names_text + " bluetooth br/edr: 79 channels") == []  # one of the modes a slash joins
+    assert missing_names(q.text, q, names_text + " bluetooth le: 40 channels") == ["Bluetooth EDR"]
 
 
 def test_a_name_the_context_never_mentions_is_reported_not_answered() -> None:

@@ -931,6 +931,33 @@ def test_words_asked_together_get_a_quote_each_when_no_one_row_gives_them_all() 
     assert quote_each_word(question, pins, {1: "Zephyr Knob"}, {1: "Zephyr Knob"}) is None  # no quote gives "signals"
 
 
+def test_names_listed_in_a_question_get_a_quote_each_that_names_them() -> None:
+    """"… for Wi-Fi, Bluetooth EDR and Bluetooth LE?": each mode's row, found by the words that set it apart from the
+    other items as the datasheet writes them ("BT EDR", "BT BLE", "WiFi"); no quote when one item has no row."""
+    from kgrag.answering.clauses import joined, listed_names, quote_each_item
+    from kgrag.answering.names import names_item
+
+    rows = ["Band | Wi-Fi (2412-2472 MHz); Maximum output power (EIRP) | 14.5 dBm",
+            "Band | BT EDR (2402-2480 MHz); Maximum output power (EIRP) | 2.2 dBm",
+            "Band | BT BLE (2402-2480 MHz); Maximum output power (EIRP) | 1.2 dBm",
+            "Supply | Maximum power consumption | 500 mW"]
+    units = [Unit(block=1, pos=n, text=row, kind="row") for n, row in enumerate(rows)]
+    question = "What maximum EIRP output power does the Zephyr Radio list for Wi-Fi, Bluetooth EDR and Bluetooth LE?"
+    assert [item for item, _ in listed_names(question, analyse(question).phrases)] == [
+        "Wi-Fi", "Bluetooth EDR", "Bluetooth LE"]  # the product named before is no item of the list
+    items = ["Wi-Fi", "Bluetooth EDR", "Bluetooth LE"]
+    assert [names_item(i, [o for o in items if o != i], rows[2]) for i in items] == [False, False, True]
+    assert names_item("EDR", ["LE"], "Bluetooth BR/EDR: 79 channels")  # one of the modes a slash joins
+    assert names_item("Wi-Fi", ["Bluetooth"], "Frequency bands: WiFi(2412-2472MHz)")  # written without its hyphen
+    assert not names_item("LE", ["EDR"], "Maximum output power | 2 dBm")
+    found = quote_each_item(question, units, {1: "Zephyr Radio"}, {1: "Zephyr Radio"})
+    assert found is not None and [f.unit.text for f in found] == rows[:3]
+    assert joined(found).count("Zephyr Radio") == 1
+    question = "What maximum EIRP output power does the Zephyr Radio list for Wi-Fi, Bluetooth EDR and Thread?"
+    assert quote_each_item(question, units, {1: "Zephyr Radio"}, {1: "Zephyr Radio"}) is None  # no row for Thread
+    assert listed_names("What output power does the Zephyr Radio list for Bluetooth?", [["Zephyr", "Radio"], ["Bluetooth"]]) == []
+
+
 def test_a_clause_left_without_a_quote_leads_the_passages_after_the_other_clauses_quote() -> None:
     """"How much current can the carrier deliver, and which card is it available for?": one row answers the first
     clause; the passage that answers the second ("available only for the Mini PCIe card") comes first after it."""

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from kgrag.answering.asks import asks_overview
 from kgrag.answering.blocks import Block, build_blocks, finish_answer, make_citations
 from kgrag.answering.choose import try_choose
-from kgrag.answering.clauses import joined, other_clause_units, quote_each_clause, quote_each_word
+from kgrag.answering.clauses import joined, other_clause_units, quote_each_clause, quote_each_item, quote_each_word
 from kgrag.answering.compare import try_compare
 from kgrag.answering.differ import parts_overview, try_differences
 from kgrag.answering.extract import try_extract, try_list
@@ -180,6 +180,8 @@ def plan_answer(
         # "…, and what …": a quote for each clause; else one unit stating the asked value, else a quote for each word
         units = [s.unit for s in focus.ranked]  # asked together ("the range and accuracy")
         found = quote_each_clause(question, units, scopes, titles, context.info.get("bridge", ""))
+        if found is None:  # "… for Wi-Fi, Bluetooth EDR and Bluetooth LE?": a quote for each name listed
+            found = quote_each_item(question, units, scopes, titles)
         if found is None:
             one = try_extract(q, focus.ranked, titles)
             found = [one] if one is not None else quote_each_word(question, units, scopes, titles)

@@ -7,7 +7,7 @@ import re
 
 from kgrag.answering.asks import ASK_WORDS, TOKEN, second_question
 from kgrag.answering.extract import Extraction, answer_text, says_each, try_extract
-from kgrag.answering.names import name_found, title_names
+from kgrag.answering.names import name_found, names_item, title_names
 from kgrag.answering.select import Scored, score_units
 from kgrag.answering.terms import QuestionTerms, analyse, asks_product, fold
 from kgrag.answering.units import Unit
@@ -123,6 +123,49 @@ def asked_apart(question: str, group: list[str]) -> list[str] | None:
             start, end = listed[0].start(), listed[-1].end()
             return [f"{question[:start]}{w.group(0)}{question[end:]}" for w in listed]
     return None
+
+
+def listed_names(question: str, phrases: list[list[str]]) -> list[tuple[str, str]]:
+    """The names of a list the question asks about ("… list for Wi-Fi, Bluetooth EDR and Bluetooth LE?"), each with
+    the question asked of it alone; [] unless two or more names follow each other with only list words between."""
+    spans = []
+    for phrase in phrases:
+        m = re.search(r"(?<![\w-])" + r"\s+".join(re.escape(w) for w in phrase) + r"(?![\w-])", question)
+        if m is not None:
+            spans.append(m)
+    spans.sort(key=lambda m: m.start())
+    best: list[re.Match[str]] = []
+    run: list[re.Match[str]] = []
+    for m in spans:
+        if run and _BETWEEN_ASKED.fullmatch(question[run[-1].end():m.start()]) and question[run[-1].end():m.start()].strip():
+            run.append(m)
+        else:
+            run = [m]
+        best = run if len(run) > len(best) else best
+    if len(best) < 2:
+        return []
+    start, end = best[0].start(), best[-1].end()
+    return [(m.group(0), f"{question[:start]}{m.group(0)}{question[end:]}") for m in best]
+
+
+def quote_each_item(question: str, units: list[Unit], scopes: dict[int, str],
+                    titles: dict[int, str]) -> list[Extraction] | None:
+    """One quote per name of a list the question asks a value for ("What output power does the X list for Wi-Fi,
+    Bluetooth EDR and Bluetooth LE?": each mode's row), or None when any name has no explicit quote naming it."""
+    q = analyse(question)
+    listed = listed_names(question, q.phrases) if q.wants_value and not split_clauses(question) else []
+    if not listed:
+        return None
+    items = [item for item, _ in listed]
+    found: list[Extraction] = []
+    for item, one in listed:
+        others = [o for o in items if o != item]
+        naming_it = [s for s in score_units(one, units, scopes, titles=titles) if names_item(item, others, s.unit.text)]
+        hit = try_extract(analyse(one), naming_it, titles)
+        if hit is None:
+            return None
+        found.append(hit)
+    return [f for i, f in enumerate(found) if all(f.unit != g.unit for g in found[:i])]
 
 
 def quote_each_word(question: str, units: list[Unit], scopes: dict[int, str],

@@ -110,13 +110,26 @@ def in_a_label_range(name: str, names_text: str) -> bool:
 
 def named_whole(phrase: list[str], names_text: str, squashed: str) -> bool:
     """The context writes the name whole, or without leading words it has elsewhere (a vendor: "Arduino UNO R4
-    WiFi" where the datasheet says "UNO R4 WiFi"); at least two words must match together."""
+    WiFi" where the datasheet says "UNO R4 WiFi"), or with alternatives before a slash ("Bluetooth BR/EDR" names
+    "Bluetooth EDR"); at least two words must match together."""
+    if written_with_alternatives(phrase, names_text):
+        return True
     for start in range(len(phrase) - 1):
         if start and not name_found(phrase[start - 1], names_text):
             return False
         if squash(" ".join(phrase[start:])) in squashed:
             return True
     return False
+
+
+_ALTERNATIVES = r"\s+(?:[a-z0-9.+-]+/)*"  # "br/" in "bluetooth br/edr", "b/g/" in "802.11 b/g/n"
+
+
+def written_with_alternatives(phrase: list[str], names_text: str) -> bool:
+    """The (lower-cased) context writes the phrase's words in order with alternatives joined by slashes before a word,
+    as datasheets write one of several modes or standards ("Bluetooth BR/EDR", "802.11 b/g/n")."""
+    pattern = _ALTERNATIVES.join(re.escape(w.lower()) for w in phrase)
+    return re.search(rf"(?<![a-z0-9]){pattern}(?![a-z0-9])", names_text) is not None
 
 
 _CATALOGUE_WORDS = frozenset({"sku", "variant", "version", "model", "family", "series"})  # "the Zephyr Max SKUs"
@@ -141,6 +154,18 @@ def trim_class_words(phrase: list[str]) -> list[str]:
 def squash(text: str) -> str:
     """Lower-case letters and digits only, so "Arduino® Nano 33 BLE" and "arduino nano 33 ble" compare equal."""
     return re.sub(r"[\W_]+", "", text.lower())
+
+
+def names_item(item: str, others: list[str], text: str) -> bool:
+    """The text names a listed item by the words that set it apart from the list's other items: "BT EDR" names
+    "Bluetooth EDR" beside "Bluetooth LE"; a word may be written without its hyphen ("WiFi" for "Wi-Fi"), one of
+    several a slash joins ("BR/EDR"), or inside a longer acronym ("BLE" for "LE")."""
+    shared = {w.lower() for o in others for w in o.split()}
+    own = [w for w in item.split() if w.lower() not in shared] or item.split()
+    tokens = [t for t in re.split(r"[\s/(),;:|]+", text) if t]
+    written = {squash(t) for t in tokens}
+    acronyms = [t for t in tokens if t.isupper() and len(t) <= 5]
+    return all(squash(w) in written or w.isupper() and len(w) >= 2 and any(a.endswith(w) for a in acronyms) for w in own)
 
 
 class Unknown(NamedTuple):
