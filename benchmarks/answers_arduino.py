@@ -7,8 +7,12 @@ Regenerate (one run per row of docs/benchmarks.md; the LLM runs are slow, use ni
   nice -n 5 .venv/bin/python benchmarks/answers_arduino.py --label auto-1.5b --mode auto --model qwen2.5-coder-1.5b
   .venv/bin/python benchmarks/answers_arduino.py --score before,auto,extractive   # the table only
 `before` is the code at commit 25a90da (`git worktree add --detach ../i16-before 25a90da`): the old answer
-path (full ~2k-token hybrid context to the LLM). The index (arduino/documents PDFs, MiniLM, strategy hybrid)
-is built once under benchmarks/.cache/arduino-pdf. LLM calls bypass the answer cache so times are real.
+path (full ~2k-token hybrid context to the LLM). The index (arduino/documents PDFs, MiniLM, the default strategy)
+with its LLM-free datasheet graph is graph_retrieval.py's (benchmarks/.cache/graph-arduino-pdf, built on first use and
+its graph again when the graph code changed); `--corpus full` indexes the PDFs plus the shared records of the
+products that have no PDF (a third of the dev questions ask about those), benchmarks/.cache/graph-arduino-full:
+  nice -n 5 .venv/bin/python benchmarks/answers_arduino.py --corpus full --label full-auto --mode auto
+LLM calls bypass the answer cache so times are real.
 Raw answers go to benchmarks/results/answers_arduino/<label>.jsonl, the summary to
 benchmarks/results/answers_arduino.json.
 """
@@ -26,7 +30,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import CACHE, RESULTS, data_dir, print_table, write_json  # noqa: E402
+from common import RESULTS, corpus_paths, data_dir, print_table, write_json  # noqa: E402
 
 from kgrag.config import Settings  # noqa: E402
 from kgrag.index import Index  # noqa: E402
@@ -34,13 +38,13 @@ from kgrag.index import Index  # noqa: E402
 OUT = RESULTS / "answers_arduino"
 
 
-def open_index(path: Path, documents: Path) -> Index:
-    """The benchmark index of the datasheet PDFs (built on first use, reused after)."""
+def open_index(path: Path, sources: list[Path]) -> Index:
+    """The benchmark index of one corpus, with the default settings (built on first use, reused after)."""
     if not path.exists():
         settings = Settings()
         Index.init(path, settings=settings)
         with Index.open(path) as index:
-            index.add([documents])
+            index.add(sources)
     return Index.open(path)
 
 
@@ -123,7 +127,10 @@ def print_summary(summary: dict[str, Any]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", default=None, help="shared data folder (default ../shared/data or $KGRAG_DATA)")
-    parser.add_argument("--index", default=str(CACHE / "arduino-pdf"))
+    parser.add_argument("--corpus", default="pdf", choices=("pdf", "full"),
+                        help="pdf: the datasheet PDFs; full: the PDFs plus the shared records of the products without one")
+    parser.add_argument("--index", default=None,
+                        help="index folder (default: graph_retrieval.py's benchmarks/.cache/graph-arduino-<corpus>)")
     parser.add_argument("--label", default="", help="name of this run (answers written to <label>.jsonl)")
     parser.add_argument("--mode", default=None, help="auto | extractive | generative (new code only)")
     parser.add_argument("--model", default=None, help="local model, e.g. qwen2.5-coder-1.5b")
@@ -138,7 +145,13 @@ def main() -> None:
     questions = [json.loads(line) for line in gold.read_text().splitlines() if line]
     questions = questions[:: args.every]
     questions = questions[: args.limit] if args.limit else questions
-    index = open_index(Path(args.index), data / "arduino" / "documents")
+    if args.index:
+        index = open_index(Path(args.index), corpus_paths(data, args.corpus))
+    else:  # the corpus's cached index with its datasheet graph, as graph_retrieval.py builds it; answered locally
+        from graph_retrieval import arduino_index
+
+        index, _ = arduino_index(data, args.corpus, "datasheet", use_llm=True)
+        index.settings.llm.provider = "local"
     if args.label:
         run(index, questions, args.label, args.mode, args.model)
     labels = [x for x in (args.score or args.label).split(",") if x]

@@ -30,6 +30,38 @@ def data_dir(override: str | None = None) -> Path:
     return path
 
 
+# The Arduino corpora: `pdf` = the datasheet PDFs users index with `kgrag add`, `docling` = the pre-chunked records,
+# `full` = the PDFs plus the records of the products that have no PDF (see corpus_paths).
+CORPORA = {"pdf": ("arduino", "documents"), "docling": ("arduino", "docling_chunks"), "full": ("arduino", "documents")}
+
+
+def records_without_pdf(data: Path) -> Path:
+    """The docling records of the products that have no PDF folder, one JSONL per family in the cache."""
+    pdfs = {p.name for p in data.joinpath(*CORPORA["pdf"]).glob("*/*") if p.is_dir()}
+    out = CACHE / "arduino-records-without-pdf"
+    out.mkdir(parents=True, exist_ok=True)
+    for family in sorted(data.joinpath(*CORPORA["docling"]).glob("*.jsonl")):
+        rows = [line for n, line in enumerate(family.read_text().splitlines(), 1)
+                if line.strip() and _record(family, n, line).get("product") not in pdfs]
+        if rows:
+            (out / family.name).write_text("\n".join(rows) + "\n")
+    return out
+
+
+def _record(path: Path, line_no: int, line: str) -> dict[str, Any]:
+    """One JSONL record; a broken line stops the run with its file and line number."""
+    try:
+        return dict(json.loads(line))
+    except (json.JSONDecodeError, TypeError, ValueError) as err:
+        raise SystemExit(f"{path}:{line_no}: not a JSON record ({err})") from err
+
+
+def corpus_paths(data: Path, corpus: str) -> list[Path]:
+    """What `kgrag add` reads for one corpus."""
+    paths = [data.joinpath(*CORPORA[corpus])]
+    return paths + [records_without_pdf(data)] if corpus == "full" else paths
+
+
 def musique_paragraphs(data: Path) -> list[str]:
     return [line.strip() for line in (data / "musique" / "corpus.txt").read_text(encoding="utf-8").splitlines() if line.strip()]
 

@@ -32,7 +32,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import CACHE, TimedEmbedder, build_paragraph_index, data_dir, musique_paragraphs, musique_questions, percentiles, print_table, write_json  # noqa: E402,I001
+from common import CACHE, CORPORA, TimedEmbedder, build_paragraph_index, corpus_paths, data_dir, musique_paragraphs, musique_questions, percentiles, print_table, write_json  # noqa: E402,I001
 
 from kgrag.config import Settings  # noqa: E402
 from kgrag.evaluate.datasets import load_questions  # noqa: E402
@@ -44,7 +44,6 @@ from kgrag.retrieve.base import make_retriever  # noqa: E402
 
 ARDUINO_STRATEGIES = ("hybrid", "kg-facts", "kg-dense", "kg-hybrid", "kg-hybrid-rerank", "khop", "paths")
 MUSIQUE_STRATEGIES = ("hybrid", "khop", "paths", "kg-hybrid")
-CORPORA = {"pdf": ("arduino", "documents"), "docling": ("arduino", "docling_chunks"), "full": ("arduino", "documents")}
 GRAPH_META = "bench.graph_extractor"
 GRAPH_CODE = Path(__file__).resolve().parent.parent / "src" / "kgrag" / "graph"
 WARM_UP = "Which interfaces and sensors does the board have?"  # generic, not a dev question
@@ -106,33 +105,6 @@ def ensure_graph(index: Index, extractor: str = "rules") -> dict[str, float]:
     index.__dict__["embedder"] = cached
     return {"graph_s": time.perf_counter() - start, "graph_cpu_s": cpu_seconds() - cpu, "extract_s": extract_s,
             "entity_vectors_s": time.perf_counter() - embed_start, "merges": float(len(resolved.merges))}
-
-
-def records_without_pdf(data: Path) -> Path:
-    """The docling records of the products that have no PDF folder, one JSONL per family in the cache."""
-    pdfs = {p.name for p in data.joinpath(*CORPORA["pdf"]).glob("*/*") if p.is_dir()}
-    out = CACHE / "arduino-records-without-pdf"
-    out.mkdir(parents=True, exist_ok=True)
-    for family in sorted(data.joinpath(*CORPORA["docling"]).glob("*.jsonl")):
-        rows = [line for n, line in enumerate(family.read_text().splitlines(), 1)
-                if line.strip() and _record(family, n, line).get("product") not in pdfs]
-        if rows:
-            (out / family.name).write_text("\n".join(rows) + "\n")
-    return out
-
-
-def _record(path: Path, line_no: int, line: str) -> dict[str, Any]:
-    """One JSONL record; a broken line stops the run with its file and line number."""
-    try:
-        return dict(json.loads(line))
-    except (json.JSONDecodeError, TypeError, ValueError) as err:
-        raise SystemExit(f"{path}:{line_no}: not a JSON record ({err})") from err
-
-
-def corpus_paths(data: Path, corpus: str) -> list[Path]:
-    """What `kgrag add` reads for one corpus."""
-    paths = [data.joinpath(*CORPORA[corpus])]
-    return paths + [records_without_pdf(data)] if corpus == "full" else paths
 
 
 def arduino_index(data: Path, corpus: str, extractor: str, use_llm: bool) -> tuple[Index, dict[str, float]]:
