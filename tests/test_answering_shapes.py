@@ -843,6 +843,8 @@ def test_a_passage_repeating_one_already_quoted_is_passed_over() -> None:
 def test_two_asked_things_need_a_quote_giving_both_and_a_price_question_a_price() -> None:
     q = analyse("What are the dimensions and the weight of the Zephyr Mini?")
     assert q.together == [["dimension", "weight"]]
+    assert analyse("What current does the Zephyr Mini draw in sleep, idle and active modes?").together == [
+        ["sleep", "idle", "active"]]  # the words listed before "and", after commas, are asked too
     weight = Unit(block=1, pos=0, text="weight | 4 g", kind="row")
     assert try_extract(q, [Scored(weight, score=1.0, attributes=1.0, names=1.0)], {1: "Zephyr Mini"}) is None
     ratings = analyse("What are the current and voltage ratings of the Zephyr Relay's outputs?")

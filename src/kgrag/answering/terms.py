@@ -368,8 +368,8 @@ _JOINED_FILLERS = frozenset({"the", "its", "their", "a", "an"})
 
 def asked_together(question: str, matches: list[re.Match[str]], head: list[str], attributes: set[str]) -> list[list[str]]:
     """Groups of asked words (folded) the question wants each of: a listed head ("How much Flash, SRAM and EEPROM")
-    and two asked words joined by "and" ("the dimensions and the weight", "current and voltage ratings"; not a
-    clause joined by ", and …")."""
+    and asked words joined by "and" ("the dimensions and the weight", "current and voltage ratings", with the words
+    listed before them after commas: "in sleep, idle and active modes"; not a clause joined by ", and …")."""
     groups = [[fold(w) for w in head if fold(w) in attributes]] if _LISTED.search(" ".join(head)) else []
     tokens = [m.group(0) for m in matches]
     for i, tok in enumerate(tokens[1:-1], 1):
@@ -377,7 +377,11 @@ def asked_together(question: str, matches: list[re.Match[str]], head: list[str],
         pair = [fold(tokens[i - 1]), fold(right)]
         clause = "," in question[matches[i - 1].end():matches[i].start()]
         if tok.lower() == "and" and not clause and all(w in attributes for w in pair) and pair[0] != pair[1]:
-            groups.append(pair)
+            j = i - 1  # "the weight, length and width": the words listed before the pair, each after a comma
+            while j > 0 and question[matches[j - 1].end():matches[j].start()].strip() == "," and fold(tokens[j - 1]) in attributes:
+                j -= 1
+                pair.insert(0, fold(tokens[j]))
+            groups.append(list(dict.fromkeys(pair)))
     return [g for g in groups if len(g) > 1]
 
 
