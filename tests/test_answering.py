@@ -502,6 +502,13 @@ def test_a_multi_word_name_counts_whole() -> None:
     q = analyse("What output power does the Zephyr Board list for Bluetooth EDR?")
     assert missing_names(q.text, q, names_text + " bluetooth br/edr: 79 channels") == []  # one of the modes a slash joins
     assert missing_names(q.text, q, names_text + " bluetooth le: 40 channels") == ["Bluetooth EDR"]
+    q = analyse("What resolution does the Zephyr Board 2MP camera give, and its 16-bit ADC?")
+    assert missing_names(q.text, q, names_text) == []  # figures after a name say what is asked of it
+    assert analyse("How fast is the Zephyr Board 48 MHz core, from the Qwiic 3.3 V?").phrases == [
+        ["Zephyr", "Board"], ["Qwiic"]]  # a number with its unit is a value, not a word of the name
+    assert analyse("Is the Zephyr 1010's charger enough?").phrases == [["Zephyr", "1010"]]  # a possessive is no unit
+    q = analyse("Which modem does the Acme 4G Module use?")
+    assert missing_names(q.text, q, names_text) == ["Acme 4G"]  # two words stay a name: "4G" is part of it
 
 
 def test_a_name_the_context_never_mentions_is_reported_not_answered() -> None:

@@ -61,8 +61,8 @@ def missing_names(question: str, q: QuestionTerms, names_text: str) -> list[str]
         if len(phrase) - len(parts) <= 1 and any(name_found(w, names_text) for w in parts):
             missing = [n for n in missing if n not in phrase]  # "Microchip ATECC608A": the part is what is named
             continue  # (not "Arduino Nano ESP32": a product named after its chip is more than the chip)
-        phrase = trim_class_words(phrase)  # "the Nicla Voice Board": the datasheet says "Nicla Voice"
-        if len(phrase) < 2 or any(w.lower() in quoted for w in phrase):
+        phrase = trim_class_words(trim_figures(trim_class_words(phrase)))  # "the Nicla Voice Board": the datasheet
+        if len(phrase) < 2 or any(w.lower() in quoted for w in phrase):  # says "Nicla Voice"; "its 2MP camera"
             continue
         if not named_whole(phrase, names_text, squashed):
             missing = [n for n in missing if n not in phrase] + [" ".join(phrase)]
@@ -70,6 +70,7 @@ def missing_names(question: str, q: QuestionTerms, names_text: str) -> list[str]
 
 
 _PLURAL_ACRONYM = re.compile(r"[A-Z0-9]{2,}s")  # "VOCs", "LEDs": the acronym, counted
+_QUANTITY = re.compile(r"\d+(?:[.,]\d+)?(?:-[a-z]+|[A-Za-z]{1,3})")  # "16-bit", "9-axis", "2MP", "4GB": a figure
 _ACRONYM = re.compile(r"[A-Z]{2,6}s?(?:-[A-Z])?")  # "RTC", "PC", "OLEDs", "USB-A": technical vocabulary
 
 
@@ -77,7 +78,20 @@ def is_vocabulary(word: str) -> bool:
     """A word of the trade, not the name of a product: an all-capital acronym ("RTC", "SWD", "PC", "USB-A") or a
     value the user writes ("5V"). Documents spell such words out ("Real-Time Clock") or use their own; a context
     without them can still answer, so only products and parts written as names are checked."""
-    return _ACRONYM.fullmatch(word) is not None or NUMBER_UNIT.fullmatch(word) is not None
+    return (_ACRONYM.fullmatch(word) is not None or NUMBER_UNIT.fullmatch(word) is not None
+            or _QUANTITY.fullmatch(word) is not None)
+
+
+def trim_figures(phrase: list[str]) -> list[str]:
+    """The phrase without the figures a question writes before or after a name ("its 16-bit ADC", "the Nicla Vision
+    2MP camera", "the Nano 33 BLE 9-axis IMU"): they say what is asked, the name is the rest. Of figures after a
+    name two words stay ("Pro 4G" is a name)."""
+    start, end = 0, len(phrase)
+    while start < end - 1 and _QUANTITY.fullmatch(phrase[start]):
+        start += 1
+    while end - start > 2 and _QUANTITY.fullmatch(phrase[end - 1]):
+        end -= 1
+    return phrase[start:end]
 
 
 def mentioned(name: str, names_text: str) -> bool:

@@ -279,7 +279,8 @@ def analyse(question: str) -> QuestionTerms:
         if CHEMICAL.fullmatch(tok) or value_unit(tokens, i):  # "CO2": what a sensor measures, not a part it has;
             asked.append(tok)  # "60 V": a value's unit
             continue
-        if _is_name(tok, first=first) or (tok.isdigit() and i > 0 and names and names[-1] == tokens[i - 1]):
+        if _is_name(tok, first=first) or (tok.isdigit() and i > 0 and names and names[-1] == tokens[i - 1]  # "Nano 33",
+                                          and not NUMBER_UNIT.match(question, matches[i].start())):  # not "Minima 48 MHz"
             if _negated(tokens, i):  # "the original Nano 33 BLE, not the Rev2": a name set aside, not asked about
                 continue
             if i > 0 and names and names[-1] == tokens[i - 1] and _CODE_AFTER.match(question, matches[i - 1].end()):
@@ -379,8 +380,7 @@ def asked_together(question: str, matches: list[re.Match[str]], head: list[str],
         if tok.lower() == "and" and not clause and all(w in attributes for w in pair) and pair[0] != pair[1]:
             j = i - 1  # "the weight, length and width": the words listed before the pair, each after a comma
             while j > 0 and question[matches[j - 1].end():matches[j].start()].strip() == "," and fold(tokens[j - 1]) in attributes:
-                j -= 1
-                pair.insert(0, fold(tokens[j]))
+                j, pair = j - 1, [fold(tokens[j - 1]), *pair]
             groups.append(list(dict.fromkeys(pair)))
     return [g for g in groups if len(g) > 1]
 
