@@ -137,7 +137,8 @@ def listed_names(question: str, phrases: list[list[str]]) -> list[tuple[str, str
     best: list[re.Match[str]] = []
     run: list[re.Match[str]] = []
     for m in spans:
-        if run and _BETWEEN_ASKED.fullmatch(question[run[-1].end():m.start()]) and question[run[-1].end():m.start()].strip():
+        gap = question[run[-1].end():m.start()] if run else ""
+        if gap.strip() and _BETWEEN_ASKED.fullmatch(gap):  # ", " / " and " / ", or ": the list goes on
             run.append(m)
         else:
             run = [m]

@@ -75,8 +75,8 @@ _ACRONYM = re.compile(r"[A-Z]{2,6}s?(?:-[A-Z])?")  # "RTC", "PC", "OLEDs", "USB-
 
 
 def is_vocabulary(word: str) -> bool:
-    """A word of the trade, not the name of a product: an all-capital acronym ("RTC", "SWD", "PC", "USB-A") or a
-    value the user writes ("5V"). Documents spell such words out ("Real-Time Clock") or use their own; a context
+    """A word of the trade, not the name of a product: an all-capital acronym ("RTC", "SWD", "PC", "USB-A"), a
+    value the user writes ("5V") or a figure ("16-bit", "2MP"). Documents spell such words out ("Real-Time Clock") or use their own; a context
     without them can still answer, so only products and parts written as names are checked."""
     return (_ACRONYM.fullmatch(word) is not None or NUMBER_UNIT.fullmatch(word) is not None
             or _QUANTITY.fullmatch(word) is not None)
