@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from common import CACHE, print_table, write_json  # noqa: E402
 
-from kgrag.answering.terms import is_refusal  # noqa: E402
+from kgrag.answering.refusal import is_refusal  # noqa: E402
 from kgrag.index import Index  # noqa: E402
 from kgrag.retrieve.base import make_retriever  # noqa: E402
 

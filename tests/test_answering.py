@@ -10,8 +10,9 @@ from kgrag.answer import NO_ANSWER, answer_options, build_blocks, generate_answe
 from kgrag.answering.cite import repair_citations
 from kgrag.answering.names import missing_names
 from kgrag.answering.quotes import quote_answer
+from kgrag.answering.refusal import is_refusal
 from kgrag.answering.select import focus_units
-from kgrag.answering.terms import analyse, asks_product, is_refusal
+from kgrag.answering.terms import analyse, asks_product
 from kgrag.answering.tidy import loops, tidy_reply
 from kgrag.answering.units import block_units
 from kgrag.answering.values import asked_dimensions, has_value, part_numbers, without_tolerances

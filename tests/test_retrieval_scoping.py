@@ -9,7 +9,8 @@ from tests.conftest import add_text_chunks, fast_settings
 
 from kgrag.answer import finish_plan, plan_answer
 from kgrag.answering.extract import try_list
-from kgrag.answering.terms import CITE, analyse
+from kgrag.answering.refusal import CITE
+from kgrag.answering.terms import analyse
 from kgrag.graph.adjacency import get_adjacency
 from kgrag.graph.build import build_graph
 from kgrag.graph.resolve import resolve_entities

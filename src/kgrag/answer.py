@@ -17,9 +17,10 @@ from kgrag.answering.extract import try_extract, try_list
 from kgrag.answering.grounding import reply_problems
 from kgrag.answering.names import missing_items, missing_kind, name_found, unknown_names
 from kgrag.answering.quotes import documents_tail, followed_by, key_quotes, quote_answer, sides_first
+from kgrag.answering.refusal import NO_ANSWER, is_refusal
 from kgrag.answering.select import Focus, focus_units
 from kgrag.answering.suits import try_suits, writes_value_for
-from kgrag.answering.terms import NO_ANSWER, analyse, is_refusal, question_coverage
+from kgrag.answering.terms import analyse, question_coverage
 from kgrag.answering.tidy import loops, tidy_reply
 from kgrag.answering.variants import try_variants
 from kgrag.errors import ConfigError

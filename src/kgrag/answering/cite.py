@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from kgrag.answering.terms import CITE, content_terms, markers_only, term_list
+from kgrag.answering.refusal import CITE, markers_only
+from kgrag.answering.terms import content_terms, term_list
 from kgrag.ingest.sentences import split_sentences
 
 _END = re.compile(r"([.!?:;]*)\s*$")

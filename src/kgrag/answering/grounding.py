@@ -14,8 +14,8 @@ from typing import Any
 from kgrag.answering.asks import TOKEN, second_question
 from kgrag.answering.blocks import GRAPH_FACTS
 from kgrag.answering.names import made_up_names, name_found, title_names
+from kgrag.answering.refusal import CITE
 from kgrag.answering.terms import (
-    CITE,
     CLASS_WORDS,
     PRODUCT_WORDS,
     analyse,

@@ -8,7 +8,8 @@ import re
 from typing import NamedTuple
 
 from kgrag.answering.asks import TOKEN, asks_overview
-from kgrag.answering.terms import CITE, QuestionTerms, content_terms, words_found
+from kgrag.answering.refusal import CITE
+from kgrag.answering.terms import QuestionTerms, content_terms, words_found
 from kgrag.answering.values import NUMBER_UNIT
 from kgrag.graph.keys import GENERIC_WORDS
 

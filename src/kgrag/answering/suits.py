@@ -27,15 +27,9 @@ from kgrag.answering.choose import (
 from kgrag.answering.compare import unit_about
 from kgrag.answering.names import title_names
 from kgrag.answering.quotes import quote_answer
+from kgrag.answering.refusal import is_refusal
 from kgrag.answering.select import COMPLIANCE, Scored
-from kgrag.answering.terms import (
-    QuestionTerms,
-    analyse,
-    asks_yes_no,
-    content_terms,
-    is_refusal,
-    words_found,
-)
+from kgrag.answering.terms import QuestionTerms, analyse, asks_yes_no, content_terms, words_found
 from kgrag.answering.units import Unit
 from kgrag.answering.values import RANGE_ENDS, dimension_of_unit, dimension_words, value_dimensions
 from kgrag.graph.datasheet.vocab import REF_DES

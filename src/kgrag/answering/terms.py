@@ -51,13 +51,6 @@ _HOW_MANY = re.compile(r"^\s*how\s+many\s+(?:[\w\-/+]+\s+){0,2}?([A-Za-z][\w\-/+
 # how-many question after the user's situation (a sentence or a clause before it, a hedge such as "roughly")
 _LATER_HOW_MANY = re.compile(r"(?:[.?!]|,(?! and\b))\s+(?:(?:roughly|about|approximately|exactly)\s+)?(?=how\s+many\b)",
                              re.IGNORECASE)
-NO_ANSWER = "The documents do not contain the answer."
-CITE = re.compile(r"\s*\[(\d+(?:\s*[,;]\s*\d+)*)\]")  # an inline citation marker: [3], [1, 4]
-_REFUSAL = re.compile(
-    r"(do(es)? not contain|not (found|mentioned|provided|available) in|no information|cannot (be )?answer|"
-    r"can't answer|unable to answer|not enough information|do(es)? not (say|specify|mention|describe))",
-    re.IGNORECASE,
-)
 
 
 def fold(raw: str) -> str:
@@ -387,14 +380,3 @@ def asked_together(question: str, matches: list[re.Match[str]], head: list[str],
 
 # "Nano (A000005)", "Nano 33 BLE (ABX00030, not the Rev2)": a part code opening brackets right after a name.
 _CODE_AFTER = re.compile(rf"\s*\(\s*{PART.pattern}\s*[),;]")
-
-
-def markers_only(text: str) -> bool:
-    """No word left once the citation markers are removed ("", "[1] [2].", a marker split off its sentence)."""
-    return not re.sub(r"[\W_]", "", CITE.sub("", text))
-
-
-def is_refusal(text: str) -> bool:
-    """An empty answer (or nothing but citation markers, which small models sometimes emit), or one that says
-    the documents do not hold the answer."""
-    return markers_only(text) or bool(_REFUSAL.search(text))

@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 
 from kgrag.answering.blocks import GRAPH_FACTS
-from kgrag.answering.terms import CITE, NO_ANSWER, content_terms
+from kgrag.answering.refusal import CITE, NO_ANSWER
+from kgrag.answering.terms import content_terms
 from kgrag.ingest.sentences import split_sentences
 
 REPEAT_SHARE = 0.8  # a sentence whose content words are this share of one earlier sentence's is a repeat

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from kgrag.answering.names import name_found
-from kgrag.answering.terms import CITE, analyse, is_refusal
+from kgrag.answering.refusal import CITE, is_refusal
+from kgrag.answering.terms import analyse
 from kgrag.evaluate import metrics
 
 ANSWERABLE = 0.6  # share of gold fact terms one document must contain for a question to count as answerable

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from kgrag.answering.terms import is_refusal
+from kgrag.answering.refusal import is_refusal
 from kgrag.errors import ConfigError, KgragError
 from kgrag.evaluate import metrics
 from kgrag.models.base import LLM, Embedder

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from kgrag.answering.terms import is_refusal
+from kgrag.answering.refusal import is_refusal
 from kgrag.errors import KgragError
 from kgrag.models.rerankers import make_reranker, rerank
 from kgrag.models.usage import llm_stage
