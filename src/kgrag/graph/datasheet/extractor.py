@@ -181,8 +181,9 @@ class DatasheetExtractor(Extractor):
                 cells = [row, value] if col.lower().strip(" .:") in HEADER_WORDS else [f"{row} {col}", value]
                 self._row(b, state, cells, line)
             return
-        header = L.component_header(line) if not SKU.search(line) else None  # "Portenta C33: SKU: ABX00074" is
-        if header:  # another product, listed as compatible or related, not a part
+        other_product = SKU.search(line) is not None  # "Portenta C33: SKU: ABX00074": a product listed as compatible
+        header = L.component_header(line) if not other_product else None  # or related, not a part of this one
+        if header:
             subject = self._component(b, state, header[0], header[1])
             if subject:
                 state.subject, state.subject_of_group = subject, state.in_interface_group
@@ -194,7 +195,7 @@ class DatasheetExtractor(Extractor):
         if L.is_spec_line(line):
             self._spec_line(b, state, line)
             return
-        if not SKU.search(line):  # "Arduino USB Type-C Cable 2-in-1 (SKU: TPX00094)": another product's interfaces
+        if not other_product:  # "Arduino USB Type-C Cable 2-in-1 (SKU: TPX00094)": another product's interfaces
             self._interfaces(b, state, line)
         for sentence in L.sentences(line):
             self._sentence(b, state, sentence)
