@@ -14,6 +14,7 @@ from kgrag.answering.clauses import joined, other_clause_units, quote_each_claus
 from kgrag.answering.compare import try_compare
 from kgrag.answering.differ import parts_overview, try_differences
 from kgrag.answering.extract import try_extract, try_list
+from kgrag.answering.families import family_overview
 from kgrag.answering.grounding import reply_problems
 from kgrag.answering.names import missing_items, missing_kind, name_found, unknown_names
 from kgrag.answering.quotes import documents_tail, followed_by, key_quotes, quote_answer, sides_first
@@ -112,7 +113,9 @@ def plan_answer(
     facts = [b for b in blocks if b.items and b.items[0].kind == "relation"]
     fact_texts = {b.n: b.text for b in facts}  # the graph's fact table, read by the list, difference and overview paths
     documents = [b.text for b in blocks if b not in facts]  # where the documents say what a listed part is
-    note = parts_overview(q, fact_texts, documents) if small else ""  # an overview's parts and specs from the graph, after the answer:
+    # an overview's parts and specs from the graph (a named family's: its products' parts of the asked kind), after
+    # the answer:
+    note = (parts_overview(q, fact_texts, documents) or family_overview(q, fact_texts, documents)) if small else ""
     read = {b.n: b.text for b in blocks if not (note and b in facts)}  # the model and the passages read the documents
     focus = focus_units(question, read, scopes, max(focus_tokens, 200), embedder, titles)
     focused = focused_blocks(blocks, focus)

@@ -33,7 +33,7 @@ _CAPABILITY = {"sensing": "sensor", "measurement": "sensor", "processing": "micr
                "connection": "interface", "connectivity": "interface", "i/o": "interface"}
 
 
-def _kinds_of(word: str, kinds: set[str]) -> set[str]:
+def kinds_named(word: str, kinds: set[str]) -> set[str]:
     """The kinds of part a question word names: a kind's own word ("microphone" ~ sensor, "processors" ~
     microcontroller) or a capability word ("sensing" ~ sensor, "power regulation" ~ power)."""
     return {k for k in kinds if word == k or _CAPABILITY.get(word) == k or word in _KIND_WORDS.get(k, frozenset())}
@@ -50,7 +50,7 @@ def same_part(a: str, b: str) -> bool:
     return ka == kb or (len(short) >= MIN_PREFIX and long_.startswith(short) and any(c.isdigit() for c in short))
 
 
-def _parts(facts: list[tuple[str, str, int | None]], n: int, kinds: set[str]) -> list[Part]:
+def parts_of_kinds(facts: list[tuple[str, str, int | None]], n: int, kinds: set[str]) -> list[Part]:
     """The product's parts of the asked kinds ("has sensor | BMI270"), each once; all parts but interfaces when the
     question names no kind."""
     out: list[Part] = []
@@ -94,7 +94,8 @@ def graph_kinds(facts: Iterable[tuple[str, str, int | None]], asked: set[str]) -
             and fold(attr.split()[-1]) not in asked}
 
 
-def _listed(parts: list[Part], kinds: Mapping[str, str] | None = None) -> str:
+def listed_parts(parts: list[Part], kinds: Mapping[str, str] | None = None) -> str:
+    """Each part with what it is, when known, and its source number: "QB270 (6-axis IMU) [3], QS3003 [1]"."""
     kinds = kinds or {}
     return ", ".join(f"{name} ({kinds[name]}) [{n}]" if name in kinds else f"{name} [{n}]" for name, n in parts)
 
@@ -114,7 +115,7 @@ def try_differences(q: QuestionTerms, fact_blocks: Mapping[int, str], texts: Ite
         for subject, stype, facts in fact_groups(text):
             matched = [i for i, p in enumerate(q.phrases) if stype == PRODUCT_TYPE and title_names(p, subject)]
             if len(matched) == 1 and matched[0] not in found:
-                found[matched[0]] = (subject, _parts(facts, n, kinds), n)
+                found[matched[0]] = (subject, parts_of_kinds(facts, n, kinds), n)
                 classes |= graph_kinds(facts, kinds)
     if len(found) != 2:
         return None
@@ -129,11 +130,11 @@ def try_differences(q: QuestionTerms, fact_blocks: Mapping[int, str], texts: Ite
     kinds = classes | part_kinds([name for name, _ in only_a + only_b + both], texts)
     said = [f"The {a} and the {b} differ in the parts the documents list [{table}]."]
     if only_a:
-        said.append(f"The {a} has {_listed(only_a, kinds)}, which the {b} does not list.")
+        said.append(f"The {a} has {listed_parts(only_a, kinds)}, which the {b} does not list.")
     if only_b:
-        said.append(f"The {b} has {_listed(only_b, kinds)}, which the {a} does not list.")
+        said.append(f"The {b} has {listed_parts(only_b, kinds)}, which the {a} does not list.")
     if both:
-        said.append(f"Both list {_listed(both, kinds)}.")
+        said.append(f"Both list {listed_parts(both, kinds)}.")
     return " ".join(said)
 
 
@@ -150,18 +151,18 @@ def parts_overview(q: QuestionTerms, fact_blocks: Mapping[int, str], texts: Iter
             if stype != PRODUCT_TYPE or not any(title_names(p, subject) for p in q.phrases):
                 continue
             kinds = {fold(attr.split()[-1]) for attr, _, _ in facts if attr.startswith("has ")}
-            asked = {k for w in q.attributes for k in _kinds_of(w, kinds)}
+            asked = {k for w in q.attributes for k in kinds_named(w, kinds)}
             if asked:
-                parts = _parts(facts, n, asked)
+                parts = parts_of_kinds(facts, n, asked)
                 if len(parts) >= MIN_PARTS:  # then its spec rows of the asked aspect ("wi-fi | 802.11b/g/n")
                     rows = [f"; {attr} {value} [{cited}]" for attr, value, cited in _specs(facts, n, _aspect_words(q))]
-                    listed = _listed(parts, graph_kinds(facts, asked) | part_kinds([p for p, _ in parts], texts))
+                    listed = listed_parts(parts, graph_kinds(facts, asked) | part_kinds([p for p, _ in parts], texts))
                     return f"{FROM_GRAPH} the {subject} lists {listed}{''.join(rows)}."
                 continue
-            parts, specs = _parts(facts, n, set()), _specs(facts, n)
+            parts, specs = parts_of_kinds(facts, n, set()), _specs(facts, n)
             if len(parts) + len(specs) >= MIN_PARTS:
                 rows = [f"{attr} {value} [{cited}]" for attr, value, cited in specs]
-                listed = _listed(parts, graph_kinds(facts, set()) | part_kinds([p for p, _ in parts], texts))
+                listed = listed_parts(parts, graph_kinds(facts, set()) | part_kinds([p for p, _ in parts], texts))
                 said = "; ".join([f"the {subject} lists {listed}", *rows]) if parts else f"the {subject}: {'; '.join(rows)}"
                 return f"{FROM_GRAPH} {said}."
     return ""
