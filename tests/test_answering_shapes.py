@@ -1219,6 +1219,11 @@ def test_a_kind_of_part_the_products_own_documents_never_name_is_said_to_be_miss
     answer = generate_answer(FakeLLM(replies=["It records at 60 fps [2]."]), question, context, mode="auto",
                              focus_tokens=200)
     assert "do not mention a camera" not in answer.text
+    question = "Which add-on board for the Zephyr Control carries a camera, and what frame rate does it record at?"
+    context = Context(question=question, strategy="test", items=items, tokens=200, budget=2000)  # another product asked
+    answer = generate_answer(FakeLLM(replies=["The Zephyr Vision records at 60 fps [2]."]), question, context,
+                             mode="auto", focus_tokens=200)
+    assert "do not mention a camera" not in answer.text
 
 
 def test_an_overview_of_listed_things_none_of_which_the_products_documents_name_is_said_to_be_missing() -> None:

@@ -21,7 +21,7 @@ from kgrag.answering.quotes import documents_tail, followed_by, key_quotes, quot
 from kgrag.answering.refusal import NO_ANSWER, is_refusal
 from kgrag.answering.select import Focus, focus_units
 from kgrag.answering.suits import try_suits, writes_value_for
-from kgrag.answering.terms import analyse, question_coverage
+from kgrag.answering.terms import analyse, asks_product, question_coverage
 from kgrag.answering.tidy import loops, tidy_reply
 from kgrag.answering.variants import try_variants
 from kgrag.errors import ConfigError
@@ -164,7 +164,9 @@ def plan_answer(
     evidence = quote_answer(sides_first(q, focus.ranked, titles), titles=titles) if mode == "auto" else NO_ANSWER
     own = [s for s in focus.ranked if s.own]
     own_texts = [s.unit.scoped() for s in own]
-    kind = missing_kind(q.attributes, own_texts) if mode != "generative" else None
+    # a question asking which product ("Which add-on board for the A … what display does it carry?") asks about
+    # another one than the A it names: the A's documents need not name the kind
+    kind = missing_kind(q.attributes, own_texts) if mode != "generative" and not asks_product(q) else None
     if kind:  # "the camera frame rate of the Machine Control": its documents name no camera
         context.info["missing_kind"] = kind
         return evidence_plan(blocks, context, evidence, f"The documents found do not mention a {kind} on the "
