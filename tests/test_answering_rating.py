@@ -174,6 +174,9 @@ def test_a_row_repeating_another_rows_words_and_numbers_is_chosen_and_quoted_onc
     assert near_copy(rows[1], rows[:1]) and near_copy(rows[2], rows[:1])
     assert not near_copy(rows[0].replace("0.5A", "1.5A"), rows[1:2])  # another value
     assert not near_copy("in product | Zephyr Core Sense", ["in product | Zephyr Core"])  # short: another fact
+    closing = ("Now that you have gone through the basics you can explore the projects on the Project Hub [{}], the "
+               "Library Reference [{}] and the online store")  # a document's own reference marks are no values
+    assert near_copy(closing.format(5, 6), [closing.format(4, 5)])
     units = [Unit(block=1, pos=n, text=t, kind="row") for n, t in enumerate(rows)]
     units.append(Unit(block=1, pos=3, text="A 500mA PTC resettable fuse protects the 24V output pin.", kind="sentence"))
     ranked = [Scored(u, score=1.0 - 0.1 * n) for n, u in enumerate(units)]

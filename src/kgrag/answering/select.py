@@ -19,6 +19,7 @@ import numpy as np
 
 from kgrag.answering.aspects import aspect_terms, labelled_by
 from kgrag.answering.names import name_found, title_names
+from kgrag.answering.refusal import CITE
 from kgrag.answering.terms import CLASS_WORDS, QuestionTerms, analyse, fold, foreign_share, stem, term_list, words_found
 from kgrag.answering.units import FACT_SUBJECT, Unit, block_units, render
 from kgrag.answering.values import (
@@ -333,6 +334,7 @@ def _wording(text: str) -> frozenset[str]:
 @lru_cache(maxsize=4096)
 def _signature(text: str) -> tuple[frozenset[str], frozenset[str]]:
     """A unit's words and numbers, compared by near_copy against every unit chosen before it."""
+    text = CITE.sub(" ", text)  # a document's own reference marks ("Project Hub [4]") state no value
     return frozenset(term_list(text)), frozenset(_DIGITS.findall(text))
 
 
