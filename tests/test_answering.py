@@ -297,6 +297,13 @@ def test_off_topic_question_is_refused_and_llm_refusals_are_normalised() -> None
     assert answer.text == NO_ANSWER and not answer.grounded and answer.citations == []
     assert is_refusal("The sources do not mention the Vega board.") and is_refusal("The datasheet does not say.")
     assert is_refusal("The documents found do not mention Vega; the closest passages: ... [1].")  # our own lead
+    # a gold answer marking a question the documents cannot answer ("The documents do not state a range in metres")
+    assert is_refusal("The documents do not state a Bluetooth range in metres; they give +8 dBm TX power.")
+    from kgrag.evaluate.answer_metrics import answer_recall
+
+    gold = "The documents do not state a Bluetooth range in metres; they give +8 dBm TX power."
+    assert answer_recall("The documents do not contain a direct answer; the closest passages: ... [1].", gold) == 1.0
+    assert answer_recall("About 10 metres [1].", gold) == 0.0  # a made-up range is no answer to it
 
 
 def test_a_near_miss_of_the_question_coverage_shows_the_closest_passages_not_a_refusal() -> None:

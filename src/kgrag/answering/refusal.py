@@ -9,7 +9,7 @@ NO_ANSWER = "The documents do not contain the answer."
 CITE = re.compile(r"\s*\[(\d+(?:\s*[,;]\s*\d+)*)\]")  # an inline citation marker: [3], [1, 4]
 _REFUSAL = re.compile(
     r"(do(es)? not contain|not (found|mentioned|provided|available) in|no information|cannot (be )?answer|"
-    r"can't answer|unable to answer|not enough information|do(es)? not (say|specify|mention|describe))",
+    r"can't answer|unable to answer|not enough information|do(es)? not (say|state|specify|mention|describe))",
     re.IGNORECASE,
 )
 
