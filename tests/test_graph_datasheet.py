@@ -184,6 +184,28 @@ def test_a_table_a_converter_wrote_as_text_is_read_back_as_rows() -> None:
     assert serialized_table("Lead (Pb), Limit (ppm) = 1000. See the notes below for details.") is None  # not all cells
 
 
+def test_a_converted_table_with_merged_cells_empty_cells_and_repeated_columns_is_read_back_as_rows() -> None:
+    """Docling writes a merged first cell once (", Typical = -156": the label above), an empty cell as "Min = .", a
+    two-parts-per-line table with its columns twice ("Description … Ref. … Description") and a label spanning rows
+    with its columns again ("J1, Interface Name = I2C1 … J1, Interface Name = I2C0")."""
+    from kgrag.graph.datasheet.lines import serialized_table
+
+    merged = ("Sensitivity, Description = Reacquisition. , Conditions = Autonomous. , Typical = -156. , Description = "
+              "Tracking. , Conditions = Autonomous. , Typical = -157")
+    assert serialized_table(merged) == (["", "Description", "Conditions", "Typical"], [
+        ["Sensitivity", "Reacquisition", "Autonomous", "-156"], ["Sensitivity", "Tracking", "Autonomous", "-157"]])
+    empty = "Supply, Min = . Supply, Max = . VCC, Min = 3.0. VCC, Max = 3.6"
+    assert serialized_table(empty) == (["", "Min", "Max"], [["Supply", "", ""], ["VCC", "3.0", "3.6"]])
+    pairs = ("U1, Description = QX4M1 Microcontroller IC. U1, Ref. = J4. U1, Description = DC Jack. U2, Description = "
+             "QL8541 Buck Converter. U2, Ref. = DL1. U2, Description = LED TX")
+    assert serialized_table(pairs) == (["", "Description", "Ref.", "Description"], [
+        ["U1", "QX4M1 Microcontroller IC", "J4", "DC Jack"], ["U2", "QL8541 Buck Converter", "DL1", "LED TX"]])
+    spanning = ("J1, Interface Name = I2C1. J1, Pins = 43-45. J1, Interface Name = I2C0. J1, Pins = 44-46. J2, "
+                "Interface Name = SPI0. J2, Pins = 10-12")
+    assert serialized_table(spanning) == (["", "Interface Name", "Pins"], [
+        ["J1", "I2C1", "43-45"], ["J1", "I2C0", "44-46"], ["J2", "SPI0", "10-12"]])
+
+
 def test_a_frequency_row_of_a_spec_table_is_a_fact_and_the_radio_band_table_is_skipped() -> None:
     x = extract(chunk("Feature | Description\nFrequency Range | 6.24–8.24 GHz\nMax Output Power (EIRP) | 14.7 dBm\n\n"
                       "Frequency bands | Maximum output power (EIRP)\n863-870 MHz | 5.47 dBm"))

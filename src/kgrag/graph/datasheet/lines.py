@@ -166,19 +166,21 @@ def split_row(line: str) -> list[str] | None:
     return cells if len(cells) >= 2 else None
 
 
-_CELL_FACT = re.compile(r"^(?P<row>[^=,]{1,60}?),\s*(?P<col>[^=,]{1,40}?)\s+=\s+(?P<value>.+)$")
-_NEXT_CELL = re.compile(r"\.\s+(?=[^=,]{1,60}?,\s*[^=,]{1,40}?\s+=\s)")  # ". " before the next "Row, Column = "
+_CELL_FACT = re.compile(r"^(?P<row>[^=,]{0,60}?),\s*(?P<col>[^=,]{1,60}?)\s+=(?:\s+(?P<value>.*))?$")
+# ". " before the next "Row, Column = " (a row may be blank under a merged cell: ". , Typical = -156")
+_NEXT_CELL = re.compile(r"\.\s+(?=[^=,]{0,60}?,\s*[^=,]{1,60}?\s+=(?:\s|$))")
 
 
 def serialized_rows(line: str) -> list[tuple[str, str, str]]:
-    """Tables written as text by document converters (Docling): `Row, Column = value. Row2, Column = value2`."""
+    """Tables written as text by document converters (Docling): `Row, Column = value. Row2, Column = value2`; a
+    cell may be empty ("Min = .") and so may a row's label (a merged cell above it: ", Typical = -156")."""
     if " = " not in line:
         return []
     out = []
     for part in _NEXT_CELL.split(line.strip().rstrip(".")):  # a value may end in a digit: "Typ = 86. Unit = µA"
         m = _CELL_FACT.match(part.strip())
         if m:
-            out.append((m.group("row").strip(), m.group("col").strip(), m.group("value").strip()))
+            out.append((m.group("row").strip(), m.group("col").strip(), (m.group("value") or "").strip(" .")))
     return out
 
 
@@ -189,17 +191,31 @@ def serialized_table(line: str) -> tuple[list[str], list[list[str]]] | None:
 
 
 def as_grid(cells: list[tuple[str, str, str]], line: str) -> tuple[list[str], list[list[str]]] | None:
-    """The grid of `line`'s serialized cells (from serialized_rows); None unless the whole line is cells and each
-    row has each column once (a repeated column is merged cells, not a grid)."""
+    """The grid of `line`'s serialized cells (from serialized_rows); None unless the whole line is cells. A blank
+    row label is the label above it (a merged cell). When every label has the same columns in the same order, a
+    column written twice is two columns ("Ref. | Description | Ref. | Description", two parts per line); else a
+    column seen again under one label starts that label's next row ("J1 | I2C1 …", "J1 | I2C0 …")."""
     if len(cells) < 2 or len(cells) < line.count(" = "):
         return None
-    columns = list(dict.fromkeys(col for _, col, _ in cells))
-    rows: dict[str, dict[str, str]] = {}
+    labelled: list[tuple[str, str, str]] = []
     for row, col, value in cells:
-        if col in rows.setdefault(row, {}):
-            return None
-        rows[row][col] = value
-    return ["", *columns], [[row, *(values.get(c, "") for c in columns)] for row, values in rows.items()]
+        labelled.append((row or (labelled[-1][0] if labelled else ""), col, value))
+    per_label: dict[str, list[str]] = {}
+    for row, col, _ in labelled:
+        per_label.setdefault(row, []).append(col)
+    shapes = {tuple(cols) for cols in per_label.values()}
+    if len(shapes) == 1 and len(per_label) > 1:  # one shape for all: its columns as written, repeats included
+        grid = {row: [row] for row in per_label}
+        for row, _, value in labelled:
+            grid[row].append(value)
+        return ["", *next(iter(shapes))], list(grid.values())
+    columns = list(dict.fromkeys(col for _, col, _ in labelled))
+    rows: list[tuple[str, dict[str, str]]] = []
+    for row, col, value in labelled:
+        if not rows or rows[-1][0] != row or col in rows[-1][1]:
+            rows.append((row, {}))
+        rows[-1][1][col] = value
+    return ["", *columns], [[row, *(values.get(c, "") for c in columns)] for row, values in rows]
 
 
 def has_part(text: str) -> bool:
