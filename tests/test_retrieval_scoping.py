@@ -253,6 +253,18 @@ def test_a_model_code_inside_a_product_name_links_that_product(tmp_path: Path) -
     assert "Zephyr QM21 Connect" not in [n for n, _ in linked(index, "Which boards use the QM21?")]  # the chip's name
 
 
+def test_a_product_name_with_a_kind_word_inside_links_as_written(tmp_path: Path) -> None:
+    """"Zephyr Proto Kit ME": its key drops the kind word ("zephyr proto me"), but a question writes the name whole."""
+    texts = {
+        "Zephyr Proto Kit ME": "# Zephyr Proto Kit ME\n\nThe kit ships a 24 VDC 1 A supply and the Zephyr Sense ME.\n",
+        "Zephyr Sense ME": "# Zephyr Sense ME\n\nThe Zephyr Sense ME is a sensor board.\n\n| Parameter | Value |\n"
+                           "|---|---|\n| VIN | 3.5 to 5.5 V |\n",
+    }
+    index = graph_index(tmp_path, "Zephyr Family", texts)
+    found = linked(index, "Can the Zephyr Proto Kit ME supply feed the Zephyr Sense ME's VIN pin?")
+    assert ("Zephyr Proto Kit ME", "exact") in found and ("Zephyr Sense ME", "exact") in found
+
+
 def test_a_name_that_is_a_product_and_a_component_links_the_product() -> None:
     from kgrag.retrieve.scoping import Link, _longest
 

@@ -56,8 +56,10 @@ def _name_index(adj: GraphAdjacency) -> dict[str, list[tuple[int, bool]]]:
                 short = " ".join(w for w in name.split() if w.lower() not in FAMILY_WORDS)
                 names.append((short, False))
             for text, main in names:
-                key = entity_key(text)
-                if key:
+                keys = {entity_key(text)}
+                if etype == PRODUCT_TYPE and main:  # a product's name also as written whole: the key drops "Kit" from
+                    keys.add(" ".join(name_tokens(text)))  # "Proto Kit ME", which a question writes inside the name
+                for key in keys - {""}:
                     cached.setdefault(key, []).append((node, main))
         adj._cache["scoping_names"] = cached
     return cached
