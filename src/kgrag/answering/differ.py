@@ -33,10 +33,16 @@ _CAPABILITY = {"sensing": "sensor", "measurement": "sensor", "processing": "micr
                "connection": "interface", "connectivity": "interface", "i/o": "interface"}
 
 
-def kinds_named(word: str, kinds: set[str]) -> set[str]:
+def _kinds_of(word: str, kinds: set[str]) -> set[str]:
     """The kinds of part a question word names: a kind's own word ("microphone" ~ sensor, "processors" ~
     microcontroller) or a capability word ("sensing" ~ sensor, "power regulation" ~ power)."""
     return {k for k in kinds if word == k or _CAPABILITY.get(word) == k or word in _KIND_WORDS.get(k, frozenset())}
+
+
+def asked_kinds(q: QuestionTerms, facts: Iterable[tuple[str, str, int | None]]) -> set[str]:
+    """The kinds of part the question asks of those the facts list ("has sensor | BMI270" lists sensors)."""
+    kinds = {fold(attr.split()[-1]) for attr, _, _ in facts if attr.startswith("has ")}
+    return {k for w in q.attributes for k in _kinds_of(w, kinds)}
 
 
 def _key(name: str) -> str:
@@ -150,8 +156,7 @@ def parts_overview(q: QuestionTerms, fact_blocks: Mapping[int, str], texts: Iter
         for subject, stype, facts in fact_groups(text):
             if stype != PRODUCT_TYPE or not any(title_names(p, subject) for p in q.phrases):
                 continue
-            kinds = {fold(attr.split()[-1]) for attr, _, _ in facts if attr.startswith("has ")}
-            asked = {k for w in q.attributes for k in kinds_named(w, kinds)}
+            asked = asked_kinds(q, facts)
             if asked:
                 parts = parts_of_kinds(facts, n, asked)
                 if len(parts) >= MIN_PARTS:  # then its spec rows of the asked aspect ("wi-fi | 802.11b/g/n")

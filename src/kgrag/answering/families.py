@@ -7,9 +7,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 
-from kgrag.answering.differ import FROM_GRAPH, graph_kinds, kinds_named, listed_parts, part_kinds, parts_of_kinds
+from kgrag.answering.differ import FROM_GRAPH, asked_kinds, graph_kinds, listed_parts, part_kinds, parts_of_kinds
 from kgrag.answering.extract import fact_groups
-from kgrag.answering.terms import QUESTION_WORDS, QuestionTerms, fold
+from kgrag.answering.terms import QUESTION_WORDS, QuestionTerms
 from kgrag.graph.datasheet.vocab import PRODUCT_TYPE
 
 MAX_PRODUCTS = 8  # products of one family listed (the fact table's order: the best matches of the question first)
@@ -56,8 +56,7 @@ def family_overview(q: QuestionTerms, fact_blocks: Mapping[int, str], texts: Ite
         return ""
     groups = [(n, subject, facts) for n, text in fact_blocks.items()
               for subject, stype, facts in fact_groups(text) if stype == PRODUCT_TYPE]
-    kinds = {fold(attr.split()[-1]) for _, _, facts in groups for attr, _, _ in facts if attr.startswith("has ")}
-    asked = {k for w in q.attributes for k in kinds_named(w, kinds)}
+    asked = asked_kinds(q, [fact for _, _, facts in groups for fact in facts])
     if not asked:
         return ""
     said: list[str] = []
@@ -66,8 +65,10 @@ def family_overview(q: QuestionTerms, fact_blocks: Mapping[int, str], texts: Ite
     for family in families:
         listed = []
         for n, subject, facts in groups:
+            if subject in seen or not member_of(family, subject) or len(listed) >= MAX_PRODUCTS:
+                continue
             parts = parts_of_kinds(facts, n, asked)
-            if not parts or subject in seen or not member_of(family, subject) or len(listed) >= MAX_PRODUCTS:
+            if not parts:
                 continue
             seen.add(subject)
             named = graph_kinds(facts, asked) | part_kinds([p for p, _ in parts], docs)
