@@ -46,6 +46,20 @@ def test_product_documentation_is_answered_by_kg_facts(empty_index: Index, tmp_p
     assert context.items
 
 
+def test_spec_tables_in_a_flat_folder_are_answered_by_kg_facts(empty_index: Index, tmp_path: Path) -> None:
+    """No folder or front matter names a product, but the chunks hold spec tables: technical documentation,
+    not prose, so `kg-facts` (whole passages, tables kept with their header) rather than `fused`."""
+    folder = tmp_path / "flat"
+    folder.mkdir()
+    (folder / "zephyr-mini.md").write_text(BOARD, encoding="utf-8")
+    (folder / "notes.md").write_text("# Notes\n\nThe Zephyr Mini ships in a box of ten.\n", encoding="utf-8")
+    empty_index.add([folder])
+    ensure_keyword_graph(empty_index)
+    ensure_trigraph(empty_index)
+    name, reason = choose_strategy(empty_index)
+    assert name == "kg-facts" and "technical documentation" in reason and "hold table rows" in reason
+
+
 def test_prose_gets_hybrid_until_the_trigraph_is_built_then_fused(empty_index: Index) -> None:
     add_text_chunks(empty_index, PROSE)
     assert choose_strategy(empty_index)[0] == "hybrid"

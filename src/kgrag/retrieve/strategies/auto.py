@@ -2,7 +2,9 @@
 
 - `kg-facts` for product documentation: ingestion found the product of at least PRODUCT_SHARE of the
   chunks (a datasheet's title or SKU, a `product:` front-matter or meta tag, a pre-chunked record's
-  product field; scoping and the fact table are built around those products);
+  product field; scoping and the fact table are built around those products), or as many chunks hold
+  table rows (spec tables of datasheets and manuals in a flat folder, where no folder names a product:
+  `fused` cuts passages to their best sentences, which splits a table from its header);
 - `fused` for other text once the tri-graph stage has run (prose, FAQs, logs: entities chained
   across passages; on MuSiQue it is far ahead of `kg-facts`, which has nothing to scope there);
 - `hybrid` otherwise (only chunks indexed so far: `kgrag add` without `kgrag index`).
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from kgrag.answering.units import is_row
 from kgrag.retrieve.base import Retriever, make_retriever, register
 from kgrag.retrieve.ket_index import cached
 from kgrag.retrieve.trigraph_index import trigraph_arrays
@@ -23,7 +26,7 @@ from kgrag.types import Context
 if TYPE_CHECKING:
     from kgrag.workspace import Workspace
 
-PRODUCT_SHARE = 0.2  # share of chunks with a product from which the index is product documentation
+PRODUCT_SHARE = 0.2  # share of chunks with a product (or with table rows) from which the index is product documentation
 
 
 def choose_strategy(index: Workspace) -> tuple[str, str]:
@@ -32,12 +35,15 @@ def choose_strategy(index: Workspace) -> tuple[str, str]:
 
 
 def _choose(index: Workspace) -> tuple[str, str]:
-    chunks = products = 0
+    chunks = products = tables = 0
     for chunk in index.store.iter_chunks():
         chunks += 1
         products += bool(chunk.product)
+        tables += any(is_row(line) for line in chunk.text.splitlines())
     if chunks and products >= PRODUCT_SHARE * chunks:
         return "kg-facts", f"product documentation ({products} of {chunks} chunks belong to a named product)"
+    if chunks and tables >= PRODUCT_SHARE * chunks:
+        return "kg-facts", f"technical documentation ({tables} of {chunks} chunks hold table rows)"
     graph = trigraph_arrays(index)
     if graph.passages.ids and graph.sent_vectors.size:
         return "fused", f"text without product structure ({products} of {chunks} chunks belong to a named product)"
