@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from kgrag.answer import generate_answer, stream_answer
 from kgrag.answering.asks import asks_overview
-from kgrag.answering.aspects import aspect_terms, with_aspect_words
+from kgrag.answering.aspects import aspect_terms, label_terms, with_aspect_words
 from kgrag.answering.select import focus_units
 from kgrag.models.fake import FakeLLM
 from kgrag.types import Context, ContextItem
@@ -185,3 +185,20 @@ def test_the_closest_passages_of_a_question_setting_two_products_side_by_side_sh
     assert {s.unit.block for s in first} == {1, 2}
     one = analyse("Which Zephyr runs from a battery?")
     assert sides_first(one, ranked, titles) == ranked  # no two products side by side: the ranking as it is
+
+
+def test_a_users_word_for_a_spec_brings_the_label_datasheets_give_it() -> None:
+    """"ingress protection" is the row "Degree of protection | IP67"; "reliability" is "MTBF"; a question that only
+    says "reliably" or asks "how big" a part is gets no label words."""
+    assert {"degree", "protection", "ip"} >= set(label_terms("What ingress protection does the Zephyr Air have?"))
+    assert "degree" in label_terms("What ingress protection does the Zephyr Air have?")
+    assert label_terms("What reliability figure is quoted for the Zephyr Air?") == ["mtbf"]
+    assert label_terms("How cold can the Zephyr Air run?") == ["operating", "temperature"]
+    assert label_terms("Does the Zephyr Air read 12 V inputs reliably?") == []
+    assert label_terms("How big is the prototyping area of the Zephyr Air?") == []
+    question = "What ingress protection does the Zephyr Air have?"
+    texts = {1: "Parameter | Value\nDegree of protection | IP67\nWeight | 40 g",
+             2: "The Zephyr Air enclosure protects the board from accidental contact during installation."}
+    scopes = {1: "Zephyr Air 6 Environmental", 2: "Zephyr Air 1 Installation"}
+    ranked = focus_units(question, texts, scopes, 60).ranked
+    assert ranked[0].unit.text.startswith("Degree of protection | IP67")

@@ -5,6 +5,8 @@ the passages. A thesaurus of electronics documentation, not of any product."""
 
 from __future__ import annotations
 
+import re
+
 from kgrag.answering.asks import OVERVIEW_WORDS, asks_overview
 from kgrag.answering.terms import fold, term_list
 from kgrag.answering.units import Unit
@@ -68,6 +70,32 @@ def aspect_terms(question: str) -> list[str]:
         for term in ASPECTS.get(fold(word), ()):
             if term not in said and term not in out:
                 out.append(term)
+    return out
+
+
+# A user's words for a spec that datasheets label otherwise: "What ingress protection does it have?" is answered by the
+# row "Degree of protection | IP67", "What reliability figure …" by "MTBF", "How cold can it run?" by "Operating
+# temperature". Phrases, not single words, so a question that merely says "reliably" or "hot-swap" is left alone; "how
+# big" is left out: it asks the size of a part as often as the board's dimensions (measured: 3 answers lower).
+_LABELS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = tuple(
+    (re.compile(pattern, re.IGNORECASE), tuple(words.split()))
+    for pattern, words in (
+        (r"\bingress protection\b|\bwater-?proof\b|\bdust-?proof\b", "degree protection ip"),
+        (r"\breliability\b", "mtbf"),
+        (r"\bhow (?:cold|hot|warm)\b", "operating temperature"),
+        (r"\bhow heavy\b", "weight"),
+    )
+)
+
+
+def label_terms(question: str) -> list[str]:
+    """The words datasheet rows label a spec with, for a question that asks for it in a user's words (none written
+    in the question already)."""
+    said = set(term_list(question))
+    out: list[str] = []
+    for pattern, words in _LABELS:
+        if pattern.search(question):
+            out.extend(w for w in words if w not in said and w not in out)
     return out
 
 

@@ -17,7 +17,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from kgrag.answering.aspects import aspect_terms, labelled_by
+from kgrag.answering.aspects import aspect_terms, label_terms, labelled_by
 from kgrag.answering.names import name_found, title_names
 from kgrag.answering.refusal import CITE
 from kgrag.answering.terms import CLASS_WORDS, QuestionTerms, analyse, fold, foreign_share, stem, term_list, words_found
@@ -196,6 +196,8 @@ def score_units(
     asked = [*q.attributes, *(fold(p) for p in q.parts)]  # attributes are folded already
     # an overview's aspect ("the wireless features") in the words the rows write ("Wi-Fi", "Bluetooth")
     extra = aspect_terms(question)
+    labels = set(extra)  # an overview's aspect words
+    extra += label_terms(question)  # a user's word for a spec's label ("ingress protection" -> "degree of protection")
     query = (asked if q.attributes else [fold(t) for t in q.terms]) + extra
 
     def words(terms: list[str]) -> list[str]:
@@ -219,7 +221,6 @@ def score_units(
     scored: list[Scored] = []
     owned = {n for n, t in (titles or {}).items() if t and any(title_names(p, t) for p in products)}  # own documents
     elsewhere = {id(u) for u in units if other_document(products, (titles or {}).get(u.block, ""), u.block in owned, u)}
-    labels = set(extra)  # an overview's aspect words
     for u, lex in zip(units, lexical, strict=True):
         if labels and labelled_by(u, labels):  # the overview's aspect is the label of this list line
             lex = max(lex, LABELLED_BOOST)
