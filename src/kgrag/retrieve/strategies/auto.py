@@ -3,8 +3,8 @@
 - `kg-facts` for product documentation: ingestion found the product of at least PRODUCT_SHARE of the
   chunks (a datasheet's title or SKU, a `product:` front-matter or meta tag, a pre-chunked record's
   product field; scoping and the fact table are built around those products), or as many chunks hold
-  table rows (spec tables of datasheets and manuals in a flat folder, where no folder names a product:
-  `fused` cuts passages to their best sentences, which splits a table from its header);
+  table rows (datasheets and manuals in a flat folder, where nothing names a product: `fused`, tuned on
+  prose, was 0.04-0.06 below `kg-facts` there, benchmarks/vendor_docs.py);
 - `fused` for other text once the tri-graph stage has run (prose, FAQs, logs: entities chained
   across passages; on MuSiQue it is far ahead of `kg-facts`, which has nothing to scope there);
 - `hybrid` otherwise (only chunks indexed so far: `kgrag add` without `kgrag index`).
