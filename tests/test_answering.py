@@ -97,6 +97,18 @@ def test_table_rows_keep_their_header_and_paragraph_heading() -> None:
     assert sentences[0].text.startswith("The QX-700 is a capacitive sensor")
 
 
+def test_a_header_of_model_codes_names_the_columns_of_a_comparison_table() -> None:
+    """"Characteristic | QX-10 | QX-10L" has more digits than a header was allowed, so the comparison's rows were
+    quoted without saying which value is which product's; part names followed by more names stay data."""
+    text = ("Characteristic | QX-10 | QX-10L\nOrder code | QX-10-24D | QX-10L-D\n"
+            "Supply range | 18–32 VDC | 9–32 VDC\nOperating temperature | −25 °C to +60 °C | −40 °C to +70 °C")
+    rows = [u for u in block_units(1, text) if u.kind == "row"]
+    assert [u.text.split(" |")[0] for u in rows] == ["Order code", "Supply range", "Operating temperature"]
+    assert rows[2].display() == "Characteristic: Operating temperature; QX-10: −25 °C to +60 °C; QX-10L: −40 °C to +70 °C"
+    names = "Security | ATECC608 | SE050C2\nConnectivity | Ethernet / Wi-Fi | Ethernet"
+    assert [u.header for u in block_units(1, names) if u.kind == "row"] == ["", ""]
+
+
 def test_a_label_line_inside_a_table_keeps_the_header_of_the_rows_after_it() -> None:
     """"Preview" (an image cell a converter writes on a line of its own) between two rows of a variant table had
     ended it: "Security | … | ATECC608" lost the header naming the three variants, and scored below every

@@ -104,3 +104,26 @@ def test_chunking_is_deterministic() -> None:
     settings = ChunkingSettings(max_tokens=70, overlap_tokens=15, min_tokens=3)
     blocks = [_heading("S"), Block(("S",), SENTENCE * 10)]
     assert [d.text for d in chunk_blocks(blocks, settings)] == [d.text for d in chunk_blocks(blocks, settings)]
+
+
+def test_a_table_cut_between_chunks_repeats_its_header_row() -> None:
+    settings = ChunkingSettings(max_tokens=70, overlap_tokens=0, min_tokens=3)
+    header = "Characteristic | QX-10 | QX-10L"
+    rows = [f"Parameter {i} value | {i * 3} mA | {i * 2} mA" for i in range(1, 13)]
+    drafts = chunk_blocks([_heading("Comparison"), Block(("Comparison",), "\n".join([header, *rows]), "table")],
+                          settings)
+    assert len(drafts) >= 2
+    for d in drafts:
+        assert count_tokens(d.text) <= 70
+        lines = d.body.splitlines()
+        assert lines[0] == header  # every part of the table says which column is which product
+        assert lines.count(header) == 1
+    assert sum(d.body.count("value |") for d in drafts) == len(rows)  # every row once, nothing lost
+
+
+def test_a_table_without_a_header_row_is_not_given_one() -> None:
+    settings = ChunkingSettings(max_tokens=60, overlap_tokens=0, min_tokens=3)
+    rows = [f"Supply current at {i} V | {i * 3} mA" for i in range(12, 26)]
+    drafts = chunk_blocks([Block((), "\n".join(rows), "table")], settings)
+    assert len(drafts) >= 2
+    assert sum(d.body.splitlines().count(rows[0]) for d in drafts) == 1  # a data row is never repeated

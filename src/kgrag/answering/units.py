@@ -7,12 +7,14 @@ neighbours in the paragraph, so a selected sentence can travel with the sentence
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 
 from kgrag.answering.values import dimension_of_unit, has_value
 from kgrag.graph.datasheet.lines import serialized_table
 from kgrag.ingest.sentences import split_sentences
+from kgrag.ingest.table_header import LOOKAHEAD, header_like
 from kgrag.tokens import count_tokens
 
 _PARAGRAPH = re.compile(r"\n\s*\n")
@@ -137,14 +139,6 @@ def _is_heading(line: str) -> bool:
     return 0 < len(words) <= MAX_HEADING_WORDS and not line.rstrip().endswith((".", ":", ";", ",")) and not has_value(line)
 
 
-def _header_like(row: str, next_row: str | None) -> bool:
-    """The first row of a table is its header when it names columns (few numbers) and data follows."""
-    if next_row is None:
-        return False
-    digits = sum(c.isdigit() for c in row)
-    return digits <= max(2, len(row) // 10) and sum(c.isdigit() for c in next_row) >= digits
-
-
 def _is_lead_in(line: str) -> bool:
     """A sentence that introduces what follows ("The table below lists …", "Below is a summary of …:"), or a short
     paragraph whose last sentence does ("The sensor is the TMP236A2DBZR … Here you can see its main characteristics:")."""
@@ -204,11 +198,11 @@ def block_units(n: int, text: str) -> list[Unit]:
             listed_here = (f"{heading} {intro}".strip() if intro else caption) if _is_spec_line(line) else heading
             intro = line if line.rstrip().endswith(":") and _is_lead_in(line) else intro if _is_spec_line(line) else ""
             if is_row(line):
-                nxt = lines[i + 1] if i + 1 < len(lines) and is_row(lines[i + 1]) else None
+                after = list(itertools.takewhile(is_row, lines[i + 1:i + 1 + LOOKAHEAD]))
                 prev_row = i > 0 and (is_row(lines[i - 1]) or _inside_table(lines, i - 1))
                 # "attribute | value [n]" under a "Subject (Type)" line: a pair of its own, never a table header
                 fact_line = line in sources or bool(own and FACT_SUBJECT.match(lines[0]))
-                if not prev_row and not fact_line and _header_like(line, nxt):
+                if not prev_row and not fact_line and header_like(line, after):
                     header = line
                     continue
                 units.append(Unit(n, len(units), line, "row", header, caption, p, line=i, source=sources.get(line, 0)))

@@ -16,6 +16,7 @@ from kgrag.config import ChunkingSettings
 from kgrag.ingest.base import Block
 from kgrag.ingest.clean import is_low_information
 from kgrag.ingest.sentences import split_sentences
+from kgrag.ingest.table_header import header_like
 from kgrag.tokens import count_tokens, truncate_tokens
 
 LINE, PARA = "\n", "\n\n"
@@ -29,6 +30,7 @@ class Unit:
     sep: str
     page: int | None
     tokens: int
+    header: str = ""  # a table row's header row (its column names), repeated when a chunk starts without it
 
 
 @dataclass
@@ -106,6 +108,8 @@ def _units(block: Block, budget: int, first: bool) -> list[Unit]:
     """Split one block into units no longer than `budget` tokens."""
     out: list[Unit] = []
     lines_only = block.kind in ("table", "code")
+    rows = [line.rstrip() for line in block.text.split("\n") if line.strip()] if block.kind == "table" else []
+    header = rows[0] if len(rows) >= 3 and header_like(rows[0], rows[1:]) else ""
     for p_idx, paragraph in enumerate(block.text.split("\n\n")):
         for l_idx, line in enumerate(paragraph.split("\n")):
             if not line.strip():
@@ -118,8 +122,9 @@ def _units(block: Block, budget: int, first: bool) -> list[Unit]:
                     sep = " "
                 else:
                     sep = PARA if (l_idx == 0 and p_idx) else LINE
+                under = header if header and line.rstrip() != header else ""
                 for w_idx, part in enumerate(split_long(piece, budget)):
-                    out.append(Unit(part, sep if w_idx == 0 else " ", block.page, count_tokens(part)))
+                    out.append(Unit(part, sep if w_idx == 0 else " ", block.page, count_tokens(part), under))
     return out
 
 
@@ -176,7 +181,17 @@ def merge_tiny_siblings(sections: list[Section], max_tokens: int, tiny: int) -> 
 
 
 def _join(units: list[Unit]) -> str:
-    return "".join((u.sep if i else "") + u.text for i, u in enumerate(units))
+    """The units' text; a table's header row goes before its first row in this chunk when the chunk lacks it."""
+    out: list[str] = []
+    shown: set[str] = set()
+    for i, u in enumerate(units):
+        sep = u.sep if i else ""
+        if u.header and u.header not in shown:
+            out.append(f"{sep}{u.header}")
+            sep = LINE
+        shown.update((u.text, u.header))
+        out.append(sep + u.text)
+    return "".join(out)
 
 
 def _overlap(units: list[Unit], overlap: int) -> list[Unit]:
