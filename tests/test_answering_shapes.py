@@ -687,6 +687,8 @@ def test_a_name_written_without_its_hyphen_or_as_a_plural_acronym_is_found() -> 
     from kgrag.answering.names import name_found
 
     assert name_found("LiPo", "a li-po cell") and not name_found("Wi-Fi", "the wifi module")  # a written hyphen stays
+    assert name_found("QX-220", "acme_qx220_user_manual") and name_found("QX-220", "qx 220 spare set")  # a model code
+    assert not name_found("QX-220", "acme_qx_22_manual")  # as a file name writes it, not another number
 
 
 def test_words_of_the_trade_and_hyphen_free_spellings_are_no_missing_names() -> None:

@@ -88,12 +88,23 @@ _LABELS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = tuple(
 )
 
 
+# "Could we use them in a blast freezer that runs at −35 °C?": whether a product works at a temperature the user
+# writes is read from its operating temperature rating
+_AT_TEMPERATURE = re.compile(r"[-−+]?\d+(?:[.,]\d+)?\s*°\s*[CF]\b")
+_YES_NO = re.compile(r"(?:^|[.?!]\s+)(?:can|could|will|would|is|are|does|do)\b", re.IGNORECASE)
+_USE_AT = (re.compile(r"\b(?:operate|operating|run|runs|running|use|used|work|works|survive|suitable)\b", re.IGNORECASE),
+           ("operating", "temperature"))
+
+
 def label_terms(question: str) -> list[str]:
     """The words datasheet rows label a spec with, for a question that asks for it in a user's words (none written
     in the question already)."""
     said = set(term_list(question))
     out: list[str] = []
-    for pattern, words in _LABELS:
+    labels = list(_LABELS)
+    if _AT_TEMPERATURE.search(question) and _YES_NO.search(question):  # "can it run at −35 °C?"
+        labels.append(_USE_AT)
+    for pattern, words in labels:
         if pattern.search(question):
             out.extend(w for w in words if w not in said and w not in out)
     return out

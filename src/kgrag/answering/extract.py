@@ -14,8 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from kgrag.answering.asks import TOKEN
-from kgrag.answering.names import name_found, squash
-from kgrag.answering.select import Scored, whole_name
+from kgrag.answering.names import name_found, squash, whole_name
+from kgrag.answering.select import Scored
 from kgrag.answering.terms import (
     CLASS_WORDS,
     PRODUCT_WORDS,

@@ -23,12 +23,13 @@ def quoted_words(question: str) -> list[str]:
 
 def name_found(name: str, text_lower: str) -> bool:
     """A name occurs in the (lower-cased) text; one written without a hyphen also where the text hyphenates it ("LiPo"
-    in "Li-Po"; "Wi-Fi", written with one, stays as written); a part number also matches as the prefix of a longer
-    order code."""
+    in "Li-Po"; "Wi-Fi", written with one, stays as written); a model code also without its hyphen ("KX-220" in
+    "kx220"); a part number also matches as the prefix of a longer order code."""
     low = name.lower()
     bare = "-" not in low and low.isascii() and len(low) <= 40
     pattern = "-?".join(re.escape(c) for c in low) if bare else re.escape(low)
-    if any(c.isdigit() for c in low) and any(c.isalpha() for c in low):
+    if any(c.isdigit() for c in low) and any(c.isalpha() for c in low):  # a model code: "KX-220" also as a file
+        pattern = pattern.replace(re.escape("-"), "[-_ ]?")  # name writes it, "korvath_kx220_user_manual"
         return re.search(rf"(?<![a-z0-9]){pattern}", text_lower) is not None
     return re.search(rf"(?<![a-z0-9]){pattern}(?![a-z0-9])", text_lower) is not None
 
@@ -298,3 +299,9 @@ def made_up_names(reply: str, sources: list[str]) -> list[str]:
     found = [m.group(0) for m in _INNER_NAME.finditer(text) if not _SENTENCE_START.search(text[:m.start()])
              and m.group(0).lower()[:5] not in written]
     return list(dict.fromkeys(found))
+
+
+def whole_name(phrase: list[str], text_lower: str) -> bool:
+    """All words of a several-word name, in order and adjacent, in the (lower-cased) text."""
+    pattern = r"[\s®™]+".join(re.escape(w.lower()) for w in phrase)
+    return re.search(rf"(?<![a-z0-9]){pattern}(?![a-z0-9])", text_lower) is not None

@@ -17,8 +17,10 @@ from functools import lru_cache
 
 import numpy as np
 
+from kgrag.answering.asks import asks_difference, asks_overview
 from kgrag.answering.aspects import aspect_terms, label_terms, labelled_by
-from kgrag.answering.names import name_found, title_names
+from kgrag.answering.columns import side_by_side
+from kgrag.answering.names import name_found, title_names, whole_name
 from kgrag.answering.refusal import CITE
 from kgrag.answering.terms import CLASS_WORDS, QuestionTerms, analyse, fold, foreign_share, stem, term_list, words_found
 from kgrag.answering.units import FACT_SUBJECT, Unit, block_units, render
@@ -150,12 +152,6 @@ def _sibling(phrase: list[str], phrases: list[list[str]], text: str) -> bool:
     return False
 
 
-def whole_name(phrase: list[str], text_lower: str) -> bool:
-    """All words of a several-word name, in order and adjacent, in the (lower-cased) text."""
-    pattern = r"[\s®™]+".join(re.escape(w.lower()) for w in phrase)
-    return re.search(rf"(?<![a-z0-9]){pattern}(?![a-z0-9])", text_lower) is not None
-
-
 def name_score(wanted: list[list[str]], near: str, far: str) -> float:
     """Mean over the named things (phrases) of the share of each one's words in the unit's own text (full
     weight) or its block's title/section (half): a unit about one of two compared products scores 0.5 whichever
@@ -218,6 +214,7 @@ def score_units(
     attested = words_found(q.attributes, {w for terms in unit_terms for w in terms} | dimension_words(dims))
     if 2 * len(attested) < len(q.attributes):
         attested = q.attributes
+    broad = asks_difference(question) or asks_overview(question)  # "Summarise what changed between A and B"
     scored: list[Scored] = []
     owned = {n for n, t in (titles or {}).items() if t and any(title_names(p, t) for p in products)}  # own documents
     elsewhere = {id(u) for u in units if other_document(products, (titles or {}).get(u.block, ""), u.block in owned, u)}
@@ -229,6 +226,10 @@ def score_units(
         attrs = attribute_share(q.attributes, attested, u)
         names = name_score(wanted, near, scopes.get(u.block, ""))
         variant = bool(q.names) and (variant_of(q, near + "\n" + scopes.get(u.block, "")) or other_subject(products, u))
+        if side_by_side(q.compares, u):  # "Rev A | Rev B": the table sets the compared things side by side
+            names, variant = 1.0, False
+            if broad:  # every row of it is a difference asked for, whatever its words
+                lex = max(lex, LABELLED_BOOST)
         if variant:
             names *= 0.5
         value = has_value(u.value_text()) or bool(set(part_numbers(u.text)) - set(q.parts))
@@ -379,9 +380,10 @@ def focus_units(
     titles: Mapping[int, str] | None = None,
 ) -> Focus:
     """Cut blocks (`n -> text`) into units, score them and select within `budget` tokens."""
+    q = analyse(question)
     all_units = {n: block_units(n, text) for n, text in texts.items()}
     flat = [u for us in all_units.values() for u in us]
     # stems for a value question's attribute words ("diagonally" ~ "diagonal"); a prose question keeps exact words:
     # with stems, loosely related sentences took the small model's prompt (dev fact recall 0.286 -> 0.266)
-    ranked = score_units(question, flat, scopes, embedder, stems=analyse(question).wants_value, titles=titles)
+    ranked = score_units(question, flat, scopes, embedder, stems=q.wants_value, titles=titles)
     return select(ranked, all_units, budget)

@@ -141,6 +141,15 @@ _CURRENT_KINDS = frozenset({"ac", "dc", "rms"})  # "24 V DC": a qualifier of the
 _CAPITAL_WORDS = frozenset({"OK"}) | {k.upper() for k in _CURRENT_KINDS}
 
 
+# words a single capital letter follows to name a revision or variant: "Rev A", "Type B", "hardware version C"
+_DESIGNATORS = frozenset({"rev", "revision", "version", "type", "variant", "model", "series", "option", "gen", "mk"})
+
+
+def _designated_letter(tokens: list[str], i: int) -> bool:
+    """Token i is one capital letter naming a revision or variant ("Rev A"); "a" is otherwise an article."""
+    return i > 0 and len(tokens[i]) == 1 and tokens[i].isupper() and tokens[i - 1].lower().rstrip(".") in _DESIGNATORS
+
+
 def _is_name(token: str, first: bool) -> bool:
     has_digit = any(c.isdigit() for c in token)
     has_alpha = any(c.isalpha() for c in token)
@@ -272,7 +281,7 @@ def analyse(question: str) -> QuestionTerms:
         if CHEMICAL.fullmatch(tok) or value_unit(tokens, i):  # "CO2": what a sensor measures, not a part it has;
             asked.append(tok)  # "60 V": a value's unit
             continue
-        if _is_name(tok, first=first) or (tok.isdigit() and i > 0 and names and names[-1] == tokens[i - 1]  # "Nano 33",
+        if _is_name(tok, first=first) or _designated_letter(tokens, i) or (tok.isdigit() and i > 0 and names and names[-1] == tokens[i - 1]  # "Nano 33",
                                           and not NUMBER_UNIT.match(question, matches[i].start())):  # not "Minima 48 MHz"
             if _negated(tokens, i):  # "the original Nano 33 BLE, not the Rev2": a name set aside, not asked about
                 continue
