@@ -1,10 +1,11 @@
-"""Documents of another make: two blind corpora of fictional vendors (benchmarks/vendor_docs/set_a, set_b: Markdown
-and HTML datasheets, an FAQ, release notes, a manual and a support log in text, a flat folder with no product
-folders), each with 40 typed questions. Indexed as a user would (`kgrag add` + `kgrag index`, default settings),
-then gold-fact recall of each strategy's context at 4k tokens per query type, side by side; `--answers` adds the
-local model's answers for the listed answer strategies (slow: ~10 s per answer on one core).
+"""Documents of another make: blind corpora of fictional vendors (benchmarks/vendor_docs/set_*), each with 40 typed
+questions. Sets A and B: Markdown and HTML datasheets, an FAQ, release notes, a manual and a support log in text, in
+a flat folder with no product folders; set C: a folder per product family, half of its documents PDFs; set D: eleven
+long documents (12-25 KB) with variant tables in columns. Indexed as a user would (`kgrag add` + `kgrag index`,
+default settings), then gold-fact recall of each strategy's context at 4k tokens per query type, side by side;
+`--answers` adds the local model's answers for the listed answer strategies (slow: ~10 s per answer on one core).
 
-  .venv/bin/python benchmarks/vendor_docs.py                                   # retrieval, both sets
+  .venv/bin/python benchmarks/vendor_docs.py                                   # retrieval, every set
   nice -n 5 .venv/bin/python benchmarks/vendor_docs.py --sets a --answers auto,fused   # plus answers
 Indexes are cached in benchmarks/.cache/vendor-<set> (rebuilt when the documents change); the table goes to
 benchmarks/results/vendor_docs.json.
@@ -27,6 +28,7 @@ from kgrag.index import Index  # noqa: E402
 from kgrag.retrieve.strategies.auto import choose_strategy  # noqa: E402
 
 SETS = REPO / "benchmarks" / "vendor_docs"
+SET_NAMES = sorted(p.name.removeprefix("set_") for p in SETS.glob("set_*"))
 STRATEGIES = "hybrid,kg-facts,fused,auto"
 TYPES = ("disambiguation", "factual", "multi_hop", "reasoning", "summary")
 
@@ -35,7 +37,8 @@ def build(name: str) -> Index:
     """The set's index as `kgrag add` + `kgrag index` build it, kept while its documents are unchanged."""
     root = CACHE / f"vendor-{name}"
     docs = SETS / f"set_{name}" / "docs"
-    stamp = "\n".join(f"{p.name} {p.stat().st_size} {p.stat().st_mtime_ns}" for p in sorted(docs.iterdir()))
+    files = sorted(p for p in docs.rglob("*") if p.is_file())  # set C keeps a folder per product
+    stamp = "\n".join(f"{p.relative_to(docs)} {p.stat().st_size} {p.stat().st_mtime_ns}" for p in files)
     if not (root / "docs.stamp").is_file() or (root / "docs.stamp").read_text() != stamp:
         shutil.rmtree(root, ignore_errors=True)
         for command in (["init", str(root)], ["add", str(docs), "--index", str(root), "-q"],
@@ -57,7 +60,7 @@ def rows_of(name: str, summaries: dict, key: str, label: str = "") -> list[list[
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--sets", default="a,b", help="comma-separated: a, b")
+    parser.add_argument("--sets", default=",".join(SET_NAMES), help=f"comma-separated: {', '.join(SET_NAMES)}")
     parser.add_argument("--strategies", default=STRATEGIES)
     parser.add_argument("--answers", default="", help="strategies whose answers the local model writes (slow)")
     parser.add_argument("--budget", type=int, default=4000)
