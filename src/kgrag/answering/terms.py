@@ -281,8 +281,9 @@ def analyse(question: str) -> QuestionTerms:
         if CHEMICAL.fullmatch(tok) or value_unit(tokens, i):  # "CO2": what a sensor measures, not a part it has;
             asked.append(tok)  # "60 V": a value's unit
             continue
-        if _is_name(tok, first=first) or _designated_letter(tokens, i) or (tok.isdigit() and i > 0 and names and names[-1] == tokens[i - 1]  # "Nano 33",
-                                          and not NUMBER_UNIT.match(question, matches[i].start())):  # not "Minima 48 MHz"
+        if _is_name(tok, first=first) or _designated_letter(tokens, i) or (  # "Rev A"
+                tok.isdigit() and i > 0 and names and names[-1] == tokens[i - 1]  # "Nano 33",
+                and not NUMBER_UNIT.match(question, matches[i].start())):  # not "Minima 48 MHz"
             if _negated(tokens, i):  # "the original Nano 33 BLE, not the Rev2": a name set aside, not asked about
                 continue
             if i > 0 and names and names[-1] == tokens[i - 1] and _CODE_AFTER.match(question, matches[i - 1].end()):
