@@ -914,6 +914,18 @@ def test_each_clause_of_a_two_part_question_gets_its_own_quote() -> None:
     assert two_clauses("What is the Zephyr Core's clock speed?") is None  # first answer is what the second asks about
 
 
+def test_a_second_question_after_a_bare_and_is_a_clause_of_its_own_when_it_has_its_own_verb() -> None:
+    """"Which radio chip is inside the QX-30 and how sensitive is its receiver?" has no comma before "and"; elliptical
+    second questions, a doubled question word and an overview stay one question."""
+    from kgrag.answering.clauses import two_clauses
+
+    assert two_clauses("Which radio chip is inside the QX-30 and how sensitive is its receiver?") == (
+        "Which radio chip is inside the QX-30?", "How sensitive is its receiver, on the QX-30?")
+    assert two_clauses("Which channel is on the edge side of the QX-30 and which toward the center?") is None
+    assert two_clauses("How cold and how hot can the QX-30 run?") is None
+    assert two_clauses("Summarize how the QX-30 can be powered and what it consumes.") is None
+
+
 def test_words_asked_together_get_a_quote_each_when_no_one_row_gives_them_all() -> None:
     """"the measuring range and accuracy": the range row and the accuracy row, each quoted; a tolerance written from
     one value to another ("±7 mm to ±3 %") says how exact, not the range; a quote must give the word it answers."""

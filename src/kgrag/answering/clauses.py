@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from kgrag.answering.asks import ASK_WORDS, TOKEN, second_question
+from kgrag.answering.asks import ASK_WORDS, TOKEN, asks_overview, second_question
 from kgrag.answering.extract import Extraction, answer_text, says_each, try_extract
 from kgrag.answering.names import name_found, names_item, title_names
 from kgrag.answering.select import Scored, score_units
@@ -24,6 +24,7 @@ def split_clauses(question: str) -> tuple[str, str, bool] | None:
     """The two questions of "…, and what/which/how …" and whether the second asks about the first one's answer
     ("…, and what microcontroller does that board use?"); None for other questions."""
     m = second_question(question, conjunctions=frozenset({"and"}), words=ASK_WORDS - {"why", "who"})
+    m = m or bare_second_question(question)
     if not m:
         return None
     first = question[:m.start()].strip()
@@ -31,6 +32,24 @@ def split_clauses(question: str) -> tuple[str, str, bool] | None:
     # "Which add-on board … contains a BMI270, and what display does it carry?": "it" is the product the first asks for
     chained = bool(_ANSWER_REFERENCE.search(second)) or (asks_product(analyse(first)) and bool(_PRONOUN.search(second)))
     return f"{first}?", f"{second[:1].upper()}{second[1:]}", chained
+
+
+# a second question after a bare "and" states its own verb early ("… and how sensitive is its receiver?"); an
+# elliptical one ("Which is on the edge side and which toward the center?") borrows the first one's
+_OWN_VERB = re.compile(r"^\w+(?:\s+\w+){0,2}?\s+(?:is|are|was|were|does|do|did|can|could|should|will|would|has|have|must)\b",
+                       re.IGNORECASE)
+MIN_FIRST_WORDS = 4  # "How cold and how hot can it run?" asks one thing twice over
+
+
+def bare_second_question(question: str) -> re.Match[str] | None:
+    """Where a second question starts after "and" with no comma ("Which radio chip is inside the X and how sensitive
+    is its receiver?"), when the first has a clause's length, the second its own verb, and no overview is asked."""
+    if asks_overview(question):  # "Summarize how it is powered and what it consumes": one overview
+        return None
+    m = second_question(question, bare_and=True, conjunctions=frozenset(), words=ASK_WORDS - {"why", "who"})
+    if m is None or len(TOKEN.findall(question[:m.start()])) < MIN_FIRST_WORDS:
+        return None
+    return m if _OWN_VERB.match(question[m.start("word"):]) else None
 
 
 def two_clauses(question: str) -> tuple[str, str] | None:
