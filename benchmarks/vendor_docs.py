@@ -25,6 +25,7 @@ from common import CACHE, REPO, RESULTS, print_table, write_json  # noqa: E402
 
 from kgrag.evaluate.pipeline import run_evaluation  # noqa: E402
 from kgrag.index import Index  # noqa: E402
+from kgrag.ingest.base import PARSER_VERSION  # noqa: E402
 from kgrag.retrieve.strategies.auto import choose_strategy  # noqa: E402
 
 SETS = REPO / "benchmarks" / "vendor_docs"
@@ -38,7 +39,8 @@ def build(name: str) -> Index:
     root = CACHE / f"vendor-{name}"
     docs = SETS / f"set_{name}" / "docs"
     files = sorted(p for p in docs.rglob("*") if p.is_file())  # set C keeps a folder per product
-    stamp = "\n".join(f"{p.relative_to(docs)} {p.stat().st_size} {p.stat().st_mtime_ns}" for p in files)
+    stamp = "\n".join([f"parser {PARSER_VERSION}",  # a loader that reads differently rebuilds the index
+                       *(f"{p.relative_to(docs)} {p.stat().st_size} {p.stat().st_mtime_ns}" for p in files)])
     if not (root / "docs.stamp").is_file() or (root / "docs.stamp").read_text() != stamp:
         shutil.rmtree(root, ignore_errors=True)
         for command in (["init", str(root)], ["add", str(docs), "--index", str(root), "-q"],

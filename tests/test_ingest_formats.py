@@ -12,6 +12,8 @@ import pytest
 from kgrag.config import ChunkingSettings
 from kgrag.ingest import SUPPORTED_SUFFIXES, content_hash, discover, parse_file
 from kgrag.ingest.base import make_doc_id
+from kgrag.ingest.text import heading_level
+from kgrag.types import Chunk
 
 FIXTURES = Path(__file__).parent / "fixtures" / "ingest"
 SAMPLES = Path(str(resources.files("kgrag") / "samples"))
@@ -199,3 +201,32 @@ def test_token_limit_respected_for_every_format(max_tokens: int) -> None:
 def test_supported_suffixes() -> None:
     assert frozenset(
         {".pdf", ".html", ".htm", ".md", ".markdown", ".txt", ".text", ".jsonl", ".docx", ".pptx"}) == SUPPORTED_SUFFIXES
+
+
+def test_plain_text_manual_headings_become_sections() -> None:
+    parsed = parse_file(FIXTURES / "valve_manual.txt", root=None, settings=SETTINGS)
+
+    def sections(chunk: Chunk) -> list[str]:
+        return chunk.meta.get("sections") or [chunk.section]  # tiny sibling sections share a chunk
+
+    mounting = next(c for c in parsed.chunks if "coil pointing upwards" in c.text)
+    assert mounting.text.startswith("3.1 Mounting\n")
+    assert sections(mounting)[0] == "3 INSTALLATION > 3.1 Mounting"
+    assert "WARNING" in mounting.text and "Never energise" in mounting.text  # "WARNING" alone starts no section
+    wiring = next(c for c in parsed.chunks if "Connect the coil" in c.text)
+    assert "3 INSTALLATION > 3.2 Electrical connection" in sections(wiring)  # numbered steps, "24 VDC": no headings
+    assert len(sections(wiring)) == 2
+    fault = next(c for c in parsed.chunks if "within 10 %" in c.text)
+    assert fault.section == "7 TROUBLESHOOTING > 7.1 Valve does not open"
+    assert all("-----" not in c.text and "=====" not in c.text for c in parsed.chunks)  # drawn rules dropped
+    assert "LED State Meaning PWR green" in " ".join(wiring.text.split())  # the table's column rule too
+
+
+@pytest.mark.parametrize(("line", "level"), [
+    ("3  INSTALLATION", 1), ("3.2  Electrical connection", 2), ("7.1.4 Fault codes", 3), ("4 Mounting", 1),
+    ("TROUBLESHOOTING", 1), ("SAFETY INSTRUCTIONS", 1),
+    ("1. Switch off the supply.", 0), ("2. Connect the coil", 0), ("24 VDC", 0), ("10 mA", 0), ("WARNING", 0),
+    ("NOTE - HAZARDOUS LOCATIONS", 0), ("Ticket: KSL-24-0107", 0), ("KX-220", 0), ("", 0),
+])
+def test_plain_text_heading_level(line: str, level: int) -> None:
+    assert heading_level(line) == level

@@ -1,7 +1,9 @@
-"""Plain-text loader: paragraphs separated by blank lines, streamed line by line."""
+"""Plain-text loader: paragraphs separated by blank lines or ruled lines, streamed line by line; a one-line
+paragraph that reads as a manual's heading ("3.2  Mounting position", "TROUBLESHOOTING") starts a section."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -10,29 +12,76 @@ from kgrag.ingest.clean import normalize_whitespace, reflow
 from kgrag.ingest.textio import iter_lines
 
 MAX_PARAGRAPH_LINES = 200  # a text without blank lines is still emitted in bounded pieces
+MAX_HEADING_CHARS = 80
+MAX_HEADING_WORDS = 10
+# A line of one repeated mark ("=====", "-----") is a drawn rule: it ends a paragraph and is no content.
+_RULE = re.compile(r"^\s*([-=*_~#+])\1{4,}\s*$")
+# "----  --------  -----" under a plain-text table's header: dropped, the table stays one paragraph.
+_COLUMN_RULE = re.compile(r"^\s*[-=]{2,}(\s+[-=]{2,})+\s*$")
+# "3.2  Mounting position", "4 MOUNTING", "7.1. Fault table": up to four levels of one- or two-digit numbers.
+_NUMBERED = re.compile(r"^\s{0,3}(\d{1,2}(?:\.\d{1,2}){0,3})(\.?)(\s+)(\S.*?)\s*$")
+_WORD_OF_FOUR = re.compile(r"[^\W\d_]{4,}")  # a heading has a real word: "24 VDC" or "10 mA" is a value
+_ADMONITIONS = {"NOTE", "NOTES", "WARNING", "CAUTION", "DANGER", "IMPORTANT", "TIP", "ATTENTION", "NOTICE", "HINT"}
 
 
 def parse_text(path: Path) -> Parsed:
-    """Blocks of a plain-text file (no headings: the section path is empty); title = first short line."""
+    """Blocks of a plain-text file, sections from its headings; title = the first line when short."""
     blocks = list(_blocks(iter_lines(path)))
     first = blocks[0].text.split("\n", 1)[0] if blocks else ""
-    title = first if 0 < len(first) <= 80 else ""
+    title = first if 0 < len(first) <= MAX_HEADING_CHARS else ""
     return Parsed(blocks, title=title, meta={"format": "text"})
 
 
+def heading_level(line: str) -> int:
+    """The section level of a one-line paragraph read as a heading, 0 for text.
+
+    Numbered headings take their depth from the number ("3.2 Mounting" → 2); a single number needs an
+    all-capital title, no dot or a wide gap ("3  Installation"), since "1. Remove the cover" is a step.
+    Unnumbered: an all-capital line of a few words ("SAFETY INSTRUCTIONS") → 1, but not "WARNING".
+    """
+    text = line.strip()
+    if not text or len(text) > MAX_HEADING_CHARS or text[-1] in ".,;:!?" or not _WORD_OF_FOUR.search(text):
+        return 0
+    numbered = _NUMBERED.match(line)
+    if numbered:
+        number, dot, gap, title = numbered.groups()
+        if len(title.split()) > MAX_HEADING_WORDS or not title[0].isupper():
+            return 0
+        depth = number.count(".") + 1
+        if depth == 1 and dot and len(gap) < 2 and not title.isupper():
+            return 0
+        return depth
+    words = text.split()
+    if text.isupper() and len(words) <= MAX_HEADING_WORDS and words[0].strip(":-") not in _ADMONITIONS:
+        return 1
+    return 0
+
+
 def _blocks(lines: Iterator[str]) -> Iterator[Block]:
+    """Paragraph blocks under a heading stack; a paragraph ends at a blank line, a rule or the size bound."""
+    stack: list[tuple[int, str]] = []
     para: list[str] = []
+
+    def emit() -> Iterator[Block]:
+        if len(para) == 1 and (level := heading_level(para[0])):
+            while stack and stack[-1][0] >= level:
+                stack.pop()
+            stack.append((level, normalize_whitespace(para[0])))
+            yield Block(tuple(text for _, text in stack), stack[-1][1], "heading")
+        else:
+            text = normalize_whitespace(reflow(para))
+            if text:
+                yield Block(tuple(text for _, text in stack), text)
+        para.clear()
+
     for line in lines:
-        if line.strip():
+        if _COLUMN_RULE.match(line):
+            continue
+        if line.strip() and not _RULE.match(line):
             para.append(line)
             if len(para) < MAX_PARAGRAPH_LINES:
                 continue
         if para:
-            text = normalize_whitespace(reflow(para))
-            para = []
-            if text:
-                yield Block((), text)
+            yield from emit()
     if para:
-        text = normalize_whitespace(reflow(para))
-        if text:
-            yield Block((), text)
+        yield from emit()
