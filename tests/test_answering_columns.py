@@ -17,6 +17,8 @@ def test_a_revision_letter_is_part_of_the_name() -> None:
     assert ["TS-30", "Rev", "A"] in q.phrases  # "A" after "Rev" is no article
     assert label_terms("Can our TS-30 Rev A nodes run in a freezer at −35 °C?") == ["operating", "temperature"]
     assert label_terms("What is the accuracy at 25 °C?") == []  # a condition of a spec, not a use at a temperature
+    # a choice at a written temperature reads the same rating as a yes/no question does
+    assert label_terms("At -30 °C, which would still work, the TS-30 or the TS-40?") == ["operating", "temperature"]
 
 
 def test_a_table_of_the_two_compared_things_is_the_summary_of_their_differences() -> None:

@@ -423,6 +423,10 @@ def test_a_yes_no_question_that_also_asks_what_is_not_only_yes_or_no() -> None:
     assert analyse("Can I power the Zephyr Hat from 24 V?").yes_no
     both = analyse("Can I power the Zephyr Hat from 24 V on its terminal, and what input range does it accept?")
     assert not both.yes_no and both.wants_value
+    assert analyse("Will the Zephyr Hat keep logging outdoors, when it gets down to -10 °C at night?").yes_no
+    assert analyse("Can the Zephyr Hat stay in the cabinet, where it reaches 60 °C?").yes_no  # "when", "where": a setting
+    assert not analyse("Can I power the Zephyr Hat from 24 V, and when does its regulator cut out?").yes_no
+    assert not analyse("Is the Zephyr Hat rated for 24 V, which connector takes it?").yes_no
 
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from kgrag.answering.asks import OVERVIEW_WORDS, asks_overview
-from kgrag.answering.terms import fold, term_list
+from kgrag.answering.terms import ambient_quantities, fold, term_list
 from kgrag.answering.units import Unit
 
 # Aspect word (folded, as `term_list` writes it) -> the words datasheets write for it.
@@ -90,8 +90,6 @@ _LABELS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = tuple(
 
 # "Could we use them in a blast freezer that runs at −35 °C?": whether a product works at a temperature the user
 # writes is read from its operating temperature rating
-_AT_TEMPERATURE = re.compile(r"[-−+]?\d+(?:[.,]\d+)?\s*°\s*[CF]\b")
-_YES_NO = re.compile(r"(?:^|[.?!]\s+)(?:can|could|will|would|is|are|does|do)\b", re.IGNORECASE)
 _USE_AT = (re.compile(r"\b(?:operate|operating|run|runs|running|use|used|work|works|survive|suitable)\b", re.IGNORECASE),
            ("operating", "temperature"))
 
@@ -102,7 +100,7 @@ def label_terms(question: str) -> list[str]:
     said = set(term_list(question))
     out: list[str] = []
     labels = list(_LABELS)
-    if _AT_TEMPERATURE.search(question) and _YES_NO.search(question):  # "can it run at −35 °C?"
+    if "temperature" in ambient_quantities(question):  # "can it run at −35 °C?", "at -30 °C, the A or the B?"
         labels.append(_USE_AT)
     for pattern, words in labels:
         if pattern.search(question):

@@ -258,6 +258,10 @@ def _negated(tokens: list[str], i: int) -> bool:
                                                         and before[-2] in _NEGATIONS))
 
 
+_CONDITIONS = frozenset({"when", "where"})  # "…, when it is cold": the circumstances of a yes/no question
+_NOT_ASKED_AFTER_COMMA = _CONDITIONS | {"who"}
+
+
 def analyse(question: str) -> QuestionTerms:
     """Split a question into names (what it is about) and attributes (what it asks), and classify its shape.
 
@@ -300,9 +304,11 @@ def analyse(question: str) -> QuestionTerms:
     parts = [n for n in names if PART.fullmatch(n) and not REVISION.fullmatch(n)]
     terms = content_terms(question)
     attributes = content_terms(" ".join(asked))
-    # "Can I power it from 24 V, and what input range does it accept?": a second clause asks for more than yes or no
+    # "Can I power it from 24 V, and what input range does it accept?": a second clause asks for more than yes or no;
+    # "Will it work outdoors, when it gets down to -10 °C?" only says when (a "when" or "where" after a bare comma)
     yes_no = (asks.yes_no_wording(question)  # not "Can you list …?", which asks for the facts
-              and not asks.second_question(question, words=asks.ASK_WORDS - {"who"}))
+              and not asks.second_question(question, words=asks.ASK_WORDS - _NOT_ASKED_AFTER_COMMA)
+              and not asks.second_question(question, conjunctions=frozenset({"and", "or"}), words=_CONDITIONS))
     return QuestionTerms(
         text=question,
         terms=terms,
