@@ -73,6 +73,24 @@ def test_heading_without_content_is_carried_into_the_next_sibling() -> None:
     assert draft.path == ("Features", "Processor")
 
 
+def test_a_heading_the_document_repeats_is_written_under_its_parent() -> None:
+    settings = ChunkingSettings(max_tokens=200, overlap_tokens=0, min_tokens=3)
+    blocks = [_heading("Release notes")]
+    for version, fix in (("Version 3.3.0 (10 June 2024)", "Device limit raised from 250 to 500 nodes."),
+                         ("Version 3.2.1 (5 March 2024)", "CAN FD sample point corrected to 75 percent.")):
+        blocks += [_heading("Release notes", version), _heading("Release notes", version, "Fixes"),
+                   Block(("Release notes", version, "Fixes"), fix + " " + SENTENCE * 3)]
+    blocks += [_heading("Release notes", "Upgrade path"),
+               Block(("Release notes", "Upgrade path"), "Install 3.1.0 first on older gateways. " + SENTENCE * 3)]
+    drafts = chunk_blocks(blocks, settings)
+    first = next(d for d in drafts if "250 to 500" in d.text)
+    assert first.text.startswith("Version 3.3.0 (10 June 2024)\nFixes\nDevice limit")  # which release's fixes
+    second = next(d for d in drafts if "75 percent" in d.text)
+    assert second.text.startswith("Version 3.2.1 (5 March 2024)\nFixes\n")
+    upgrade = next(d for d in drafts if "Install 3.1.0" in d.text)
+    assert upgrade.text.startswith("Upgrade path\nInstall")  # a heading said once names its part alone
+
+
 def test_low_information_chunks_are_dropped() -> None:
     settings = ChunkingSettings(max_tokens=100, overlap_tokens=0, min_tokens=12)
     blocks = [_heading("A"), Block(("A",), "Figure 3"), _heading("B", "C"), Block(("B", "C"), SENTENCE * 2)]

@@ -8,7 +8,7 @@ Each chunk starts with its section's heading line; long sections are packed sent
 
 from __future__ import annotations
 
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
@@ -76,7 +76,10 @@ class Draft:
 
 
 def build_sections(blocks: Iterable[Block], budget: int) -> list[Section]:
-    """Group blocks into sections; a heading with no content of its own is carried into the next one."""
+    """Group blocks into sections; a heading with no content of its own is carried into the next one, and a
+    heading the document repeats ("Fixes" under every release) is written under its parent's."""
+    blocks = list(blocks)
+    repeated = _repeated_headings(blocks)
     sections: list[Section] = []
     current: Section | None = None
     carried: list[str] = []
@@ -86,18 +89,33 @@ def build_sections(blocks: Iterable[Block], budget: int) -> list[Section]:
                 current.path, block.path
             ):
                 carried.append(current.head)
-            current = Section(block.path, "\n".join([*carried, block.text.strip()]).strip())
+            own = _qualified(block.path, block.text.strip(), repeated, carried)
+            current = Section(block.path, "\n".join([*carried, own]).strip())
             current.paths.append(block.path)
             carried = []
             sections.append(current)
             continue
         if current is None or block.path != current.path:
-            head = "\n".join([*carried, block.path[-1] if block.path else ""]).strip()
+            own = _qualified(block.path, block.path[-1], repeated, carried) if block.path else ""
+            head = "\n".join([*carried, own]).strip()
             current = Section(block.path, head, paths=[block.path])
             carried = []
             sections.append(current)
         current.units.extend(_units(block, budget, first=not current.units))
     return [s for s in sections if s.units]
+
+
+def _repeated_headings(blocks: list[Block]) -> set[str]:
+    """Heading texts that occur more than once in a document: alone they do not say which part they head."""
+    counts = Counter(b.text.strip() for b in blocks if b.kind == "heading")
+    return {text for text, n in counts.items() if n > 1}
+
+
+def _qualified(path: tuple[str, ...], own: str, repeated: set[str], carried: list[str]) -> str:
+    """`own` heading line, after its parent heading when the document repeats it ("Version 3.3.0\nNew features")."""
+    if own in repeated and len(path) > 1 and path[-2] not in carried:
+        return f"{path[-2]}\n{own}"
+    return own
 
 
 def _is_prefix(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
