@@ -80,6 +80,11 @@ def test_question_analysis_separates_names_from_attributes() -> None:
     assert q.parts == ["QX-700"] and {"Zephyr", "Board"} <= set(q.names)
     assert q.attributes == {"temperature", "accuracy"} and q.wants_value and not q.yes_no
     assert not analyse("Why does the sensor need calibration?").wants_value
+    # a consequence or a meaning is asked, not a value: "Position 00 starts the module in LSS mode" answers it
+    assert not analyse("What happens if both rotary switches of the QX-700 are at 00 at power-up?").wants_value
+    assert not analyse("The QX-700 blinks its red LED twice, pause, twice. What is it telling me?").wants_value
+    assert not analyse("What does a steady red ERR LED on the QX-700 mean?").wants_value
+    assert analyse("What output current can the QX-700 supply?").wants_value
     assert analyse("Which board has a magnetometer?").wants_name
     assert analyse("Does the QX-700 measure pressure?").yes_no
 

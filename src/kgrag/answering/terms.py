@@ -33,7 +33,9 @@ QUESTION_WORDS = frozenset(_QUESTION_TEXT.split())
 # Question shapes that need reasoning or prose, not one stated value.
 _PROSE = re.compile(
     r"\b(why|explain|summar\w*|overview|describe|compared?|comparison|differences?|equivalent|differ|versus|vs\.?|better|best|"
-    r"suitable|recommend\w*|should|advantages?|disadvantages?|pros|cons|steps?|how (do|does|can|should|to))\b",
+    r"suitable|recommend\w*|should|advantages?|disadvantages?|pros|cons|steps?|how (do|does|can|should|to)|"
+    # a consequence or a meaning asked: "What happens if both switches are at 00?", "What is the LED telling me?"
+    r"what (?:would |will )?happens?|what does [\w\s-]{1,50} mean|telling (?:me|us))\b",
     re.IGNORECASE,
 )
 REVISION = re.compile(r"(?i:rev)\.?\d+[a-z]?")  # "Rev2" tells two products apart; it names no part
