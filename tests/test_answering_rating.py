@@ -337,3 +337,12 @@ def test_a_share_in_percent_is_rated_only_by_rows_of_the_quantity_the_question_n
     rated = core + "\nEnvironment\nParameter | Value\nOperating humidity | 10% to 85% RH, non-condensing"
     text, path = _answer(question, [ContextItem("chunk", rated, 0.5, "c1", "d1", {"path": "core.pdf", "title": "Zephyr Core"})])
     assert path == "rating" and text.startswith("No.") and "85% RH" in text
+
+
+def test_the_digits_of_a_model_code_are_no_value() -> None:
+    from kgrag.answering.choose import asked_value, written_value_texts
+    # "KX-220s" is a plural, not 220 s; "RS-485 A" a line of a bus, not 485 A; "CV-2400C" a camera, not 2400 °C
+    assert written_value_texts("Four KX-220s run CAN FD at 2 Mbit/s. Can a KX-220L join them?") == ["2 Mbit/s"]
+    assert asked_value("Four KX-220s run CAN FD at 2 Mbit/s. Can a KX-220L join them?") is not None
+    assert written_value_texts("Is pin 4 the RS-485 A line of the CV-2400C?") == []
+    assert written_value_texts("Does it take 10-30 V, and sample at 25Hz-6.4 kHz?") == ["30 V", "25Hz", "6.4 kHz"]
