@@ -346,3 +346,13 @@ def test_the_digits_of_a_model_code_are_no_value() -> None:
     assert asked_value("Four KX-220s run CAN FD at 2 Mbit/s. Can a KX-220L join them?") is not None
     assert written_value_texts("Is pin 4 the RS-485 A line of the CV-2400C?") == []
     assert written_value_texts("Does it take 10-30 V, and sample at 25Hz-6.4 kHz?") == ["30 V", "25Hz", "6.4 kHz"]
+
+
+def test_a_typeset_minus_sign_is_a_minus() -> None:
+    # "−" (U+2212) is how typeset datasheets and many users write a negative value: −35 °C is no 35 °C
+    core = CORE.replace("-40 to 85 °C", "−40 °C to +85 °C")
+    items = [ContextItem("chunk", core, 0.5, "c1", "d1", {"path": "core.pdf", "title": "Zephyr Core"})]
+    text, path = _answer("Can the Zephyr Core operate at −35 °C?", items)
+    assert path == "rating" and text.startswith("Yes.") and "−35 °C is within this rating" in text
+    text, path = _answer("Can the Zephyr Core operate at −45 °C?", items)
+    assert path == "rating" and text.startswith("No.") and "−45 °C is below this rating" in text

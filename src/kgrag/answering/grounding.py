@@ -76,7 +76,7 @@ _VERSION_NAME = re.compile(r"(?:\b[A-Z]{2,}[A-Za-z]*|\b(?i:section|version|rev|r
 
 def number_form(raw: str) -> str:
     """The value a written number means: "1,000" is a thousand, "3,3" three point three, "5.0" is "5"."""
-    raw = raw.strip().lstrip("+-±~ ").rstrip(".,")
+    raw = raw.strip().lstrip("+-−±~ ").rstrip(".,")
     if re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", raw):  # thousands separators: "1,000", "12,500.5"
         raw = raw.replace(",", "")
     raw = raw.replace(",", ".")  # a decimal comma
@@ -84,10 +84,10 @@ def number_form(raw: str) -> str:
 
 
 def number_value(raw: str) -> float | None:
-    """A written number as a float, its sign kept ("-20" -> -20.0, "1,000" -> 1000.0); None when it is no plain number
+    """A written number as a float, its sign kept ("-20", "−20" -> -20.0, "1,000" -> 1000.0); None when it is no plain number
     ("8k")."""
     try:
-        return float(number_form(raw).replace(" ", "")) * (-1 if raw.strip().startswith("-") else 1)
+        return float(number_form(raw).replace(" ", "")) * (-1 if raw.strip().startswith(("-", "−")) else 1)
     except ValueError:
         return None
 

@@ -57,7 +57,7 @@ _MICRO = ("µ", "μ")  # the micro sign and the Greek mu: PDFs write either
 _UNIT_WORDS = sorted({u.replace(*_MICRO) if k else u for _, units in DIMENSIONS.values() for u in units for k in (0, 1)},
                      key=len, reverse=True)
 _UNIT_ALT = "|".join(re.escape(u) for u in _UNIT_WORDS)
-NUMBER = r"[-+±~]?\s?\d+(?:[.,]\d+)?"
+NUMBER = r"[-−+±~]?\s?\d+(?:[.,]\d+)?"  # "−" (U+2212) is the minus sign typeset documents and users write
 # A count written as a word, and its digits
 _COUNT_DIGITS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8",
                  "nine": "9", "ten": "10", "eleven": "11", "twelve": "12", "sixteen": "16", "twenty": "20",
