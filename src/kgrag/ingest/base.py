@@ -33,6 +33,24 @@ class Block:
     page: int | None = None
 
 
+class HeadingStack:
+    """The headings open at a point of a document, outermost first: a heading closes the open ones of its level and
+    deeper (every loader that reads levels — Markdown, HTML, Word, plain text — keeps its section path this way)."""
+
+    def __init__(self) -> None:
+        self._open: list[tuple[int, str]] = []
+
+    def push(self, level: int, text: str) -> None:
+        """Open a heading of `level` (1 = outermost)."""
+        while self._open and self._open[-1][0] >= level:
+            self._open.pop()
+        self._open.append((level, text))
+
+    def path(self) -> tuple[str, ...]:
+        """The open headings' texts, outermost first: the section path of what follows."""
+        return tuple(text for _, text in self._open)
+
+
 @dataclass
 class ParsedDocument:
     """A document and its chunks, ready to be stored."""

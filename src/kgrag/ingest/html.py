@@ -9,7 +9,7 @@ from pathlib import Path
 from bs4 import BeautifulSoup, NavigableString, Tag
 from bs4.element import Comment, Doctype, ProcessingInstruction
 
-from kgrag.ingest.base import Block, Parsed
+from kgrag.ingest.base import Block, HeadingStack, Parsed
 from kgrag.ingest.clean import normalize_whitespace
 from kgrag.ingest.textio import read_text
 
@@ -68,11 +68,11 @@ class _Walker:
     """Depth-first walk keeping the heading stack."""
 
     def __init__(self) -> None:
-        self.stack: list[tuple[int, str]] = []
+        self.stack = HeadingStack()
         self.inline: list[str] = []
 
     def path(self) -> tuple[str, ...]:
-        return tuple(text for _, text in self.stack)
+        return self.stack.path()
 
     def walk(self, node: Tag) -> Iterator[Block]:
         yield from self._children(node)
@@ -103,10 +103,7 @@ class _Walker:
             yield from self._flush()
             text = _inline_text(tag)
             if text:
-                level = HEADINGS[name]
-                while self.stack and self.stack[-1][0] >= level:
-                    self.stack.pop()
-                self.stack.append((level, text))
+                self.stack.push(HEADINGS[name], text)
                 yield Block(self.path(), text, "heading")
         elif name == "table":
             yield from self._flush()

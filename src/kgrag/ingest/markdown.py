@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from kgrag.ingest.base import Block, Parsed
+from kgrag.ingest.base import Block, HeadingStack, Parsed
 from kgrag.ingest.clean import (
     is_link_dominated,
     normalize_whitespace,
@@ -62,33 +62,28 @@ def _chain(head: list[str], rest: Iterable[str]) -> Iterator[str]:
 
 def _blocks(lines: Iterable[str]) -> Iterator[Block]:
     """Walk the lines once, keeping a heading stack and emitting paragraph/table/code blocks."""
-    stack: list[tuple[int, str]] = []
+    stack = HeadingStack()
     para: list[str] = []
     fence: str | None = None
     code: list[str] = []
 
-    def path() -> tuple[str, ...]:
-        return tuple(text for _, text in stack)
-
     def flush() -> Iterator[Block]:
         if para:
-            yield from _paragraph_blocks(para, path())
+            yield from _paragraph_blocks(para, stack.path())
             para.clear()
 
     def heading(level: int, text: str) -> Iterator[Block]:
         text = normalize_whitespace(strip_markdown_links(_EMPHASIS.sub(r"\2", text)))
         if not text:
             return
-        while stack and stack[-1][0] >= level:
-            stack.pop()
-        stack.append((level, text))
-        yield Block(path(), text, "heading")
+        stack.push(level, text)
+        yield Block(stack.path(), text, "heading")
 
     for raw in lines:
         if fence is not None:
             if raw.strip().startswith(fence):
                 if any(c.strip() for c in code):
-                    yield Block(path(), "\n".join(code).strip("\n"), "code")
+                    yield Block(stack.path(), "\n".join(code).strip("\n"), "code")
                 fence, code = None, []
             else:
                 code.append(raw.rstrip())
@@ -112,7 +107,7 @@ def _blocks(lines: Iterable[str]) -> Iterator[Block]:
             continue
         para.append(raw)
     if fence is not None and any(c.strip() for c in code):
-        yield Block(path(), "\n".join(code).strip("\n"), "code")
+        yield Block(stack.path(), "\n".join(code).strip("\n"), "code")
     yield from flush()
 
 

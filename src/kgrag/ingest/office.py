@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from kgrag.errors import IngestError
-from kgrag.ingest.base import Block, Parsed
+from kgrag.ingest.base import Block, HeadingStack, Parsed
 from kgrag.ingest.clean import normalize_whitespace
 
 _HEADING_STYLE = re.compile(r"^(?:heading|überschrift|titre|título|titolo)\s*(\d)$", re.I)
@@ -37,7 +37,7 @@ def parse_docx(path: Path) -> Parsed:
     import docx
 
     document = _open(path, "docx", docx.Document)
-    stack: list[tuple[int, str]] = []
+    stack = HeadingStack()
     blocks: list[Block] = []
     title = normalize_whitespace(document.core_properties.title or "")
     for item in document.iter_inner_content():
@@ -45,7 +45,7 @@ def parse_docx(path: Path) -> Parsed:
             rows = [_row_text(r) for r in _docx_rows(item)]
             rows = [r for r in rows if r]
             if rows:
-                blocks.append(Block(tuple(t for _, t in stack), "\n".join(rows), "table"))
+                blocks.append(Block(stack.path(), "\n".join(rows), "table"))
             continue
         text = normalize_whitespace(item.text)
         if not text:
@@ -56,14 +56,12 @@ def parse_docx(path: Path) -> Parsed:
             title = title or text
             level = 0
         if level is not None:
-            while stack and stack[-1][0] >= level:
-                stack.pop()
-            stack.append((level, text))
-            blocks.append(Block(tuple(t for _, t in stack), text, "heading"))
+            stack.push(level, text)
+            blocks.append(Block(stack.path(), text, "heading"))
         elif style.lower().startswith("list"):
-            blocks.append(Block(tuple(t for _, t in stack), f"- {text}"))
+            blocks.append(Block(stack.path(), f"- {text}"))
         else:
-            blocks.append(Block(tuple(t for _, t in stack), text))
+            blocks.append(Block(stack.path(), text))
     return Parsed(_merge_lists(blocks), title=title, meta={"format": "docx"})
 
 

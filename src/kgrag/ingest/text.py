@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from kgrag.ingest.base import Block, Parsed
+from kgrag.ingest.base import Block, HeadingStack, Parsed
 from kgrag.ingest.clean import normalize_whitespace, reflow
 from kgrag.ingest.textio import iter_lines
 
@@ -59,19 +59,18 @@ def heading_level(line: str) -> int:
 
 def _blocks(lines: Iterator[str]) -> Iterator[Block]:
     """Paragraph blocks under a heading stack; a paragraph ends at a blank line, a rule or the size bound."""
-    stack: list[tuple[int, str]] = []
+    stack = HeadingStack()
     para: list[str] = []
 
     def emit() -> Iterator[Block]:
         if len(para) == 1 and (level := heading_level(para[0])):
-            while stack and stack[-1][0] >= level:
-                stack.pop()
-            stack.append((level, normalize_whitespace(para[0])))
-            yield Block(tuple(text for _, text in stack), stack[-1][1], "heading")
+            heading = normalize_whitespace(para[0])
+            stack.push(level, heading)
+            yield Block(stack.path(), heading, "heading")
         else:
             text = normalize_whitespace(reflow(para))
             if text:
-                yield Block(tuple(text for _, text in stack), text)
+                yield Block(stack.path(), text)
         para.clear()
 
     for line in lines:
