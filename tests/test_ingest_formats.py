@@ -12,7 +12,7 @@ import pytest
 from kgrag.config import ChunkingSettings
 from kgrag.ingest import SUPPORTED_SUFFIXES, content_hash, discover, parse_file
 from kgrag.ingest.base import make_doc_id
-from kgrag.ingest.text import heading_level
+from kgrag.ingest.text import heading_level, text_title
 from kgrag.types import Chunk
 
 FIXTURES = Path(__file__).parent / "fixtures" / "ingest"
@@ -205,6 +205,7 @@ def test_supported_suffixes() -> None:
 
 def test_plain_text_manual_headings_become_sections() -> None:
     parsed = parse_file(FIXTURES / "valve_manual.txt", root=None, settings=SETTINGS)
+    assert parsed.document.title == "PV-12 / PV-12S Solenoid Valves - Operating Manual"  # not the maker's name above it
 
     def sections(chunk: Chunk) -> list[str]:
         return chunk.meta.get("sections") or [chunk.section]  # tiny sibling sections share a chunk
@@ -230,3 +231,14 @@ def test_plain_text_manual_headings_become_sections() -> None:
 ])
 def test_plain_text_heading_level(line: str, level: int) -> None:
     assert heading_level(line) == level
+
+
+@pytest.mark.parametrize(("lines", "title"), [
+    (["ACME CONTROLS GmbH", "KX-9 Remote I/O - User Manual", "Document UM-9, Revision 3"], "KX-9 Remote I/O - User Manual"),
+    (["", "ACME - TECHNICAL SUPPORT LOG (EXPORT)", "Period: 2024-01-01 to 2024-07-31"], "ACME - TECHNICAL SUPPORT LOG (EXPORT)"),
+    (["Field notes for the pressure logger", "", "The logger was installed …"], "Field notes for the pressure logger"),
+    (["The logger was installed on the roof on a cold morning. Readings were", "taken every ten minutes."], ""),
+    (["See the user manual of the valve for its wiring.", "Then switch it on."], ""),  # a sentence naming one
+])
+def test_a_plain_text_title_is_the_first_paragraphs_line_naming_a_document_kind(lines: list[str], title: str) -> None:
+    assert text_title(lines) == title

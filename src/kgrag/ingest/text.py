@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from itertools import islice
 from pathlib import Path
 
 from kgrag.ingest.base import Block, HeadingStack, Parsed
@@ -14,6 +15,9 @@ from kgrag.ingest.textio import iter_lines
 MAX_PARAGRAPH_LINES = 200  # a text without blank lines is still emitted in bounded pieces
 MAX_HEADING_CHARS = 80
 MAX_HEADING_WORDS = 10
+TITLE_SCAN_LINES = 40  # the first paragraph is looked for this far
+TITLE_LINES = 4  # its lines that may hold the title (a maker's name, the title, a document number, a date)
+MAX_TITLE_CHARS = 120
 # A line of one repeated mark ("=====", "-----") is a drawn rule: it ends a paragraph and is no content.
 _RULE = re.compile(r"^\s*([-=*_~#+])\1{4,}\s*$")
 # "----  --------  -----" under a plain-text table's header: dropped, the table stays one paragraph.
@@ -21,15 +25,35 @@ _COLUMN_RULE = re.compile(r"^\s*[-=]{2,}(\s+[-=]{2,})+\s*$")
 # "3.2  Mounting position", "4 MOUNTING", "7.1. Fault table": up to four levels of one- or two-digit numbers.
 _NUMBERED = re.compile(r"^\s{0,3}(\d{1,2}(?:\.\d{1,2}){0,3})(\.?)(\s+)(\S.*?)\s*$")
 _WORD_OF_FOUR = re.compile(r"[^\W\d_]{4,}")  # a heading has a real word: "24 VDC" or "10 mA" is a value
+# The kinds of document a title line names ("User Manual", "Firmware Release Notes", "TECHNICAL SUPPORT LOG" …).
+_DOCUMENT_KIND = re.compile(
+    r"(?i)\b(?:data\s?sheets?|spec(?:ification)?\s+sheets?|manuals?|handbooks?|guides?|release\s+notes?|"
+    r"change\s?logs?|(?:application|app|technical)\s+notes?|white\s?papers?|product\s+briefs?|brochures?|"
+    r"catalogu?es?|frequently\s+asked\s+questions|faqs?|logs?|instructions|tutorials?|errata|quick\s?start)\b")
 _ADMONITIONS = {"NOTE", "NOTES", "WARNING", "CAUTION", "DANGER", "IMPORTANT", "TIP", "ATTENTION", "NOTICE", "HINT"}
 
 
 def parse_text(path: Path) -> Parsed:
-    """Blocks of a plain-text file, sections from its headings; title = the first line when short."""
+    """Blocks of a plain-text file, sections from its headings, its title from the first paragraph."""
     blocks = list(_blocks(iter_lines(path)))
-    first = blocks[0].text.split("\n", 1)[0] if blocks else ""
-    title = first if 0 < len(first) <= MAX_HEADING_CHARS else ""
+    title = text_title(list(islice(iter_lines(path), TITLE_SCAN_LINES)))  # the generator closes its file when dropped
     return Parsed(blocks, title=title, meta={"format": "text"})
+
+
+def text_title(lines: list[str]) -> str:
+    """A plain-text document's title: the line of its first paragraph that names a document kind ("KX-220 Remote
+    I/O Modules - User Manual" under the maker's name), else that paragraph when it is one short line."""
+    first: list[str] = []
+    for line in lines:
+        if line.strip() and not _RULE.match(line):
+            first.append(normalize_whitespace(line))
+        elif first:
+            break
+    titled = [line for line in first[:TITLE_LINES] if len(line) <= MAX_TITLE_CHARS and line[-1] not in ".,;:"
+              and _DOCUMENT_KIND.search(line)]
+    if titled:
+        return titled[0]
+    return first[0] if len(first) == 1 and len(first[0]) <= MAX_HEADING_CHARS else ""
 
 
 def heading_level(line: str) -> int:
