@@ -130,7 +130,7 @@ def main() -> None:
     llm.provider, llm.base_url, llm.model = "openai", base_url, args.model
     llm.timeout_s, llm.max_answer_tokens = 1800.0, args.answer_tokens  # a queue of CPU-bound calls: be patient
     judge = make_judge("openai-compatible", index)
-    config = EvalConfig(strategies=["hybrid"], budget=args.budget, answers=True)
+    config = EvalConfig(strategies=["hybrid"], budget=args.budget, answers=True, answer_budget=args.budget)
     pid = server.process.pid if server and server.process else None
     start = time.perf_counter()
     try:

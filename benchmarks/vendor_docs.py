@@ -3,7 +3,8 @@ questions. Sets A and B: Markdown and HTML datasheets, an FAQ, release notes, a 
 a flat folder with no product folders; set C: a folder per product family, half of its documents PDFs; set D: eleven
 long documents (12-25 KB) with variant tables in columns. Indexed as a user would (`kgrag add` + `kgrag index`,
 default settings), then gold-fact recall of each strategy's context at 4k tokens per query type, side by side;
-`--answers` adds the local model's answers for the listed answer strategies (slow: ~10 s per answer on one core).
+`--answers` adds the local model's answers for the listed answer strategies (slow: ~10 s per answer on one core), each
+over the context `kgrag ask` retrieves (the index's 2,000-token budget, not the 4k of the retrieval table).
 
   .venv/bin/python benchmarks/vendor_docs.py                                   # retrieval, every set
   nice -n 5 .venv/bin/python benchmarks/vendor_docs.py --sets a --answers auto,fused   # plus answers

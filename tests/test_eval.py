@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -13,6 +14,7 @@ from kgrag.evaluate.pipeline import run_evaluation
 from kgrag.evaluate.runner import EvalConfig, group_summaries, run_eval
 from kgrag.index import Index
 from kgrag.models.fake import FakeLLM
+from kgrag.types import Context
 
 DOCS = {
     "zephyr.md": "# Zephyr Nano\n\n## Barometer\n\nThe Zephyr Nano barometer measures pressure from 260 to 1260 hPa "
@@ -107,6 +109,24 @@ def test_runner_scores_answers_with_a_judge(sample_index: Index, tmp_path: Path)
     summary = group_summaries(records)
     assert set(summary["by_type"]) == {"factual", "reasoning"}
     assert summary["overall"]["hybrid"]["PARTIAL"] == 2 and summary["errors"]["no-such-strategy"]
+
+
+def test_answers_read_the_context_kgrag_ask_retrieves_not_the_metrics_budget(sample_index: Index, tmp_path: Path) -> None:
+    sample_index.__dict__["llm"] = FakeLLM(respond=_judge_reply)
+    qs = load_questions(_arduino(tmp_path / "q.jsonl"))[:1]
+    seen: list[int] = []
+    search = sample_index.search
+
+    def spy(question: str, **kw: Any) -> Context:
+        seen.append(kw["budget"])
+        return search(question, **kw)
+
+    sample_index.__dict__["search"] = spy
+    run_eval(sample_index, qs, EvalConfig(strategies=["hybrid"], budget=4000, answers=True, mode="generative"))
+    assert seen == [4000, sample_index.settings.retrieval.budget]  # the metrics' context, then `kgrag ask`'s
+    seen.clear()
+    run_eval(sample_index, qs, EvalConfig(strategies=["hybrid"], budget=4000, answers=True, answer_budget=4000))
+    assert seen == [4000]  # the same budget: retrieved once
 
 
 def test_pipeline_writes_report_plots_and_log(sample_index: Index, tmp_path: Path) -> None:

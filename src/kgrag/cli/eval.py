@@ -24,6 +24,7 @@ def register(app: typer.Typer) -> None:
         strategies: str = typer.Option("hybrid", "--strategies", help="Comma-separated strategy names, or 'all'."),
         budget: int = typer.Option(4000, "--budget", help="Context budget in tokens."),
         answers: bool = typer.Option(False, "--answers", help="Also generate answers and score them (uses the LLM)."),
+        answer_budget: int = typer.Option(None, "--answer-budget", help="Context budget the answers read (default: the index's, as `kgrag ask`)."),
         judge: str = typer.Option("none", "--judge", help="local | openai-compatible | index | none."),
         mode: str = typer.Option(None, "--mode", help="Answer mode: auto | extractive | generative (default: answer.mode in kgrag.toml)."),
         limit: int = typer.Option(None, "--limit", help="Only the first N questions."),
@@ -43,7 +44,7 @@ def register(app: typer.Typer) -> None:
         with progress_for(quiet) as progress:
             summaries = run_evaluation(
                 Index.open(index), questions, names, out, budget=budget, answers=answers, judge_kind=judge,
-                limit=limit, options=options, progress=progress, mode=mode,
+                limit=limit, options=options, progress=progress, mode=mode, answer_budget=answer_budget,
             )
         from kgrag.evaluate.report import metrics_table
 

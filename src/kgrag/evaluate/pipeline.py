@@ -26,6 +26,7 @@ def run_evaluation(
     options: dict[str, Any] | None = None,
     progress: Progress | None = None,
     mode: str | None = None,
+    answer_budget: int | None = None,
 ) -> dict[str, Any]:
     """Run, then write answers.jsonl, summary.json, report.md and plots into `out`; returns the summaries."""
     from kgrag.evaluate.datasets import load_questions
@@ -35,7 +36,8 @@ def run_evaluation(
     from kgrag.evaluate.runner import EvalConfig, available_strategies, group_summaries, run_eval
 
     questions = load_questions(questions_path, limit=limit)
-    config = EvalConfig(strategies=strategies, budget=budget, answers=answers, options=options or {}, mode=mode)
+    config = EvalConfig(strategies=strategies, budget=budget, answers=answers, options=options or {}, mode=mode,
+                        answer_budget=answer_budget)
     judge = make_judge(judge_kind, idx) if answers else None
     out.mkdir(parents=True, exist_ok=True)
     records = run_eval(idx, questions, config, judge=judge, log_path=out / "answers.jsonl", progress=progress)
@@ -47,7 +49,8 @@ def run_evaluation(
         "budget": f"{budget} tokens",
         "embedder": idx.settings.embedder.provider,
         "answers": (f"yes (LLM {idx.settings.llm.provider} {idx.settings.llm.model}, mode {mode or idx.settings.answer.mode}, "
-                    f"judge {judge_kind})") if answers else "no (retrieval only)",
+                    f"context {answer_budget or idx.settings.retrieval.budget} tokens, judge {judge_kind})")
+        if answers else "no (retrieval only)",
         "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
     }
     plots = write_plots(summaries, out)

@@ -45,8 +45,9 @@ class EvalConfig:
     """What to run: strategies, context budget, whether to generate answers, retriever options."""
 
     strategies: list[str]
-    budget: int = 4000
+    budget: int = 4000  # the retrieval metrics' context
     answers: bool = False
+    answer_budget: int | None = None  # the answer's context; None: the index's budget, as `kgrag ask` retrieves it
     options: dict[str, Any] = field(default_factory=dict)
     mode: str | None = None  # answer mode (auto | extractive | generative); None: the index's [answer] mode
     corpus: answer_metrics.Corpus | None = None  # the indexed text, for answerability and wrong-product checks
@@ -89,8 +90,11 @@ def evaluate_one(index: Index, q: Question, strategy: str, config: EvalConfig, j
     }
     if config.answers:
         start = time.perf_counter()
+        answer_budget = config.answer_budget or index.settings.retrieval.budget
+        asked = context if answer_budget == config.budget else index.search(  # the context `kgrag ask` answers from
+            q.question, strategy=strategy, budget=answer_budget, **config.options)
         with llm_stage(ANSWER_STAGE):
-            answer = generate_answer(index.llm, q.question, context, embedder=index.embedder,
+            answer = generate_answer(index.llm, q.question, asked, embedder=index.embedder,
                                      **answer_options(index.settings, config.mode))
         scores["answer_s"] = time.perf_counter() - start
         record["answer"] = answer.text
@@ -108,7 +112,7 @@ def evaluate_one(index: Index, q: Question, strategy: str, config: EvalConfig, j
                                            [{"chunk_id": i.chunk_id, "text": i.text} for i in answer.context.items])
         scores["cited_support"] = answer_metrics.cited_support(q.gold, answer.text, shown)
         if judge is not None:
-            scores.update(judge.score(q.question, q.gold, answer.text, text))
+            scores.update(judge.score(q.question, q.gold, answer.text, asked.text()))
         else:
             scores["correctness"] = rule_correctness(q.gold, answer.text)
     record["scores"] = scores
