@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from itertools import islice
+from itertools import chain, islice
 from pathlib import Path
 
 from kgrag.ingest.base import Block, HeadingStack, Parsed
@@ -35,9 +35,10 @@ _ADMONITIONS = {"NOTE", "NOTES", "WARNING", "CAUTION", "DANGER", "IMPORTANT", "T
 
 def parse_text(path: Path) -> Parsed:
     """Blocks of a plain-text file, sections from its headings, its title from the first paragraph."""
-    blocks = list(_blocks(iter_lines(path)))
-    title = text_title(list(islice(iter_lines(path), TITLE_SCAN_LINES)))  # the generator closes its file when dropped
-    return Parsed(blocks, title=title, meta={"format": "text"})
+    lines = iter_lines(path)
+    head = list(islice(lines, TITLE_SCAN_LINES))  # read once: the title's lines are the blocks' first lines
+    blocks = list(_blocks(chain(head, lines)))
+    return Parsed(blocks, title=text_title(head), meta={"format": "text"})
 
 
 def text_title(lines: list[str]) -> str:
