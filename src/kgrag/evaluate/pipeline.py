@@ -49,7 +49,7 @@ def run_evaluation(
         "budget": f"{budget} tokens",
         "embedder": idx.settings.embedder.provider,
         "answers": (f"yes (LLM {idx.settings.llm.provider} {idx.settings.llm.model}, mode {mode or idx.settings.answer.mode}, "
-                    f"context {answer_budget or idx.settings.retrieval.budget} tokens, judge {judge_kind})")
+                    f"context {config.answers_context_budget(idx)} tokens, judge {judge_kind})")
         if answers else "no (retrieval only)",
         "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
     }

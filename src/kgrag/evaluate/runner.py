@@ -52,6 +52,10 @@ class EvalConfig:
     mode: str | None = None  # answer mode (auto | extractive | generative); None: the index's [answer] mode
     corpus: answer_metrics.Corpus | None = None  # the indexed text, for answerability and wrong-product checks
 
+    def answers_context_budget(self, index: Index) -> int:
+        """The answers' context budget: `answer_budget`, else the index's own (the context `kgrag ask` answers from)."""
+        return self.answer_budget or index.settings.retrieval.budget
+
 
 def available_strategies(index: Index, wanted: Sequence[str]) -> list[str]:
     """`wanted` with "all" expanded to every registered strategy."""
@@ -89,7 +93,7 @@ def evaluate_one(index: Index, q: Question, strategy: str, config: EvalConfig, j
         "latency_s": context.timings.get("retrieve_s", 0.0),
     }
     if config.answers:
-        answer_budget = config.answer_budget or index.settings.retrieval.budget
+        answer_budget = config.answers_context_budget(index)
         asked = context if answer_budget == config.budget else index.search(  # the context `kgrag ask` answers from
             q.question, strategy=strategy, budget=answer_budget, **config.options)
         start = time.perf_counter()  # the answer step alone, as before (retrieval time is `latency_s`)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -42,7 +43,7 @@ def _front_matter(lines: Iterator[str]) -> tuple[dict[str, str], Iterator[str]]:
     if first is None:
         return {}, iter(())
     if first.strip() != "---":
-        return {}, _chain([first], lines)
+        return {}, itertools.chain([first], lines)
     seen: list[str] = [first]
     values: dict[str, str] = {}
     for line in lines:
@@ -53,11 +54,6 @@ def _front_matter(lines: Iterator[str]) -> tuple[dict[str, str], Iterator[str]]:
         if sep and key.strip().lower() in FRONT_MATTER_KEYS:
             values[key.strip().lower()] = value.strip().strip("\"'")
     return {}, iter(seen)  # no closing fence: it was not front matter
-
-
-def _chain(head: list[str], rest: Iterable[str]) -> Iterator[str]:
-    yield from head
-    yield from rest
 
 
 def _blocks(lines: Iterable[str]) -> Iterator[Block]:
