@@ -70,6 +70,18 @@ def test_seeds_rank_entity_passages_and_dense_passages():
     assert rows[0] == 3  # more reset mass on the dense passage puts it first
 
 
+def test_given_seed_passages_replace_the_dense_seeds():
+    """`fused` restarts the walk on its hybrid channel's top passages: given seed rows take the dense top's place."""
+    vecs = np.eye(4, 4) * 0.5 + 0.1
+    g = _graph([["alpha"], ["beta"], ["gamma"], ["delta"]], vecs)
+    q = vecs[3] / np.linalg.norm(vecs[3])  # dense ranks p3 first
+    params = MultiHopParams(sentences=0, passage_seeds=1, passage_weight=0.9)
+    dense_seeded, _ = rank_passages(g, "which one?", q, 10_000, params, bridge=False)
+    given, _ = rank_passages(g, "which one?", q, 10_000, params, bridge=False, seed_rows=[1, 3])
+    assert dense_seeded[0] == 3 and given[0] == 1  # only the first `passage_seeds` given rows are seeds
+    assert rank_passages(g, "which one?", q, 10_000, params, bridge=False, seed_rows=[])[0] == dense_seeded
+
+
 def test_bridge_round_reaches_the_second_hop():
     # p0: the question's entity + the bridge entity; p1: bridge entity only (holds the answer);
     # p2..p5: distractors sharing the question's entity.

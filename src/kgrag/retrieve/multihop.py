@@ -177,9 +177,13 @@ def _ranked(scores: np.ndarray, fallback: np.ndarray, skip: set[int], limit: int
 
 def rank_passages(
     graph: TriGraph, question: str, qvec: np.ndarray, budget: int, params: MultiHopParams | None = None,
-    *, bridge: bool = True, limit: int = 400, scores: QueryScores | None = None,
+    *, bridge: bool = True, limit: int = 400, scores: QueryScores | None = None, seed_rows: list[int] | None = None,
 ) -> tuple[list[int], dict[str, object]]:
-    """The best `limit` passage rows for `budget` tokens, best first (callers may fuse or fill further)."""
+    """The best `limit` passage rows for `budget` tokens, best first (callers may fuse or fill further).
+
+    The walk restarts on the question's activated entities and on `passage_seeds` passages: `seed_rows` best first
+    when given (`fused` passes its hybrid channel's ranking), else the dense top passages.
+    """
     p = params or MultiHopParams()
     scores = scores or query_scores(graph, qvec)
     dense, sent_sims = scores.dense, scores.sentences
@@ -193,7 +197,8 @@ def rank_passages(
     idf = graph.idf
     reset_p = np.zeros(len(dense))
     if p.passage_seeds > 0 and len(dense):
-        top = np.argsort(-dense, kind="stable")[:p.passage_seeds]
+        top = (np.asarray(seed_rows[:p.passage_seeds], dtype=np.int64) if seed_rows
+               else np.argsort(-dense, kind="stable")[:p.passage_seeds])
         reset_p[top] = np.maximum(dense[top], 0.0)
     has_entities = act.sum() > 0
     reset_e = _normalised(act * idf, 1.0 - p.passage_weight if has_entities else 0.0)

@@ -47,6 +47,9 @@ HOP2_SEEDS = 2  # chosen on the 150 MuSiQue dev questions (flat: every point of 
 HOP2_MAX_WORDS = 26  # a longer question (3-4 hops) names more of its chain itself: no second hop, whose two-step chains
 # from the top two passages took the budget its directly retrieved passages needed (dev 4-hop at 1k / 4k 0.364 / 0.545 ->
 # 0.455 / 0.636; 0 = every question gets it; docs/benchmarks.md, issue 13 round 7)
+TRIGRAPH_SEEDS = "hybrid"  # the tri-graph's walk restarts on the hybrid channel's top passages, not the dense top: BM25's
+# exact names find the first hop more often (MuSiQue dev 12k 0.907 -> 0.920, 3- / 4-hop 0.923 / 0.727 -> 0.942 / 0.773,
+# 4k 0.840 -> 0.833; "dense": as before; docs/benchmarks.md, issue 13 round 15)
 KEEP_SENTENCES = 4  # `fused` packs each passage's first sentence and its 3 nearest the question (0: whole passages)
 LEAD_SENTENCE = True  # the first sentence (the passage's subject) is always kept
 TAIL_AFTER, TAIL_SENTENCES = 5, 2  # within TAIL_BUDGETS the passages after the first TAIL_AFTER keep TAIL_SENTENCES (0:
@@ -62,13 +65,16 @@ def multihop_params(options: dict[str, Any]) -> MultiHopParams:
     return replace(MultiHopParams(), **given)
 
 
-def trigraph_ranking(index: Workspace, question: str, scores: QueryScores, budget: int, options: dict[str, Any]) -> tuple[list[str], dict[str, Any]]:
-    """Chunk ids best first by the tri-graph (empty when the `trigraph` stage has not run)."""
+def trigraph_ranking(index: Workspace, question: str, scores: QueryScores, budget: int, options: dict[str, Any],
+                     seeds: list[str] | None = None) -> tuple[list[str], dict[str, Any]]:
+    """Chunk ids best first by the tri-graph (empty when the `trigraph` stage has not run); `seeds` (chunk ids, best
+    first) are the passages its walk restarts on, the dense top passages when None."""
     graph = trigraph_arrays(index)
     if not graph.passages.ids or not graph.sent_vectors.size:
         return [], {"trigraph": "missing: run `kgrag index --stage trigraph`"}
+    seed_rows = [graph.passages.position[c] for c in seeds if c in graph.passages.position] if seeds else None
     rows, info = rank_passages(graph, question, scores.qvec, budget, multihop_params(options),
-                               bridge=bool(options.get("bridge", True)), scores=scores)
+                               bridge=bool(options.get("bridge", True)), scores=scores, seed_rows=seed_rows)
     return [graph.passages.ids[r] for r in rows], info
 
 
@@ -198,7 +204,8 @@ class FusedRetriever(Retriever):
             elif name == "hybrid":
                 channels.append(hybrid_ranking(index, question, scores, budget, float(options.get("alpha", settings.alpha))))
             else:
-                ids, info["trigraph"] = trigraph_ranking(index, question, scores, budget, options)
+                seeds = channels[1] if options.get("trigraph_seeds", TRIGRAPH_SEEDS) == "hybrid" else None
+                ids, info["trigraph"] = trigraph_ranking(index, question, scores, budget, options, seeds or None)
                 channels.append(ids[:n])
         ranked = fuse(channels, weights)
         hop_weight = float(options.get("hop2_weight", HOP2_WEIGHT))
