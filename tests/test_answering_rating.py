@@ -184,6 +184,25 @@ def test_a_row_repeating_another_rows_words_and_numbers_is_chosen_and_quoted_onc
     assert quoted.count("24V OUT") == 1 and "500mA PTC resettable fuse" in quoted
 
 
+def test_a_passage_whose_words_an_earlier_quote_holds_is_not_quoted_again() -> None:
+    """A second document saying part of the same thing in the same words and numbers (shorter, so no near copy) adds
+    nothing once the first is quoted, and the next passage that says something else takes its place; one writing a
+    number of its own states another value and is quoted."""
+    from kgrag.answering.quotes import quote_answer
+    from kgrag.answering.select import Scored
+    from kgrag.answering.units import Unit
+
+    texts = ["The Zephyr Core runs from a 5 V USB supply or from the VIN pin with an external battery pack.",
+             "Power: the Zephyr Core runs from a 5 V USB supply or from its VIN pin.",
+             "The onboard regulator delivers up to 800 mA to the 3.3 V rail for shields and sensors."]
+    units = [Unit(block=n + 1, pos=0, text=t, kind="sentence") for n, t in enumerate(texts)]
+    ranked = [Scored(u, score=1.0 - 0.1 * n) for n, u in enumerate(units)]
+    quoted = quote_answer(ranked, n=2)
+    assert quoted.count("USB supply") == 1 and "800 mA" in quoted
+    units[1].text = "Power: the Zephyr Core runs from a 5 V USB supply or from its VIN pin (up to 12 V)."
+    assert quote_answer(ranked, n=2).count("USB supply") == 2
+
+
 def test_a_question_opened_by_would_may_or_must_is_a_yes_no_question() -> None:
     """"Would a 9 V battery on VIN be OK for the Zephyr Core?" asks yes or no as "Can I …?" does."""
     from kgrag.answering.terms import analyse

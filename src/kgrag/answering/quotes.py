@@ -11,7 +11,7 @@ from kgrag.answering.aspects import asks_whole, aspect_terms, labelled_by
 from kgrag.answering.extract import MIN_NAMES
 from kgrag.answering.names import squash, title_names
 from kgrag.answering.refusal import CITE, NO_ANSWER, is_refusal
-from kgrag.answering.select import Focus, Scored, near_copy, restates, sibling_row
+from kgrag.answering.select import Focus, Scored, near_copy, numbers_in, restates, sibling_row
 from kgrag.answering.terms import QuestionTerms, content_terms, term_list
 from kgrag.answering.units import FACT_SUBJECT, MAX_SPEC_WORDS, Unit
 from kgrag.answering.values import has_value
@@ -49,7 +49,7 @@ def quote_answer(ranked: list[Scored], n: int = QUOTES, titles: Mapping[int, str
     """The best `n` units quoted with their markers: the no-LLM answer when no single unit states the value. A unit
     repeating one already quoted ("has power component: MP2322" / "…: MP2322GQH", a pin row repeating another's
     description) adds nothing and is passed over, and so is one whose words the text `said` (an answer the quotes
-    follow) already holds, and a copy note. A quoted sentence travels with the sentences before and after it on its
+    follow) or the quotes before it already hold, and a copy note. A quoted sentence travels with the sentences before and after it on its
     source line (from `pool`, default `ranked`): the one after often qualifies it ("Pins closer to the edge are CAN0.
     … When used with the Portenta H7, only CAN1 is available"), and a line of a labelled spec list with the whole list
     under its label ("AP2112K-3.3 (LDO): Regulates input voltage from 5V to 3.3V; Up to 550mA output current …"). With `titles` (block number -> document title) a quote is led by its product (a gathered graph fact
@@ -58,6 +58,8 @@ def quote_answer(ranked: list[Scored], n: int = QUOTES, titles: Mapping[int, str
     seen: list[str] = []
     units: list[Unit] = []
     told = content_terms(CITE.sub(" ", said))
+    quoted_terms: set[str] = set()  # the words and numbers of the quotes so far: a unit saying only these adds nothing
+    quoted_numbers: set[str] = set()
     by_place = {(s.unit.block, s.unit.pos): s.unit for s in (ranked if pool is None else pool)}
     lists = _list_lines(by_place)
     quoted: set[tuple[int, int]] = set()
@@ -69,12 +71,12 @@ def quote_answer(ranked: list[Scored], n: int = QUOTES, titles: Mapping[int, str
                 or (s.unit.block, s.unit.pos) in quoted
                 or any(key in k or k in key for k in seen) or near_copy(s.unit.text, [u.text for u in units])
                 or restates(s.unit, units) or sibling_row(s.unit, units)
-                or (told and _said_already(s.unit, told))):
+                or (told and _said_already(s.unit, told)) or _requoted(s.unit, quoted_terms, quoted_numbers)):
             continue
         seen.append(key)
         units.append(s.unit)
-        window = listed or [u for u in _sentence_window(s.unit, by_place, quoted)
-                            if u is s.unit or not (told and _said_already(u, told))]  # a neighbour the answer said stays out
+        window = listed or [u for u in _sentence_window(s.unit, by_place, quoted)  # a neighbour already said stays out
+                            if u is s.unit or not (told and _said_already(u, told) or _requoted(u, quoted_terms, quoted_numbers))]
         quoted.update((u.block, u.pos) for u in window)
         if listed:  # under its label, or the lead-in that introduces it; not a paragraph of prose
             label = s.unit.heading.rstrip(" :")
@@ -88,6 +90,8 @@ def quote_answer(ranked: list[Scored], n: int = QUOTES, titles: Mapping[int, str
             quote = f"{title}: {quote}"
         led = title
         out.append(f"{quote} [{s.unit.cited()}].")
+        quoted_terms |= content_terms(text)
+        quoted_numbers |= numbers_in(text)
         if len(out) == n:
             break
     return " ".join(out) or NO_ANSWER
@@ -166,6 +170,12 @@ def _said_already(unit: Unit, told: set[str]) -> bool:
     """Most of the unit's content words are in the answer already: quoting it adds nothing."""
     words = content_terms(unit.display())
     return bool(words) and len(words & told) >= SAID_SHARE * len(words)
+
+
+def _requoted(unit: Unit, terms: set[str], numbers: set[str]) -> bool:
+    """Most of the unit's words and every number it writes are in the quotes before it: it says what they said (with
+    a number of its own, "a 500mA PTC fuse" after "PTC nominal value 0.5A", it states another value)."""
+    return bool(terms) and _said_already(unit, terms) and numbers_in(unit.display()) <= numbers
 
 
 def key_passages(q: QuestionTerms, ranked: list[Scored], shown: Collection[int],

@@ -334,10 +334,14 @@ def _wording(text: str) -> frozenset[str]:
 
 
 @lru_cache(maxsize=4096)
+def numbers_in(text: str) -> frozenset[str]:
+    """The digit runs a text writes, without a document's own reference marks ("Project Hub [4]" states no value)."""
+    return frozenset(_DIGITS.findall(CITE.sub(" ", text)))
+
+
 def _signature(text: str) -> tuple[frozenset[str], frozenset[str]]:
     """A unit's words and numbers, compared by near_copy against every unit chosen before it."""
-    text = CITE.sub(" ", text)  # a document's own reference marks ("Project Hub [4]") state no value
-    return frozenset(term_list(text)), frozenset(_DIGITS.findall(text))
+    return frozenset(term_list(CITE.sub(" ", text))), numbers_in(text)
 
 
 def select(ranked: list[Scored], all_units: dict[int, list[Unit]], budget: int, neighbours: int = 1) -> Focus:
