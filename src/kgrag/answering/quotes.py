@@ -49,8 +49,8 @@ def quote_answer(ranked: list[Scored], n: int = QUOTES, titles: Mapping[int, str
     """The best `n` units quoted with their markers: the no-LLM answer when no single unit states the value. A unit
     repeating one already quoted ("has power component: MP2322" / "…: MP2322GQH", a pin row repeating another's
     description) adds nothing and is passed over, and so is one whose words the text `said` (an answer the quotes
-    follow) or the quotes before it already hold, and a copy note. A quoted sentence travels with the sentences before and after it on its
-    source line (from `pool`, default `ranked`): the one after often qualifies it ("Pins closer to the edge are CAN0.
+    follow) or the quotes before it already hold, and a copy note. A quoted sentence travels with the sentences
+    before and after it on its source line (from `pool`, default `ranked`): the one after often qualifies it ("Pins closer to the edge are CAN0.
     … When used with the Portenta H7, only CAN1 is available"), and a line of a labelled spec list with the whole list
     under its label ("AP2112K-3.3 (LDO): Regulates input voltage from 5V to 3.3V; Up to 550mA output current …"). With `titles` (block number -> document title) a quote is led by its product (a gathered graph fact
     by its subject) unless it names it or the quote before was led by it."""

@@ -339,6 +339,7 @@ def numbers_in(text: str) -> frozenset[str]:
     return frozenset(_DIGITS.findall(CITE.sub(" ", text)))
 
 
+@lru_cache(maxsize=4096)
 def _signature(text: str) -> tuple[frozenset[str], frozenset[str]]:
     """A unit's words and numbers, compared by near_copy against every unit chosen before it."""
     return frozenset(term_list(CITE.sub(" ", text))), numbers_in(text)
