@@ -204,8 +204,9 @@ class FusedRetriever(Retriever):
             elif name == "hybrid":
                 channels.append(hybrid_ranking(index, question, scores, budget, float(options.get("alpha", settings.alpha))))
             else:
-                seeds = channels[1] if options.get("trigraph_seeds", TRIGRAPH_SEEDS) == "hybrid" else None
-                ids, info["trigraph"] = trigraph_ranking(index, question, scores, budget, options, seeds or None)
+                hybrid = channels[FUSED_CHANNELS.index("hybrid")]  # ranked before: the channels run in FUSED_CHANNELS order
+                seeds = hybrid if options.get("trigraph_seeds", TRIGRAPH_SEEDS) == "hybrid" else None
+                ids, info["trigraph"] = trigraph_ranking(index, question, scores, budget, options, seeds)
                 channels.append(ids[:n])
         ranked = fuse(channels, weights)
         hop_weight = float(options.get("hop2_weight", HOP2_WEIGHT))
