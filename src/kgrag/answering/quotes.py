@@ -64,6 +64,10 @@ def quote_answer(ranked: list[Scored], n: int = QUOTES, titles: Mapping[int, str
     lists = _list_lines(by_place)
     quoted: set[tuple[int, int]] = set()
     led = ""  # the product of the quote before: the next quote of the same product needs no lead
+
+    def said_before(unit: Unit) -> bool:  # by the answer the quotes follow, or by the quotes so far
+        return bool(told and _said_already(unit, told)) or _requoted(unit, quoted_terms, quoted_numbers)
+
     for s in ranked:
         key = squash(s.unit.display())
         listed = _spec_list(s.unit, lists, quoted)
@@ -71,12 +75,12 @@ def quote_answer(ranked: list[Scored], n: int = QUOTES, titles: Mapping[int, str
                 or (s.unit.block, s.unit.pos) in quoted
                 or any(key in k or k in key for k in seen) or near_copy(s.unit.text, [u.text for u in units])
                 or restates(s.unit, units) or sibling_row(s.unit, units)
-                or (told and _said_already(s.unit, told)) or _requoted(s.unit, quoted_terms, quoted_numbers)):
+                or said_before(s.unit)):
             continue
         seen.append(key)
         units.append(s.unit)
         window = listed or [u for u in _sentence_window(s.unit, by_place, quoted)  # a neighbour already said stays out
-                            if u is s.unit or not (told and _said_already(u, told) or _requoted(u, quoted_terms, quoted_numbers))]
+                            if u is s.unit or not said_before(u)]
         quoted.update((u.block, u.pos) for u in window)
         if listed:  # under its label, or the lead-in that introduces it; not a paragraph of prose
             label = s.unit.heading.rstrip(" :")
