@@ -52,3 +52,14 @@ def test_errors_are_one_line_without_traceback(tmp_path: Path) -> None:
     result = kgrag("ask", "hello", "--index", str(tmp_path / "nowhere"), cwd=tmp_path)
     assert result.returncode == 1
     assert result.stderr.startswith("error: ") and "Traceback" not in result.stderr
+
+
+def test_usage_errors_show_the_usage_without_traceback(tmp_path: Path) -> None:
+    """A mistyped command line (`kgrag index docs`: the folder goes to `kgrag add`) gets click's usage message and
+    exit code 2, whichever copy of click the installed typer uses."""
+    result = kgrag("index", "docs", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert "Usage: kgrag index" in result.stderr and "unexpected extra argument" in result.stderr
+    unknown = kgrag("ask", "hello", "--no-such-option", cwd=tmp_path)
+    assert unknown.returncode == 2 and "Traceback" not in unknown.stderr and "No such option" in unknown.stderr

@@ -32,9 +32,10 @@ def registered_app() -> typer.Typer:
 
 
 def main() -> None:
-    """Entry point: user-facing errors become one line on stderr and exit code 1."""
+    """Entry point: user-facing errors become one line on stderr and exit code 1; a mistyped command line shows its
+    usage and exits 2."""
     try:
-        code = registered_app()(standalone_mode=False)
+        code = registered_app()(standalone_mode=False, prog_name="kgrag")  # "kgrag", also under python -m
         if isinstance(code, int) and code:
             sys.exit(code)
     except KgragError as exc:
@@ -47,12 +48,16 @@ def main() -> None:
         sys.exit(exc.exit_code)
     except SystemExit:
         raise
-    except Exception as exc:  # click usage errors and the like
-        import click
-
-        if isinstance(exc, click.exceptions.ClickException):
-            exc.show()
-            sys.exit(exc.exit_code)
-        if isinstance(exc, click.exceptions.Abort):
-            sys.exit(1)
+    except typer.Abort:
+        sys.exit(1)
+    except Exception as exc:
+        if _is_usage_error(exc):
+            exc.show()  # type: ignore[attr-defined]
+            sys.exit(exc.exit_code)  # type: ignore[attr-defined]
         raise
+
+
+def _is_usage_error(exc: Exception) -> bool:
+    """A click-style error (bad option, extra argument …) that shows itself: recognised by its interface, as typer
+    0.12 raises click's classes and newer typer its own copy of them (`typer._click`), not subclasses of click's."""
+    return callable(getattr(exc, "show", None)) and isinstance(getattr(exc, "exit_code", None), int)
