@@ -326,10 +326,11 @@ def answer_options(settings: Settings, mode: str | None = None) -> dict[str, Any
     if focus not in ("auto", "on", "off"):
         raise ConfigError(f"[answer] focus = {a.focus!r}: use auto, on or off")
     focused = focus == "on" or (focus == "auto" and settings.llm.provider.strip().lower() != "openai")
+    chosen = (mode or a.mode).strip().lower()
     return {
-        "mode": (mode or a.mode).strip().lower(),
+        "mode": chosen,
         "focus_tokens": a.focus_tokens if focused else 0,
-        "passages": a.passages if focused and (mode or a.mode).strip().lower() == "auto" else 0,
+        "passages": a.passages if focused and chosen == "auto" else 0,
         "max_tokens": min(a.focus_max_tokens, settings.llm.max_answer_tokens) if focused else settings.llm.max_answer_tokens,
         "min_coverage": settings.retrieval.min_question_coverage,
         # the threshold is on the bundled MiniLM's cosine scale; other embedders score differently: off unless set

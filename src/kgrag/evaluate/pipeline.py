@@ -29,6 +29,7 @@ def run_evaluation(
     answer_budget: int | None = None,
 ) -> dict[str, Any]:
     """Run, then write answers.jsonl, summary.json, report.md and plots into `out`; returns the summaries."""
+    from kgrag.answer import answer_options
     from kgrag.evaluate.datasets import load_questions
     from kgrag.evaluate.judge import make_judge
     from kgrag.evaluate.plots import write_plots
@@ -48,7 +49,8 @@ def run_evaluation(
         "strategies": ", ".join(available_strategies(idx, strategies)),
         "budget": f"{budget} tokens",
         "embedder": idx.settings.embedder.provider,
-        "answers": (f"yes (LLM {idx.settings.llm.provider} {idx.settings.llm.model}, mode {mode or idx.settings.answer.mode}, "
+        "answers": (f"yes (LLM {idx.settings.llm.provider} {idx.settings.llm.model}, "
+                    f"mode {answer_options(idx.settings, mode)['mode']}, "
                     f"context {config.answers_context_budget(idx)} tokens, judge {judge_kind})")
         if answers else "no (retrieval only)",
         "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
