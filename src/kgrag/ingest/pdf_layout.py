@@ -147,11 +147,11 @@ def _group_blocks(group: list[Line], stack: list[_Heading], edges: tuple[float, 
     out: list[str] = []  # finished lines/paragraph pieces with their separators
     current: list[str] = []
     prev: Line | None = None
-    for line in group:
+    for i, line in enumerate(group):
         if prev is not None:
             gap = line.top - prev.bottom
             new_para = prev.kind == "text" and gap > 1.0 * max(prev.size, 1.0)
-            wrapped = prev.kind == "plain" or (prev.x1 >= full and not new_para)
+            wrapped = prev.kind == "plain" or (prev.x1 >= full and not new_para and not _outdented_item(group, i))
             if not wrapped:
                 out.append(join_lines(current))
                 out.append("\n\n" if new_para else "\n")
@@ -161,3 +161,13 @@ def _group_blocks(group: list[Line], stack: list[_Heading], edges: tuple[float, 
     out.append(join_lines(current))
     text = "".join(out).strip()
     return [Block(path, text, "text", page)] if text else []
+
+
+def _outdented_item(group: list[Line], i: int) -> bool:
+    """Line `i` starts well left of a full-width line that is itself aligned with the line before it: a list item
+    under a component's heading, not the rest of a wrapped line (a datasheet's "... pressure thresholds" then
+    "HS3003 Temperature & humidity sensor"). A paragraph's indented first line (nothing aligned before it) still wraps."""
+    if i < 2:
+        return False
+    before, prev, line = group[i - 2], group[i - 1], group[i]
+    return abs(before.x0 - prev.x0) < 2.0 and line.x0 < prev.x0 - 1.5 * max(prev.size, 1.0)
