@@ -443,6 +443,20 @@ def test_a_quoted_fact_line_cites_the_chunk_it_came_from() -> None:
     assert "[1]" not in answer.text and answer.citations[0].chunk_id == "c1"
 
 
+def test_a_value_with_its_test_conditions_in_brackets_is_not_outranked_by_another_attribute() -> None:
+    """"humidity accuracy | ±1.5 %RH (10 to 90 %RH, 25 °C)" answers the humidity accuracy: the bracketed 25 °C is a
+    test condition, not a value of another quantity that would let "relative humidity range | 0-100 %" win."""
+    question = "What is the humidity accuracy of the QH-30?"
+    facts = ContextItem("relation", "QH-30 (Sensor)\nhumidity accuracy | ±1.5%RH, typical (10 to 90%RH, 25°C) [2]\n"
+                        "relative humidity range | 0-100% [2]", 1.0, "c1", "d-c1",
+                        {"path": "c1.pdf", "title": "Orbit Carrier", "section": "Features"})
+    context = _context(question)
+    context.items.insert(0, facts)
+    answer = generate_answer(_no_llm(), question, context, mode="extractive", focus_tokens=300)
+    first = answer.text.split("\n")[0]
+    assert "QH-30: humidity accuracy: ±1.5%RH" in first and "0-100%" not in first
+
+
 def test_a_focus_that_misses_the_question_words_shows_evidence_without_the_llm() -> None:
     """The asked words occur only in a sentence too long for the focus: the whole context covers the question, its
     best units do not. A small model answers such focused contexts off-topic, so auto mode quotes the closest

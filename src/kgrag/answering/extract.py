@@ -46,6 +46,7 @@ from kgrag.answering.values import (
     part_numbers,
     value_dimensions,
     versions_after,
+    without_conditions,
     without_tolerances,
     without_values_of,
     writes_values_of,
@@ -164,13 +165,14 @@ def unit_fits(q: QuestionTerms, unit: Unit) -> bool:
 
 def value_fit(q: QuestionTerms, unit: Unit) -> tuple[int, int]:
     """(states a value of the asked quantity, minus the values in units that measure nothing asked): for a
-    humidity range, "0-100 % RH" beats a sentence with no humidity value, and beats "0-100 % RH, -40 °C …". A question
-    asking which part ("Which chip charges the battery …") wants a name: a quantity word in it asks no value."""
+    humidity range, "0-100 % RH" beats a sentence with no humidity value, and beats "0-100 % RH, -40 °C …" (values in
+    brackets are a value's test conditions, not others). A question asking which part ("Which chip charges the
+    battery …") wants a name: a quantity word in it asks no value."""
     dims = q.dimensions
     if not dims or q.wants_name:
         return 0, 0
     text = unit.value_text()
-    off = sum(1 for m in NUMBER_UNIT.finditer(text) if not dimension_of_unit(m.group(2)) & dims)
+    off = sum(1 for m in NUMBER_UNIT.finditer(without_conditions(text)) if not dimension_of_unit(m.group(2)) & dims)
     return int(bool(value_dimensions(text) & dims)), -off
 
 

@@ -167,6 +167,15 @@ def versions_after(text: str, words: set[str]) -> list[str]:
     return found
 
 
+_CONDITIONS = re.compile(r"\([^()]*\)")  # "±1.5 %RH, typical (10 to 90 %RH, 25 °C)": the conditions of a value
+
+
+def without_conditions(text: str) -> str:
+    """`text` without its parenthesised asides: a datasheet states the test conditions of a value in brackets, and
+    their temperatures or voltages are not values of another quantity."""
+    return _CONDITIONS.sub(" ", text)
+
+
 def without_tolerances(text: str, terms: set[str]) -> str:
     """`text` without its ± values unless the (folded) question terms ask how exact something is: "<±10 cm" says
     how exactly a distance is measured, not how far the ranging reaches."""
