@@ -8,7 +8,7 @@ import pytest
 
 from kgrag.answer import NO_ANSWER, answer_options, build_blocks, generate_answer, stream_answer
 from kgrag.answering.cite import repair_citations
-from kgrag.answering.names import missing_names
+from kgrag.answering.names import missing_names, unknown_names
 from kgrag.answering.quotes import quote_answer
 from kgrag.answering.refusal import is_refusal
 from kgrag.answering.select import focus_units
@@ -513,6 +513,22 @@ def test_a_small_model_is_not_asked_yes_or_no_the_closest_passages_answer() -> N
     answer = generate_answer(FakeLLM(replies=[]), question, _context(question), mode="auto", focus_tokens=100)
     assert answer.context.info["answer_path"] == "evidence" and not answer.grounded and "[" in answer.text
     assert "Zephyr Board: " in answer.text  # each quote says whose document it comes from
+
+
+def test_a_product_named_after_its_chip_is_not_the_chip() -> None:
+    """"Zephyr QX-700" beside documents titled "Zephyr Board …" names a product of the Zephyr line after its chip:
+    a Zephyr datasheet that uses the QX-700 somewhere does not describe it. The line's word written next to the
+    part ("Zephyr Mini: QX-700", or a table's header above the cell) names it."""
+    q = analyse("What is the supply voltage of the Zephyr QX-700?")
+    uses = "the zephyr board is a small module with a wi-fi radio and a humidity sensor based on the qx-700 chip"
+    titles = ["Zephyr Board", "Orbit Carrier"]
+    assert missing_names(q.text, q, uses, titles) == ["Zephyr QX-700"]
+    assert missing_names(q.text, q, uses) == []  # without titles: a vendor's word before the part ("Acme QX-700")
+    assert missing_names(q.text, q, uses + "\nzephyr mini: qx-700", titles) == []
+    sku = ContextItem("chunk", "Name | Zephyr Board | Zephyr Mini\nSKU | ZB-100 | QX-700", 0.5, "c9", "d-c9",
+                      {"path": "c9.pdf", "title": "Zephyr Board", "section": "Ordering"})
+    shown = "\n".join(f"{sku.source['title']}\n{sku.text}".lower().splitlines())
+    assert unknown_names(q.text, q, shown, [("Zephyr Board", sku.text, False)], "auto") is None
 
 
 def test_a_multi_word_name_counts_whole() -> None:
