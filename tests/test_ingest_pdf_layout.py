@@ -1,7 +1,13 @@
-"""PDF lines to paragraphs: a full-width line wraps into the next, except where the next starts a new list item."""
+"""PDF lines to paragraphs (a full-width line wraps into the next, except where the next starts a new list item) and
+the document's title."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from reportlab.pdfgen import canvas
+
+from kgrag.ingest.pdf import parse_pdf
 from kgrag.ingest.pdf_layout import Line, build_blocks
 
 _SIZE = 9.0
@@ -39,3 +45,24 @@ def test_wrapped_paragraph_and_indented_first_line_still_join() -> None:
     text = _text(lines)
     assert "right margin of the page continues here" in text
     assert "right margin of the page, then ends." in text
+
+
+def test_a_metadata_title_that_is_the_files_own_name_gives_way_to_the_first_heading(tmp_path: Path) -> None:
+    """Scanners and image converters write the file name as the PDF's title ("scan_0001"); the page's heading is the
+    document's title then, as for a PDF without one."""
+    path = tmp_path / "scan_0001.pdf"
+    c = canvas.Canvas(str(path))
+    c.setTitle("Scan 0001")
+    c.setFont("Helvetica-Bold", 20)
+    c.drawString(72, 760, "QX-40 Flow Meter")
+    c.setFont("Helvetica", 10)
+    for i, line in enumerate(["Supply voltage: 12 to 30 V DC", "Maximum flow: 40 litres per minute",
+                              "Mount the meter with the arrow pointing in the flow direction."]):
+        c.drawString(72, 720 - 14 * i, line)
+    c.save()
+    assert parse_pdf(path).title == "QX-40 Flow Meter"
+    c = canvas.Canvas(str(tmp_path / "named.pdf"))
+    c.setTitle("QX-40 Flow Meter Installation Sheet")
+    c.drawString(72, 720, "Some text of the sheet that is long enough to be read as the body of the document.")
+    c.save()
+    assert parse_pdf(tmp_path / "named.pdf").title == "QX-40 Flow Meter Installation Sheet"

@@ -65,7 +65,7 @@ def parse_pdf(path: Path, progress: Progress | None = None, ocr_engine: str = "a
         pages[index] = _PageResult(lines, ocr=True)
     if not any(p.lines for p in pages):
         raise IngestError(path, _no_text_reason(meta, ocr_engine))
-    title = _title(meta_title, pages)  # before header removal: the running header is often the title
+    title = _title(meta_title, pages, path.stem)  # before header removal: the running header is often the title
     _drop_headers_footers(pages)
     blocks = build_blocks([p.lines for p in pages])
     fallback = [i + 1 for i, p in enumerate(pages) if p.fallback]
@@ -201,11 +201,13 @@ def _drop_headers_footers(pages: list[_PageResult]) -> None:
             page.lines = [ln for i, ln in enumerate(page.lines) if i not in indices]
 
 
-def _title(meta_title: str, pages: list[_PageResult]) -> str:
-    """Metadata title when it looks like one (not a URL or file name), else the first heading-styled
-    line of the first page with text (datasheets put the product name there, often as running header)."""
+def _title(meta_title: str, pages: list[_PageResult], stem: str = "") -> str:
+    """Metadata title when it looks like one (not a URL, not a file name such as the file's own `stem`, which
+    scanners and image converters write: "scan_0001"), else the first heading-styled line of the first page with
+    text (datasheets put the product name there, often as running header)."""
     meta_title = normalize_whitespace(meta_title)
-    if meta_title and not _BAD_TITLE.search(meta_title) and sum(c.isalpha() for c in meta_title) >= 3:
+    own_name = bool(stem) and _squashed(meta_title) == _squashed(stem)
+    if meta_title and not own_name and not _BAD_TITLE.search(meta_title) and sum(c.isalpha() for c in meta_title) >= 3:
         return meta_title
     first = next((p.lines for p in pages if p.lines), [])
     body = body_size([ln for p in pages for ln in p.lines])
@@ -213,3 +215,8 @@ def _title(meta_title: str, pages: list[_PageResult]) -> str:
         if sum(c.isalpha() for c in line.text) >= 3 and heading_style(line, body) is not None:
             return line.text
     return ""
+
+
+def _squashed(name: str) -> str:
+    """A name lower-cased without separators: "Scan_0001" and "scan 0001" are the same file name."""
+    return re.sub(r"[\W_]+", "", name.lower())
