@@ -443,6 +443,18 @@ def test_a_quoted_fact_line_cites_the_chunk_it_came_from() -> None:
     assert "[1]" not in answer.text and answer.citations[0].chunk_id == "c1"
 
 
+def test_flow_and_other_process_quantities_are_values() -> None:
+    """A flow meter's "Maximum flow: 40 litres per minute" states a value (as a supply voltage does): the flow
+    question is answered by it, not by the sheet's voltage line."""
+    question = "What is the maximum flow of the QF-40?"
+    sheet = _item("QF-40 Flow Meter\nSupply voltage: 12 to 30 V DC\nOutput: 4-20 mA, two-wire\n"
+                  "Maximum flow: 40 litres per minute\nOperating temperature: -10 to 60 °C", "c9", "QF-40 Flow Meter")
+    context = Context(question=question, strategy="test", items=[sheet], tokens=60, budget=2000)
+    answer = generate_answer(_no_llm(), question, context, mode="extractive", focus_tokens=300)
+    assert "Maximum flow: 40 litres per minute" in answer.text.split("\n")[0]
+    assert has_value("2.5 m³/h") and has_value("1500 rpm") and has_value("4.5 mm/s RMS") and not has_value("TJA1049T/3J")
+
+
 def test_a_value_with_its_test_conditions_in_brackets_is_not_outranked_by_another_attribute() -> None:
     """"humidity accuracy | ±1.5 %RH (10 to 90 %RH, 25 °C)" answers the humidity accuracy: the bracketed 25 °C is a
     test condition, not a value of another quantity that would let "relative humidity range | 0-100 %" win."""

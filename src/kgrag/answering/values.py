@@ -48,6 +48,13 @@ DIMENSIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "magnetic": (("magnetic", "magnetometer", "field"), ("µT", "uT", "mT", "T", "gauss", "G")),
     "concentration": (("concentration", "co2", "gas", "voc", "iaq"), ("ppm", "ppb", "%")),
     "ratio": (("accuracy", "tolerance", "efficiency", "percent", "percentage", "duty"), ("%",)),
+    "flow": (("flow",), ("l/min", "L/min", "ml/min", "mL/min", "l/h", "L/h", "l/s", "L/s", "m³/h", "m3/h", "gpm", "GPM",
+                         "litres per minute", "liters per minute", "litres per hour", "liters per hour")),
+    "volume": (("volume",), ("mL", "ml", "litre", "litres", "liter", "liters", "gallon", "gallons")),
+    "rotation_speed": (("rpm",), ("rpm", "RPM", "rev/min")),
+    "velocity": (("velocity",), ("m/s", "mm/s", "km/h", "mph")),
+    "force": (("force",), ("kN", "mN", "lbf", "newton", "newtons")),  # no bare "N", "J", "L": part numbers end so
+    "energy": (("energy",), ("kJ", "mJ", "µJ", "uJ", "kWh", "joule", "joules")),  # ("TJA1049T/3J")
 }
 
 # How a question asks a quantity with an adjective, and the noun a datasheet labels it with ("how heavy" ~ "Weight").
