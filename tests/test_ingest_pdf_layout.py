@@ -52,7 +52,7 @@ def test_a_metadata_title_that_is_the_files_own_name_gives_way_to_the_first_head
     document's title then, as for a PDF without one."""
     path = tmp_path / "scan_0001.pdf"
     c = canvas.Canvas(str(path))
-    c.setTitle("Scan 0001")
+    c.setTitle("Scan_0001")
     c.setFont("Helvetica-Bold", 20)
     c.drawString(72, 760, "QX-40 Flow Meter")
     c.setFont("Helvetica", 10)
@@ -66,3 +66,8 @@ def test_a_metadata_title_that_is_the_files_own_name_gives_way_to_the_first_head
     c.drawString(72, 720, "Some text of the sheet that is long enough to be read as the body of the document.")
     c.save()
     assert parse_pdf(tmp_path / "named.pdf").title == "QX-40 Flow Meter Installation Sheet"
+    c = canvas.Canvas(str(tmp_path / "qx-40-flow-meter.pdf"))  # the file named after its title: the title stands
+    c.setTitle("QX-40 Flow Meter")
+    c.drawString(72, 720, "Some text of the sheet that is long enough to be read as the body of the document.")
+    c.save()
+    assert parse_pdf(tmp_path / "qx-40-flow-meter.pdf").title == "QX-40 Flow Meter"

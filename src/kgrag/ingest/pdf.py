@@ -206,7 +206,8 @@ def _title(meta_title: str, pages: list[_PageResult], stem: str = "") -> str:
     scanners and image converters write: "scan_0001"), else the first heading-styled line of the first page with
     text (datasheets put the product name there, often as running header)."""
     meta_title = normalize_whitespace(meta_title)
-    own_name = bool(stem) and _squashed(meta_title) == _squashed(stem)
+    own_name = bool(stem) and " " not in meta_title and _squashed(meta_title) == _squashed(stem)  # written as a file
+    # name ("scan_0001"); "Zephyr Nano Rev2 Datasheet" for zephyr-nano-rev2-datasheet.pdf is a title
     if meta_title and not own_name and not _BAD_TITLE.search(meta_title) and sum(c.isalpha() for c in meta_title) >= 3:
         return meta_title
     first = next((p.lines for p in pages if p.lines), [])
@@ -218,5 +219,5 @@ def _title(meta_title: str, pages: list[_PageResult], stem: str = "") -> str:
 
 
 def _squashed(name: str) -> str:
-    """A name lower-cased without separators: "Scan_0001" and "scan 0001" are the same file name."""
+    """A name lower-cased without separators: "Scan_0001" and "scan-0001" are the same file name."""
     return re.sub(r"[\W_]+", "", name.lower())
