@@ -6,7 +6,15 @@ from pathlib import Path
 
 import pytest
 
-from kgrag.answer import NO_ANSWER, answer_options, build_blocks, generate_answer, stream_answer
+from kgrag.answer import (
+    NO_ANSWER,
+    NO_DIRECT_ANSWER,
+    STATED_LEAD,
+    answer_options,
+    build_blocks,
+    generate_answer,
+    stream_answer,
+)
 from kgrag.answering.cite import repair_citations
 from kgrag.answering.names import missing_names, unknown_names
 from kgrag.answering.quotes import quote_answer
@@ -525,6 +533,10 @@ def test_a_small_model_is_not_asked_yes_or_no_the_closest_passages_answer() -> N
     answer = generate_answer(FakeLLM(replies=[]), question, _context(question), mode="auto", focus_tokens=100)
     assert answer.context.info["answer_path"] == "evidence" and not answer.grounded and "[" in answer.text
     assert "Zephyr Board: " in answer.text  # each quote says whose document it comes from
+    assert answer.text.startswith(NO_DIRECT_ANSWER)  # no passage writes "measure": no claim that they say so
+    stated = "Is the QX-700 a capacitive sensor?"  # the first passage writes every asked word: not "no direct answer"
+    answer = generate_answer(FakeLLM(replies=[]), stated, _context(stated), mode="auto", focus_tokens=100)
+    assert answer.text.startswith(f"{STATED_LEAD} Zephyr Board: The QX-700 is a capacitive sensor")
 
 
 def test_a_product_named_after_its_chip_is_not_the_chip() -> None:

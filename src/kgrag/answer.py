@@ -18,7 +18,7 @@ from kgrag.answering.families import family_overview
 from kgrag.answering.grounding import reply_problems
 from kgrag.answering.names import missing_items, missing_kind, name_found, unknown_names
 from kgrag.answering.quotes import documents_tail, followed_by, key_quotes, quote_answer, sides_first
-from kgrag.answering.refusal import NO_ANSWER, is_refusal
+from kgrag.answering.refusal import CITE, NO_ANSWER, is_refusal
 from kgrag.answering.select import Focus, focus_units
 from kgrag.answering.suits import try_suits, writes_value_for
 from kgrag.answering.terms import analyse, asks_product, question_coverage
@@ -45,6 +45,7 @@ FOCUSED_PROMPT = (
 MODES = ("auto", "extractive", "generative")
 OVERVIEW_PASSAGES = 5  # passages after a small model's overview answer (4 / 5 / 6: summary fact recall 0.40 / 0.42 / 0.43)
 NO_DIRECT_ANSWER = "The documents do not contain a direct answer; the closest passages:"
+STATED_LEAD = "The documents say:"  # a yes/no question's passages when the first one writes every word it asks
 DIFFERENCE_QUOTES = 4  # passages after the parts two products do not share (2 / 4: no set lower, 11 sets up)
 FOCUS_SLACK = 0.1  # the focused context may cover a little less of the question than the whole context
 MIN_QUESTION_COVERAGE = 0.45
@@ -205,12 +206,21 @@ def plan_answer(
         context.info["answer_path"] = "quotes"
         return Plan(blocks, "quote", quote_answer(focus.ranked, titles=titles))
     if q.yes_no and mode == "auto" and focus_tokens > 0:  # a small local model affirms what it is asked ("The X
-        return evidence_plan(blocks, context, evidence)  # includes a separate sensor"): show the passages instead
+        # includes a separate sensor"): show the passages instead
+        return evidence_plan(blocks, context, evidence, yes_no_lead(question, evidence))
     context.info["answer_path"] = "focused" if focus_tokens > 0 else "full"
     if passages and asks_overview(question):
         passages = max(passages, OVERVIEW_PASSAGES)  # a summary needs more of the documents' rows than one fact does
     return Plan(focused if focus_tokens > 0 else blocks, "generate", max_tokens=max_tokens, evidence=evidence, sources=blocks,
                 follow_up=(lambda reply: key_quotes(q, focus, titles, passages, reply)) if small and passages else None, note=note)
+
+
+def yes_no_lead(question: str, evidence: str) -> str:
+    """How a yes/no question's passages are introduced: "The documents say:" when the first passage writes every
+    word the question asks ("Does the Opta support Modbus TCP?" – "Arduino Opta: … Modbus TCP communication are
+    supported"), so the answer does not claim the documents lack what they state; else that there is no direct answer."""
+    first = CITE.split(evidence, maxsplit=1)[0]
+    return STATED_LEAD if question_coverage(question, first) >= 1.0 else NO_DIRECT_ANSWER
 
 
 def evidence_plan(blocks: list[Block], context: Context, evidence: str, lead: str = NO_DIRECT_ANSWER) -> Plan:
