@@ -570,6 +570,8 @@ def test_a_hyphenated_count_counts_its_thing_and_a_range_does_not() -> None:
 
     assert states_count("point", "5-point and gesture support")
     assert not states_count("input", "4-20mA input 3")
+    assert not states_count("output", "Relay response time: 6 ms for relay output")  # a number with a unit measures
+    assert states_count("relay", "The board has 4 relays") and states_count("led", "8× LC8822-2020 RGB LEDs")
 
 
 def test_a_fact_subject_without_the_vendor_word_names_the_asked_product() -> None:

@@ -83,9 +83,13 @@ class Extraction:
 
 
 def states_count(thing: str, text: str) -> bool:
-    """`text` counts `thing`: "4 relays", "eight RGB LEDs", "8× LC8822-2020 RGB LEDs", a row "relays | 4"."""
+    """`text` counts `thing`: "4 relays", "eight RGB LEDs", "8× LC8822-2020 RGB LEDs", a row "relays | 4"; a number
+    with a unit measures ("6 ms for relay output" counts no outputs)."""
     for m in _COUNT.finditer(text):
-        if any(fold(w) == thing for w in m.group(1).split()[:4]):
+        words = m.group(1).split()
+        if dimension_of_unit(words[0]):
+            continue
+        if any(fold(w) == thing for w in words[:4]):
             return True
     cells = [c.strip() for c in text.split("|")]
     return len(cells) == 2 and any(fold(w) == thing for w in cells[0].split()) and bool(re.fullmatch(r"\d+", cells[1]))
