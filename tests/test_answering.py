@@ -688,6 +688,7 @@ def test_a_reply_loses_the_source_headers_it_copied_from_the_prompt() -> None:
     only_headers = "The specs are [1] (knowledge graph facts, each line citing its source) [3] (Zephyr Air, pp. 11-12)."
     assert is_refusal(tidy_reply(only_headers, truncated=False))  # nothing but scaffolding: no answer
     assert tidy_reply("The range is 0 to 100 % (p. 4) [2].", truncated=False) == "The range is 0 to 100 % (p. 4) [2]."
+    assert is_refusal(tidy_reply("(Arduino Zephyr Air, pp [1].", truncated=False))  # a header's start copied alone
 
 
 def test_a_looping_llm_answer_states_each_sentence_once() -> None:
