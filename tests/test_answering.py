@@ -539,6 +539,20 @@ def test_a_small_model_is_not_asked_yes_or_no_the_closest_passages_answer() -> N
     assert answer.text.startswith(f"{STATED_LEAD} Zephyr Board: The QX-700 is a capacitive sensor")
 
 
+def test_passages_shown_after_a_refusal_are_not_called_no_answer_when_the_first_states_the_asked_words() -> None:
+    """The small model refuses; the closest passages follow. When the first writes every word asked ("Alarm A2
+    means …" for "What does alarm A2 mean?") they are introduced as what the documents say, not as no direct answer."""
+    manual = _item("Alarm A1 means the tank is empty: refill it. Alarm A2 means no stroke was detected for 30 s: check"
+                   " the diaphragm.\nReplace the diaphragm once a year.", "c7", "Dosing Pump Manual", "3 Alarms")
+    refusal = "The documents do not contain the answer."
+    for question, lead in (("What does alarm A2 mean?", STATED_LEAD), ("How often must the diaphragm be replaced?",
+                                                                        NO_DIRECT_ANSWER)):
+        context = Context(question=question, strategy="test", items=[manual], tokens=60, budget=2000)
+        answer = generate_answer(FakeLLM(replies=[refusal]), question, context, mode="auto", focus_tokens=100,
+                                 passages=4)
+        assert answer.text.startswith(lead) and not answer.grounded, (question, answer.text)
+
+
 def test_a_product_named_after_its_chip_is_not_the_chip() -> None:
     """"Zephyr QX-700" beside documents titled "Zephyr Board …" names a product of the Zephyr line after its chip:
     a Zephyr datasheet that uses the QX-700 somewhere does not describe it. The line's word written next to the

@@ -45,7 +45,7 @@ FOCUSED_PROMPT = (
 MODES = ("auto", "extractive", "generative")
 OVERVIEW_PASSAGES = 5  # passages after a small model's overview answer (4 / 5 / 6: summary fact recall 0.40 / 0.42 / 0.43)
 NO_DIRECT_ANSWER = "The documents do not contain a direct answer; the closest passages:"
-STATED_LEAD = "The documents say:"  # a yes/no question's passages when the first one writes every word it asks
+STATED_LEAD = "The documents say:"  # the closest passages when the first one writes every word the question asks
 DIFFERENCE_QUOTES = 4  # passages after the parts two products do not share (2 / 4: no set lower, 11 sets up)
 FOCUS_SLACK = 0.1  # the focused context may cover a little less of the question than the whole context
 MIN_QUESTION_COVERAGE = 0.45
@@ -79,7 +79,7 @@ class Plan:
     text: str = ""  # the answer for refuse and quote
     max_tokens: int = 256
     evidence: str = NO_ANSWER  # auto mode: the best quoted units, shown after `lead` instead of a refusal
-    lead: str = NO_DIRECT_ANSWER  # what the evidence answer says first
+    lead: str = ""  # what the evidence answer says first; "": by its first passage (see evidence_lead)
     support: str = ""  # the unit an extractive answer quotes (its citation shows that sentence, not the heading)
     sources: list[Block] = field(default_factory=list)  # every block (the evidence may cite outside the focus)
     follow_up: Callable[[str], str] | None = None  # a small model's reply -> the quotes that follow its answer
@@ -132,7 +132,7 @@ def plan_answer(
         # user's situation ("a cabinet that gets close to 80 °C") is in no passage, the product's ratings are
         context.info["relevance"] = round(relevance, 3)
         evidence = quote_answer(focus.ranked, titles=titles) if mode != "generative" else NO_ANSWER
-        return evidence_plan(blocks, context, evidence)
+        return evidence_plan(blocks, context, evidence, NO_DIRECT_ANSWER)  # however many of its words they write
     unknown = unknown_names(question, q, names_text, [(b.title, b.text, b in facts) for b in blocks], mode)
     if unknown:  # the question names something the context never mentions (or only lists): say so, show what was found
         context.info[unknown.key] = unknown.names
@@ -207,7 +207,7 @@ def plan_answer(
         return Plan(blocks, "quote", quote_answer(focus.ranked, titles=titles))
     if q.yes_no and mode == "auto" and focus_tokens > 0:  # a small local model affirms what it is asked ("The X
         # includes a separate sensor"): show the passages instead
-        return evidence_plan(blocks, context, evidence, yes_no_lead(question, evidence))
+        return evidence_plan(blocks, context, evidence)
     context.info["answer_path"] = "focused" if focus_tokens > 0 else "full"
     if passages and asks_overview(question):
         passages = max(passages, OVERVIEW_PASSAGES)  # a summary needs more of the documents' rows than one fact does
@@ -215,15 +215,16 @@ def plan_answer(
                 follow_up=(lambda reply: key_quotes(q, focus, titles, passages, reply)) if small and passages else None, note=note)
 
 
-def yes_no_lead(question: str, evidence: str) -> str:
-    """How a yes/no question's passages are introduced: "The documents say:" when the first passage writes every
-    word the question asks ("Does the Opta support Modbus TCP?" – "Arduino Opta: … Modbus TCP communication are
-    supported"), so the answer does not claim the documents lack what they state; else that there is no direct answer."""
+def evidence_lead(question: str, evidence: str) -> str:
+    """How the closest passages are introduced when no reason is known: "The documents say:" when the first passage
+    writes every word the question asks ("Does the Opta support Modbus TCP?" – "… Modbus TCP communication are
+    supported"; "What does alarm E2 mean?" – "Alarm E2 means …"), so the answer does not claim the documents lack what
+    they state; else that there is no direct answer."""
     first = CITE.split(evidence, maxsplit=1)[0]
     return STATED_LEAD if question_coverage(question, first) >= 1.0 else NO_DIRECT_ANSWER
 
 
-def evidence_plan(blocks: list[Block], context: Context, evidence: str, lead: str = NO_DIRECT_ANSWER) -> Plan:
+def evidence_plan(blocks: list[Block], context: Context, evidence: str, lead: str = "") -> Plan:
     """Show the closest quoted units under `lead` (not grounded); a refusal when there is nothing to quote."""
     if is_refusal(evidence):
         return Plan(blocks, "refuse", NO_ANSWER)
@@ -261,7 +262,8 @@ def finish_plan(question: str, context: Context, plan: Plan, reply: str = "", us
         if said or is_refusal(plan.evidence):  # an answer, or no evidence to show instead
             return finish_answer(question, context, plan.blocks, reply, usage, tail=tail, sources=sources)
         context.info.update(answer_path="evidence", set_aside_reply=reply)  # shown in --json: what the model said
-    text = "\n\n".join(t for t in (f"{plan.lead} {plan.evidence}", plan.note) if t)  # an overview's graph rows either way
+    lead = plan.lead or evidence_lead(question, plan.evidence)
+    text = "\n\n".join(t for t in (f"{lead} {plan.evidence}", plan.note) if t)  # an overview's graph rows either way
     return Answer(question, text, make_citations(text, plan.sources or plan.blocks), context, grounded=False,
                   usage=usage)
 
