@@ -14,6 +14,7 @@ from kgrag.answering.clauses import joined, other_clause_units, quote_each_claus
 from kgrag.answering.compare import try_compare
 from kgrag.answering.differ import parts_overview, try_differences
 from kgrag.answering.extract import try_extract, try_list
+from kgrag.answering.extremes import try_extreme
 from kgrag.answering.families import family_overview
 from kgrag.answering.grounding import reply_problems
 from kgrag.answering.names import missing_items, missing_kind, name_found, unknown_names
@@ -180,9 +181,11 @@ def plan_answer(
     if coverage < min_coverage - FOCUS_SLACK:  # the context covers the question, its best units do not: a small
         return evidence_plan(blocks, context, evidence)  # model would answer off-topic
     if mode in ("extractive", "auto"):
-        compared = try_compare(q, focus.ranked, titles)
+        compared = try_compare(q, focus.ranked, titles) or try_extreme(q, focus.ranked, titles)
         if compared is not None:
             context.info["answer_path"] = "comparison"
+            if mode == "auto" and passages:  # then, as after a quote, the passages on what is asked
+                compared = followed_by(compared, key_quotes(q, focus, titles, passages, compared))
             return Plan(blocks, "quote", compared)
         # "…, and what …": a quote for each clause; else one unit stating the asked value, else a quote for each word
         units = [s.unit for s in focus.ranked]  # asked together ("the range and accuracy")
