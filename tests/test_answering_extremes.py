@@ -41,3 +41,5 @@ def test_only_which_questions_over_rows_of_sides_with_one_value_each() -> None:
     assert column_values(limits) is None  # one product's limits, not sides
     ranged = Unit(1, 0, "Stroke frequency | 0-180 strokes/min | 0-180 strokes/min", "row", header="Parameter | A | B")
     assert column_values(ranged) is None  # a range has two ends
+    cold = Unit(1, 0, "Lowest operating temperature | -40 °C | -20 °C", "row", header="Parameter | QP-6 | QP-12")
+    assert column_values(cold) == [("QP-6", -40.0, "-40 °C"), ("QP-12", -20.0, "-20 °C")]  # signed: -40 is lower

@@ -55,15 +55,20 @@ def _one_side(q: QuestionTerms, phrase: list[str], other: list[str], quantity: s
     return try_extract(one, mine, titles)
 
 
-def _single_value(q: QuestionTerms, found: Extraction) -> tuple[float, str, str] | None:
-    """(number, unit, as written) when the quote states exactly one value of the asked quantity."""
-    dims = q.dimensions
-    text = found.unit.value_text()
+def single_value(text: str, dims: set[str]) -> tuple[float, str, str] | None:
+    """(number, unit, as written) when `text` states exactly one number, with a unit of the `dims` (any unit when
+    empty); a range ("-20 to +70 °C") has two ends."""
     values = [m for m in NUMBER_UNIT.finditer(text) if not dims or dimension_of_unit(m.group(2)) & dims]
-    if len(values) != 1 or len(STANDALONE_NUMBER.findall(text)) != 1:  # a range ("-20 to +70 °C") has two ends
+    if len(values) != 1 or len(STANDALONE_NUMBER.findall(text)) != 1:
         return None
     number = number_value(values[0].group(1))
-    return None if number is None else (abs(number), values[0].group(2), values[0].group(0).strip())  # the size
+    return None if number is None else (number, values[0].group(2), values[0].group(0).strip())
+
+
+def _single_value(q: QuestionTerms, found: Extraction) -> tuple[float, str, str] | None:
+    """(size, unit, as written) when the quote states exactly one value of the asked quantity."""
+    value = single_value(found.unit.value_text(), q.dimensions)
+    return None if value is None else (abs(value[0]), *value[1:])
 
 
 def try_compare(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) -> str | None:

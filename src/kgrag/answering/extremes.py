@@ -8,13 +8,12 @@ from __future__ import annotations
 import re
 
 from kgrag.answering.asks import COMPARATIVES, GREATER
-from kgrag.answering.compare import compared_quantity
+from kgrag.answering.compare import compared_quantity, single_value
 from kgrag.answering.extract import answer_text
-from kgrag.answering.grounding import STANDALONE_NUMBER, number_value
 from kgrag.answering.select import Scored, attribute_share
 from kgrag.answering.terms import QuestionTerms, content_terms
 from kgrag.answering.units import Unit
-from kgrag.answering.values import NUMBER_UNIT, QUANTITY_NOUNS
+from kgrag.answering.values import QUANTITY_NOUNS
 
 MOST = frozenset({"highest", "largest", "biggest", "greatest", "longest", "fastest", "heaviest", "widest", "most"})
 LEAST = frozenset({"lowest", "smallest", "shortest", "slowest", "lightest", "narrowest", "least", "fewest"})
@@ -57,14 +56,12 @@ def column_values(unit: Unit) -> list[tuple[str, float, str]] | None:
     out: list[tuple[str, float, str]] = []
     units: set[str] = set()
     for head, cell in zip(heads[1:], cells[1:], strict=True):
-        values = list(NUMBER_UNIT.finditer(cell))
-        if not head or head.lower() in _NOT_SIDES or len(values) != 1 or len(STANDALONE_NUMBER.findall(cell)) != 1:
+        value = single_value(cell, set()) if head and head.lower() not in _NOT_SIDES else None
+        if value is None:
             return None
-        number = number_value(values[0].group(1))
-        if number is None:
-            return None
-        units.add(values[0].group(2))
-        out.append((head, number, values[0].group(0).strip()))
+        number, unit_name, written = value
+        units.add(unit_name)
+        out.append((head, number, written))
     return out if len(units) == 1 else None
 
 
