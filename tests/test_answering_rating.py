@@ -137,6 +137,12 @@ def test_a_gathered_fact_of_another_product_ranks_like_a_variants() -> None:
     assert other.variant and not part.variant  # a part in the named product is about it
     without = score_units(question, units, {1: "graph facts", 2: "Zephyr Core"})
     assert not next(s for s in without if "6 to 21 V" in s.unit.text).variant  # no titles: products unknown
+    clock = "Orbit Display (Product)\nclock speed | 48 MHz\n\nQX4809 (MCU, in Zephyr Core)\ncpu | 20 MHz"
+    units = block_units(1, clock) + block_units(2, own)
+    asked = "What is the clock speed of the microcontroller on the Zephyr Core?"
+    ranked = score_units(asked, units, {1: "graph facts", 2: "Zephyr Core"}, titles={1: "", 2: "Zephyr Core"})
+    facts_order = [s.unit.text for s in ranked if "MHz" in s.unit.text]
+    assert facts_order == ["cpu | 20 MHz", "clock speed | 48 MHz"]  # another board's fact ranks after the named one's
 
 
 def test_a_unit_of_another_products_document_ranks_below_the_named_products_own() -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -112,15 +112,18 @@ def variant_of(q: QuestionTerms, text: str) -> bool:
     return any(_sibling(phrase, q.phrases, text) for phrase in q.phrases if len(phrase) > 1)
 
 
-def other_subject(products: list[list[str]], unit: Unit) -> bool:
-    """A gathered graph fact of a product other than the question's (`products`, names with documents), or of a part
-    in one ("GIGA R1 WiFi (Product) | input voltage vin | 6-24V" for a question on the Nano 33 BLE Rev2's VIN): it
-    reached the table through a shared part or word, and is about another board."""
+def other_subject(products: list[list[str]], unit: Unit, phrases: Sequence[list[str]] = ()) -> bool:
+    """A gathered graph fact of a product other than the question's (`products`, names with documents; an owner
+    holding one of the question's `phrases` whole counts too: "KX-220" in a flat folder's "KX-220 Remote I/O
+    Module — Datasheet"), or of a part in one ("GIGA R1 WiFi (Product) | input voltage vin | 6-24V" for a
+    question on the Nano 33 BLE Rev2's VIN): it reached the table through a shared part or word, and is about another
+    board."""
     fact = FACT_SUBJECT.match(unit.heading) if products else None
     if fact is None:
         return False
     owner = fact["owner"] or (fact["name"] if fact["type"] == "Product" else "")
-    return bool(owner) and not any(title_names(p, owner) for p in products)
+    return (bool(owner) and not any(title_names(p, owner) for p in products)
+            and not any(whole_name(p, owner.lower()) for p in phrases))
 
 
 def other_document(products: list[list[str]], title: str, own: bool, unit: Unit) -> bool:
@@ -217,7 +220,8 @@ def score_units(
     broad = asks_difference(question) or asks_overview(question)  # "Summarise what changed between A and B"
     scored: list[Scored] = []
     owned = {n for n, t in (titles or {}).items() if t and any(title_names(p, t) for p in products)}  # own documents
-    elsewhere = {id(u) for u in units if other_document(products, (titles or {}).get(u.block, ""), u.block in owned, u)}
+    elsewhere = {id(u) for u in units if other_document(products, (titles or {}).get(u.block, ""), u.block in owned, u)
+                 or other_subject(products, u, q.phrases)}  # another product's graph fact, too
     for u, lex in zip(units, lexical, strict=True):
         if labels and labelled_by(u, labels):  # the overview's aspect is the label of this list line
             lex = max(lex, LABELLED_BOOST)
