@@ -451,6 +451,20 @@ def test_a_quoted_fact_line_cites_the_chunk_it_came_from() -> None:
     assert "[1]" not in answer.text and answer.citations[0].chunk_id == "c1"
 
 
+def test_the_graphs_fact_of_the_named_product_is_its_own_and_a_tolerance_qualifies_its_value() -> None:
+    """With the named product's datasheet in the context, the graph's fact line of that product still answers
+    ("Zephyr Core (Product) | input voltage | 24V DC +/- 20%"), and its ± tolerance in % is the value's own, not a
+    value of another quantity that would let a 0-10 V output row win."""
+    question = "What is the input voltage range of the Zephyr Core?"
+    facts = ContextItem("relation", "Zephyr Core (Product)\ninput voltage | 24V DC +/- 20% [2]\n"
+                        "dc voltage output software configurable | 0-10V DC [2]", 1.0, "c1", "d-c1",
+                        {"path": "c1.pdf", "title": "", "section": ""})
+    own = _item("The Zephyr Core is powered with a 24V DC power supply and drives relays.", "c2", "Zephyr Core")
+    context = Context(question=question, strategy="test", items=[facts, own], tokens=80, budget=2000)
+    answer = generate_answer(_no_llm(), question, context, mode="extractive", focus_tokens=300)
+    assert "input voltage: 24V DC +/- 20%" in answer.text.split("\n")[0], answer.text
+
+
 def test_flow_and_other_process_quantities_are_values() -> None:
     """A flow meter's "Maximum flow: 40 litres per minute" states a value (as a supply voltage does): the flow
     question is answered by it, not by the sheet's voltage line."""

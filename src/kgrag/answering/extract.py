@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from kgrag.answering.asks import TOKEN
-from kgrag.answering.names import name_found, squash, whole_name
+from kgrag.answering.names import name_found, squash, title_names, whole_name
 from kgrag.answering.select import Scored
 from kgrag.answering.terms import (
     CLASS_WORDS,
@@ -176,8 +176,16 @@ def value_fit(q: QuestionTerms, unit: Unit) -> tuple[int, int]:
     if not dims or q.wants_name:
         return 0, 0
     text = unit.value_text()
-    off = sum(1 for m in NUMBER_UNIT.finditer(without_conditions(text)) if not dimension_of_unit(m.group(2)) & dims)
+    qualified = TOLERANCE.sub(" ", without_conditions(text))  # "24V DC +/- 20%": the tolerance is the 24 V's own
+    off = sum(1 for m in NUMBER_UNIT.finditer(qualified) if not dimension_of_unit(m.group(2)) & dims)
     return int(bool(value_dimensions(text) & dims)), -off
+
+
+def own_fact(unit: Unit, q: QuestionTerms) -> bool:
+    """A gathered graph fact whose subject is a product the question names ("Portenta Machine Control (Product) |
+    input voltage | 24V DC +/- 20%"): as much the product's own as a line of its datasheet."""
+    m = FACT_SUBJECT.match(unit.heading)
+    return bool(m) and m["type"] == "Product" and not m["owner"] and any(title_names(p, m["name"]) for p in q.phrases)
 
 
 def subject_named(q: QuestionTerms, unit: Unit) -> bool:
@@ -225,8 +233,8 @@ def try_extract(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) 
     owned = any(s.own for s in ranked)  # the named product's own documents are in the context: quote only them
     for s in ranked[:COUNT_CANDIDATES if q.count_of else CANDIDATES]:  # the best few: the top may be a heading
         u = s.unit
-        if owned and not s.own:  # "How loud is the Modulino Buzzer?" is not answered by the Stella's buzzer row
-            continue
+        if owned and not s.own and not own_fact(u, q):  # "How loud is the Modulino Buzzer?" is not answered by the
+            continue  # Stella's buzzer row; the graph's fact of the named product is its own
         if u.kind == "heading" or len(u.text.split()) < MIN_WORDS and u.kind != "row":
             continue
         if not states_value(q, u) or not unit_fits(q, u) or not all(says_each(g, u) for g in q.together):
