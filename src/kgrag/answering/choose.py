@@ -13,11 +13,11 @@ from dataclasses import dataclass, field
 from kgrag.answering.asks import alternative_names
 from kgrag.answering.compare import unit_about
 from kgrag.answering.grounding import number_value
-from kgrag.answering.names import squash
 from kgrag.answering.select import Scored
 from kgrag.answering.terms import PRODUCT_WORDS, QuestionTerms, content_terms, words_found
 from kgrag.answering.values import NUMBER, NUMBER_UNIT, RANGE_ENDS, dimension_of_unit, dimension_words
 from kgrag.graph.rules_patterns import INTERFACE
+from kgrag.ingest.clean import squash
 
 # The words of a question that offer a choice; without one, "A or B" is no request to pick ("Does the A or the B
 # have a CAN bus?" is two yes/no questions).

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from kgrag.answering.asks import TOKEN
-from kgrag.answering.names import name_found, squash, title_names, whole_name
+from kgrag.answering.names import name_found, title_names, whole_name
 from kgrag.answering.select import Scored
 from kgrag.answering.terms import (
     CLASS_WORDS,
@@ -52,6 +52,7 @@ from kgrag.answering.values import (
     writes_values_of,
 )
 from kgrag.graph.datasheet.vocab import SKU, TYPE_WORDS
+from kgrag.ingest.clean import squash
 
 MIN_ATTRIBUTES = 0.4  # share of the question's attribute words the unit must carry (a value in the asked unit
 # counts for the words that ask for it)

@@ -14,6 +14,7 @@ from kgrag.answering.terms import QuestionTerms, content_terms, words_found
 from kgrag.answering.units import block_units
 from kgrag.answering.values import NUMBER_UNIT
 from kgrag.graph.keys import GENERIC_WORDS
+from kgrag.ingest.clean import squash
 
 _QUOTED = re.compile(r"(?<![\w'’])['\"‘“]([^'\"‘’“”]+)['\"’”](?!\w)")
 
@@ -188,11 +189,6 @@ def trim_class_words(phrase: list[str]) -> list[str]:
     while end > start and is_class_word(phrase[end - 1]):
         end -= 1
     return phrase[start:end]
-
-
-def squash(text: str) -> str:
-    """Lower-case letters and digits only, so "Arduino® Nano 33 BLE" and "arduino nano 33 ble" compare equal."""
-    return re.sub(r"[\W_]+", "", text.lower())
 
 
 def names_item(item: str, others: list[str], text: str) -> bool:

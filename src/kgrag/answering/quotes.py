@@ -9,12 +9,13 @@ from collections.abc import Collection, Mapping
 from kgrag.answering.asks import alternative_names, asks_overview
 from kgrag.answering.aspects import asks_whole, aspect_terms, labelled_by
 from kgrag.answering.extract import MIN_NAMES
-from kgrag.answering.names import squash, title_names
+from kgrag.answering.names import title_names
 from kgrag.answering.refusal import CITE, NO_ANSWER, is_refusal
 from kgrag.answering.select import Focus, Scored, near_copy, numbers_in, restates, sibling_row
 from kgrag.answering.terms import QuestionTerms, content_terms, term_list
 from kgrag.answering.units import FACT_SUBJECT, MAX_SPEC_WORDS, Unit
 from kgrag.answering.values import has_value
+from kgrag.ingest.clean import squash
 from kgrag.retrieve.compact import COPY_NOTE
 
 # A passage that only points elsewhere: to a figure or table ("… is illustrated in the figure below", "The table below

@@ -17,8 +17,15 @@ _URL = re.compile(r"(?:https?://|ftp://|www\.)\S+|\b[\w.-]+\.(?:com|org|net|io|d
 _MD_LINK = re.compile(r"!?\[([^\]]*)\]\(([^)\s]*)(?:\s+\"[^\"]*\")?\)")
 _WORD = re.compile(r"\w*[^\W\d_]\w*")
 _WHITESPACE = re.compile(r"\s+")
+_SEPARATORS = re.compile(r"[\W_]+")
 _NON_LETTERS = re.compile(r"[\W\d_]+")
 _ENDS_WITH_HYPHEN = re.compile(r"[^\W\d_]-$")
+
+
+def squash(text: str) -> str:
+    """Lower-case letters and digits only, so "Arduino® Nano 33 BLE" and "arduino nano 33 ble" compare equal (and
+    "Scan_0001" and "scan-0001")."""
+    return _SEPARATORS.sub("", text.lower())
 
 
 def drop_trademarks(text: str) -> str:

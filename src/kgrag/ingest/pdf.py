@@ -18,7 +18,7 @@ import pypdfium2 as pdfium
 
 from kgrag.errors import IngestError
 from kgrag.ingest.base import Parsed
-from kgrag.ingest.clean import find_repeated_edge_lines, join_lines, normalize_whitespace
+from kgrag.ingest.clean import find_repeated_edge_lines, join_lines, normalize_whitespace, squash
 from kgrag.ingest.ocr import install_hint
 from kgrag.ingest.pdf_layout import Line, body_size, build_blocks, heading_style
 from kgrag.ingest.pdf_ocr import ocr_missing_pages
@@ -206,7 +206,7 @@ def _title(meta_title: str, pages: list[_PageResult], stem: str = "") -> str:
     scanners and image converters write: "scan_0001"), else the first heading-styled line of the first page with
     text (datasheets put the product name there, often as running header)."""
     meta_title = normalize_whitespace(meta_title)
-    own_name = bool(stem) and " " not in meta_title and _squashed(meta_title) == _squashed(stem)  # written as a file
+    own_name = bool(stem) and " " not in meta_title and squash(meta_title) == squash(stem)  # written as a file
     # name ("scan_0001"); "Zephyr Nano Rev2 Datasheet" for zephyr-nano-rev2-datasheet.pdf is a title
     if meta_title and not own_name and not _BAD_TITLE.search(meta_title) and sum(c.isalpha() for c in meta_title) >= 3:
         return meta_title
@@ -216,8 +216,3 @@ def _title(meta_title: str, pages: list[_PageResult], stem: str = "") -> str:
         if sum(c.isalpha() for c in line.text) >= 3 and heading_style(line, body) is not None:
             return line.text
     return ""
-
-
-def _squashed(name: str) -> str:
-    """A name lower-cased without separators: "Scan_0001" and "scan-0001" are the same file name."""
-    return re.sub(r"[\W_]+", "", name.lower())
