@@ -4,8 +4,9 @@ answered from the "Nicla Sense Env" datasheet), so the answer says so."""
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from kgrag.answering.asks import TOKEN, asks_overview
@@ -51,13 +52,15 @@ def title_names(phrase: list[str], title: str) -> bool:
     return bool(words) and [w.lower() for w in phrase[-len(words):]] == words and len(phrase) > len(words)
 
 
-def missing_names(question: str, q: QuestionTerms, names_text: str, titles: Sequence[str] = ()) -> list[str]:
+def missing_names(question: str, q: QuestionTerms, names_text: str, titles: Sequence[str] = (),
+                  rows: Callable[[], str] = str) -> list[str]:
     """Names the question is about (capitalised words and multi-word names, not part numbers, not inside quotes)
     that the context (`names_text`: its headers and texts, lower-cased) never mentions: a small model would answer
     about something else. Part numbers are checked apart (any one found is enough: order codes extend them), and a
     multi-word name holding a part number found in the context counts as found ("Microchip ATECC608A") unless its
     other word is a word of the context's document `titles`: "Nano ESP32" beside "Arduino Nano 33 IoT" names a
-    product of that line after its chip, and the ESP32 in the Nano 33 IoT's datasheet is not it."""
+    product of that line after its chip, and the ESP32 in the Nano 33 IoT's datasheet is not it, unless the two
+    stand together in the text or in a table row read with its header (`rows`, asked for only then)."""
     quoted = {t.lower() for t in quoted_words(question)}
     names = [n for n in q.names if n not in q.parts and not n.isdigit() and n.lower() not in quoted
              and not is_class_word(n) and not is_vocabulary(n)]
@@ -67,7 +70,7 @@ def missing_names(question: str, q: QuestionTerms, names_text: str, titles: Sequ
     for phrase in q.phrases:  # a name of several words counts whole: "Nicla Sense ME" is not "Nicla Sense Env"
         parts = [w for w in phrase if w in q.parts]
         if (len(phrase) - len(parts) <= 1 and any(name_found(w, names_text) for w in parts)
-                and not _product_after_its_chip(phrase, parts, names_text, title_words)):
+                and not _product_after_its_chip(phrase, parts, names_text, title_words, rows)):
             missing = [n for n in missing if n not in phrase]  # "Microchip ATECC608A": the part is what is named
             continue  # (not "Arduino Nano ESP32": a product named after its chip is more than the chip)
         phrase = trim_class_words(trim_figures(trim_class_words(phrase)))  # "the Nicla Voice Board": the datasheet
@@ -106,18 +109,24 @@ def trim_figures(phrase: list[str]) -> list[str]:
 _NEAR_WORDS = 3  # words between a product line's name and a part number that name one product ("Portenta H7 Lite: ABX00045")
 
 
-def _product_after_its_chip(phrase: list[str], parts: list[str], names_text: str, title_words: str) -> bool:
+def _product_after_its_chip(phrase: list[str], parts: list[str], names_text: str, title_words: str,
+                            rows: Callable[[], str] = str) -> bool:
     """A name of a part number and a word of the documents' titles ("Nano ESP32") that the (lower-cased) context
     never writes within a few words of each other: a product of that line named after its chip, not the chip (a
     Nano 33 IoT datasheet's "module based on ESP32" is far from its "Nano"). "Portenta ABX00045" is named by
-    "Portenta H7 Lite: ABX00045"."""
+    "Portenta H7 Lite: ABX00045" (a table's header over its SKU cell, in `rows`)."""
     others = [w.lower() for w in phrase if w not in parts]
     if len(others) != 1 or not name_found(others[0], title_words):
         return False
     other = re.escape(others[0])
     near = rf"[^\w\n]+(?:[\w.-]+[^\w\n]+){{0,{_NEAR_WORDS}}}"
-    return not any(re.search(rf"(?<![\w-]){a}{near}{b}(?![\w-])", names_text)
-                   for p in parts for a, b in ((other, re.escape(p.lower())), (re.escape(p.lower()), other)))
+    ends = [re.escape(p.lower()) for p in parts]
+    patterns = [rf"(?<![\w-]){a}{near}{b}(?![\w-])" for e in ends for a, b in ((other, e), (e, other))]
+
+    def paired(text: str) -> bool:
+        return any(re.search(pattern, text) for pattern in patterns)
+
+    return not (paired(names_text) or paired(rows()))  # the rows are read only when the text does not pair them
 
 
 def mentioned(name: str, names_text: str) -> bool:
@@ -217,8 +226,11 @@ def unknown_names(question: str, q: QuestionTerms, names_text: str, sources: lis
     generative mode (a strong model reads the full context and says so itself)."""
     if mode == "generative":
         return None
-    rows = "\n".join(u.display() for _, text, _ in sources for u in block_units(0, text) if u.kind == "row").lower()
-    missing = missing_names(question, q, f"{names_text}\n{rows}", [title for title, _, _ in sources])
+    @functools.cache
+    def rows() -> str:  # the tables' rows with their headers: read only for a name the text does not pair
+        return "\n".join(u.display() for _, text, _ in sources for u in block_units(0, text) if u.kind == "row").lower()
+
+    missing = missing_names(question, q, names_text, [title for title, _, _ in sources], rows)
     if missing:
         return Unknown("missing_names", "mention", missing)
     listed = named_in_passing(q, sources)
