@@ -17,8 +17,13 @@ from kgrag.answering.terms import QuestionTerms, content_terms
 from kgrag.answering.units import FACT_SUBJECT
 from kgrag.answering.values import NUMBER_UNIT, dimension_of_unit
 
-_COMPARED = re.compile(rf"\b(?:{'|'.join(sorted(COMPARATIVES))})\b\s+([^,:;?()]+?)\s*(?:[,:;?(]|\bthe\b|$)",
-                       re.IGNORECASE)
+
+def phrase_after(words: frozenset[str]) -> re.Pattern[str]:
+    """Matches one of `words` (group 1) and the phrase it qualifies, up to the clause's end or a "the" (group 2)."""
+    return re.compile(rf"\b({'|'.join(sorted(words))})\b\s+([^,:;?()]+?)\s*(?:[,:;?(]|\bthe\b|$)", re.IGNORECASE)
+
+
+_COMPARED = phrase_after(COMPARATIVES)
 
 
 def unit_about(phrase: list[str], s: Scored, titles: dict[int, str]) -> bool:
@@ -35,7 +40,7 @@ def compared_quantity(question: str) -> set[str]:
     """The words naming what is compared, after the comparative ("the lower *operating temperature*, the A or the
     B?", "more *program flash*: the A or the B?"); empty when the comparative ends its clause ("keeps time longer:")."""
     m = _COMPARED.search(question)
-    return content_terms(m.group(1)) if m else set()
+    return content_terms(m.group(2)) if m else set()
 
 
 def _one_side(q: QuestionTerms, phrase: list[str], other: list[str], quantity: set[str], ranked: list[Scored],

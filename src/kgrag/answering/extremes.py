@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from kgrag.answering.asks import COMPARATIVES, GREATER
-from kgrag.answering.compare import compared_quantity, single_value
+from kgrag.answering.compare import phrase_after, single_value
 from kgrag.answering.extract import answer_text
 from kgrag.answering.select import Scored, attribute_share
 from kgrag.answering.terms import QuestionTerms, content_terms
@@ -18,8 +18,7 @@ from kgrag.answering.values import QUANTITY_NOUNS
 MOST = frozenset({"highest", "largest", "biggest", "greatest", "longest", "fastest", "heaviest", "widest", "most"})
 LEAST = frozenset({"lowest", "smallest", "shortest", "slowest", "lightest", "narrowest", "least", "fewest"})
 _ASKS_WHICH = re.compile(r"^\s*which\b", re.IGNORECASE)
-_EXTREME = re.compile(rf"\b({'|'.join(sorted(COMPARATIVES | MOST | LEAST))})\b\s+([^,:;?()]+?)\s*(?:[,:;?(]|$)",
-                      re.IGNORECASE)
+_EXTREME = phrase_after(COMPARATIVES | MOST | LEAST)
 # columns that state one product's limits or the table's bookkeeping, not products or variants set side by side
 _NOT_SIDES = frozenset({"min", "minimum", "typ", "typical", "max", "maximum", "nom", "nominal", "unit", "units",
                         "symbol", "condition", "conditions", "note", "notes", "value", "values", "description",
@@ -35,7 +34,7 @@ def asked_extreme(question: str) -> tuple[str, set[str]] | None:
         return None
     m = _EXTREME.search(question)
     if m is not None:
-        quantity = compared_quantity(question) or content_terms(m.group(2))
+        quantity = content_terms(m.group(2))
         return (m.group(1).lower(), quantity) if quantity else None
     for word in re.findall(r"[a-z]+", question.lower()):  # "Which model is lighter?": the quantity the adjective asks
         base = re.sub(r"i(?:er|est)$", "y", re.sub(r"(?<!i)(?:er|est)$", "", word))
