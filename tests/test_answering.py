@@ -540,6 +540,26 @@ def test_a_reply_that_only_restates_the_question_shows_the_closest_passages() ->
     assert said.grounded and said.text == "The QX-700 measures humidity [2]."
 
 
+def test_a_reply_copying_a_passage_that_misses_the_question_shows_the_passage_that_holds_it() -> None:
+    """"How do I reset the gateway to factory defaults?" answered with the configuration section's text writes none of
+    "reset" / "factory" while a passage writes every asked word: the closest passages are shown instead. A reply
+    giving the asked quantity's value in words of its own still answers."""
+    question = "How do I restore the factory defaults?"
+    copied = ("Install the board package from the boards manager before uploading a sketch [3]. Connect the board "
+              "to your computer with a USB-C cable, the power LED turns on [3].")
+    manual = _item("Factory defaults\nHold the RESET button for 10 seconds to restore the factory defaults.", "c4",
+                   "Zephyr Board", "Factory defaults")
+    context = _context(question)
+    context.items.append(manual)
+    answer = generate_answer(FakeLLM(replies=[copied]), question, context, mode="auto", focus_tokens=300)
+    assert answer.context.info.get("off_topic") and answer.context.info["answer_path"] == "evidence", answer.text
+    assert "Hold the RESET button" in answer.text
+    value = "What is the response time of the QX-700?"
+    said = "It reacts within 4 s to a change of the relative humidity, measured by its capacitive element [2]."
+    answer = generate_answer(FakeLLM(replies=[said]), value, _context(value), mode="generative", focus_tokens=300)
+    assert "off_topic" not in answer.context.info and answer.text.startswith("It reacts within 4 s"), answer.text
+
+
 def test_a_small_model_is_not_asked_yes_or_no_the_closest_passages_answer() -> None:
     """The focused (small local) model affirms what it is asked ("The LPS22HB includes a separate temperature
     sensor"): in auto mode a yes/no question gets the closest passages, without an LLM call."""

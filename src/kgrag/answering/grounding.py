@@ -11,7 +11,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from kgrag.answering.asks import TOKEN, second_question
+from kgrag.answering.asks import TOKEN, asks_overview, second_question
 from kgrag.answering.blocks import GRAPH_FACTS
 from kgrag.answering.names import made_up_names, name_found, title_names
 from kgrag.answering.refusal import CITE
@@ -25,6 +25,7 @@ from kgrag.answering.terms import (
     content_terms,
     fold,
     stem,
+    words_found,
 )
 from kgrag.answering.units import BRACKET_UNIT, FACT_SUBJECT, unit_column
 from kgrag.answering.values import (
@@ -46,6 +47,7 @@ from kgrag.answering.values import (
     written_dimensions,
 )
 
+OFF_TOPIC_WORDS = 8  # content words from which a reply is more than a name: one answering nothing asked is off topic
 _LABEL_WORDS = content_terms(GRAPH_FACTS)  # the prompt's scaffolding: no content a reply can give
 STANDALONE_NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*")  # standalone numbers: "3.3", "1,000", "260"; not "ESP32"
 _IN_PRODUCT = re.compile(r"^in product \| ([^\[\n]+)", re.MULTILINE)
@@ -285,6 +287,22 @@ def echoes(question: str, reply: str, titles: str = "") -> bool:
     return not analyse(question).yes_no and not said
 
 
+def off_topic(question: str, reply: str, sources: Sequence[tuple[str, str]]) -> bool:
+    """A reply of several clauses that writes fewer than half the words the question asks about (beyond its names
+    and the sources' titles) while one source writes them all: "How do I reset the gateway to factory defaults?"
+    answered with the configuration file's keys above the "Factory reset" passage, a small model copying the wrong
+    passage. A short reply may name the answer alone ("The HS3003 [1]."); a value of the asked quantity answers, and
+    an overview sums up in words of its own."""
+    q = analyse(question)
+    asked = q.attributes - content_terms(" ".join(title for title, _ in sources)) - {fold(n) for n in q.names}
+    said = content_terms(CITE.sub("", reply))
+    if q.yes_no or asks_overview(question) or not asked or len(said) < OFF_TOPIC_WORDS or len(words_found(asked, said)) * 2 >= len(asked):
+        return False
+    if q.dimensions and any(dimension_of_unit(m.group(2)) & q.dimensions for m in NUMBER_UNIT.finditer(reply)):
+        return False
+    return any(words_found(asked, content_terms(text)) == asked for _, text in sources)
+
+
 def lacks_asked_value(question: str, reply: str) -> bool:
     """A question asking for a year answered without one, or a part number without a part number the question does
     not write; a question asking for a quantity (a value of a named kind such as a weight or a voltage, a count, a
@@ -389,6 +407,7 @@ def reply_problems(question: str, reply: str, sources: Sequence[tuple[str, str]]
         "answer_without_value": lacks_asked_value(question, reply),
         "count_unstated": count_unstated(question, texts[1:]),
         "echo": echoes(question, reply, " ".join(title for title, _ in sources)),
+        "off_topic": off_topic(question, reply, sources),
         "no_product_named": names_no_product(question, reply, [title for title, _ in sources if title]),
         "no_part_named": names_no_part(question, reply),
     }
