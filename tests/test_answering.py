@@ -560,6 +560,23 @@ def test_a_reply_copying_a_passage_that_misses_the_question_shows_the_passage_th
     assert "off_topic" not in answer.context.info and answer.text.startswith("It reacts within 4 s"), answer.text
 
 
+def test_a_release_notes_heading_gives_the_version_a_change_came_with() -> None:
+    """"Which firmware version fixed the memory leak?": the fix is a line under "Firmware 4.1"; the heading gives
+    its version, so that line is quoted with it, not a support ticket naming the version that had the leak. The
+    words around "version" ask no quantity ("memory" here is no memory size)."""
+    question = "Which firmware version fixed the Modbus memory leak?"
+    assert analyse(question).dimensions == set()
+    notes = _item("Firmware 4.1 (2026-09-14)\n- Fixed a memory leak in the Modbus driver that caused a reboot after "
+                  "about 20 days.\n\nFirmware 4.0 (2026-05-02)\n- Removed the legacy HTTP push interface.", "c5",
+                  "Gateway release notes")
+    log = _item("Ticket 4411. Problem: the gateway rebooted every three weeks. Cause: memory leak in the Modbus driver "
+                "of firmware 4.0. Resolution: upgraded.", "c6", "Gateway support log")
+    context = Context(question=question, strategy="test", items=[log, notes], tokens=120, budget=2000)
+    answer = generate_answer(_no_llm(), question, context, mode="extractive", focus_tokens=300)
+    first = answer.text.split("\n")[0]
+    assert "Firmware 4.1" in first and "Fixed a memory leak" in first, answer.text
+
+
 def test_a_small_model_is_not_asked_yes_or_no_the_closest_passages_answer() -> None:
     """The focused (small local) model affirms what it is asked ("The LPS22HB includes a separate temperature
     sensor"): in auto mode a yes/no question gets the closest passages, without an LLM call."""

@@ -40,6 +40,7 @@ from kgrag.answering.values import (
     PRICE,
     RANGE,
     TOLERANCE,
+    VERSION,
     asked_dimensions,
     dimension_of_unit,
     has_value,
@@ -107,8 +108,9 @@ def states_value(q: QuestionTerms, unit: Unit) -> bool:
         return states_count(q.count_of, unit.text)
     if COST.search(q.text):  # "How much does it cost?": a price, not an order code
         return bool(PRICE.search(unit.text))
-    if ASKS_VERSION.search(q.text):  # "Which kernel version …": a version number, not a sentence naming Linux
-        return bool(versions_after(unit.display(), q.attributes | {n.lower() for n in q.names}))
+    if ASKS_VERSION.search(q.text):  # "Which kernel version …": a version number, not a sentence naming Linux; the
+        # heading of a release note's line gives its version ("Firmware 4.1" over "- Fixed a memory leak …")
+        return bool(versions_after(f"{unit.heading}: {unit.display()}", q.attributes | {n.lower() for n in q.names}))
     values = without_values_of(unit.value_text(), q.text)  # "24V" in "the 24V IN pin" names the pin
     if q.dimensions and not q.wants_name:  # "up to what distance": a part number is no length,
         return has_value(without_tolerances(values, q.attributes))  # nor an accuracy ("±10 cm") an asked length
@@ -209,14 +211,16 @@ def label_precision(q: QuestionTerms, unit: Unit) -> float:
 
 
 def answer_text(q: QuestionTerms, unit: Unit, title: str) -> str:
-    """The quote, led by its document title (the product) and heading when the quote does not name them."""
+    """The quote, led by its document title (the product) and heading when the quote does not name them, or when
+    its heading gives the version asked ("Firmware 4.1 (2026-09-14)" over a release note's line)."""
     quote = unit.display().rstrip(" .;")
     low = quote.lower()
     lead = [title] if title and title.lower() not in low else []
     named_by_title = bool(lead) and any(name_found(n, title.lower()) for n in q.names)
     fact = FACT_SUBJECT.match(unit.heading)  # a graph fact: its subject says whose value it is
     if (unit.heading and not named_by_title and unit.heading.lower() not in low
-            and (fact or any(name_found(n, unit.heading.lower()) for n in q.names))):
+            and (fact or any(name_found(n, unit.heading.lower()) for n in q.names)
+                 or bool(ASKS_VERSION.search(q.text) and VERSION.search(unit.heading) and not VERSION.search(quote)))):
         lead.append(fact["name"] if fact else unit.heading)
     return f"{' – '.join(lead)}: {quote}" if lead else quote
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from kgrag.answering import asks
 from kgrag.answering.values import (
+    ASKS_VERSION,
     NUMBER_UNIT,
     PART,
     asked_dimensions,
@@ -367,7 +368,10 @@ def checked_quantities(question: str) -> set[str]:
 def asked_quantities(question: str, attributes: set[str]) -> set[str]:
     """Quantities the asked words name; a word naming the kind of a part ("the *temperature* sensor") is left out when
     another word asks a quantity ("What supply voltage does the temperature sensor accept?" asks a voltage), not
-    only how exact one is."""
+    only how exact one is. A question asking only a version asks none: the words around it say what changed ("Which
+    firmware version fixed the memory leak?"), unlike "… which Bluetooth version, and how much output power?"."""
+    if ASKS_VERSION.search(question) and not asks.second_question(question, bare_and=True):
+        return set()
     every = asked_dimensions(attributes)
     kinds = {fold(m.group(1)) for m in _BEFORE_WORD.finditer(question) if fold(m.group(2)) in CLASS_WORDS}
     rest = asked_dimensions(attributes - kinds)
