@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 
 from kgrag.answering import asks
 from kgrag.answering.values import (
-    ASKS_VERSION,
     NUMBER_UNIT,
     PART,
     asked_dimensions,
@@ -370,7 +369,7 @@ def asked_quantities(question: str, attributes: set[str]) -> set[str]:
     another word asks a quantity ("What supply voltage does the temperature sensor accept?" asks a voltage), not
     only how exact one is. A question asking only a version asks none: the words around it say what changed ("Which
     firmware version fixed the memory leak?"), unlike "… which Bluetooth version, and how much output power?"."""
-    if ASKS_VERSION.search(question) and not asks.second_question(question, bare_and=True):
+    if _WHICH_VERSION.search(question) and not asks.second_question(question, bare_and=True):
         return set()
     every = asked_dimensions(attributes)
     kinds = {fold(m.group(1)) for m in _BEFORE_WORD.finditer(question) if fold(m.group(2)) in CLASS_WORDS}
@@ -378,6 +377,7 @@ def asked_quantities(question: str, attributes: set[str]) -> set[str]:
     return rest if rest - {"ratio"} else every  # "the accuracy of the temperature sensor" is a temperature accuracy
 
 
+_WHICH_VERSION = re.compile(r"\b(?:which|what)\s+(?:[\w-]+\s+){0,2}versions?\b(?!\s+of\b)", re.IGNORECASE)  # asked
 _BEFORE_WORD = re.compile(r"(?=\b([A-Za-z]+)\s+([A-Za-z]+)\b)")  # every pair of adjacent words
 _JOINED_FILLERS = frozenset({"the", "its", "their", "a", "an"})
 
