@@ -21,6 +21,7 @@ from kgrag.answering.asks import asks_difference, asks_overview
 from kgrag.answering.aspects import aspect_terms, label_terms, labelled_by
 from kgrag.answering.columns import side_by_side
 from kgrag.answering.names import name_found, title_names, whole_name
+from kgrag.answering.records import other_records
 from kgrag.answering.refusal import CITE
 from kgrag.answering.terms import CLASS_WORDS, QuestionTerms, analyse, fold, foreign_share, stem, term_list, words_found
 from kgrag.answering.units import FACT_SUBJECT, Unit, block_units, render
@@ -395,4 +396,5 @@ def focus_units(
     # stems for a value question's attribute words ("diagonally" ~ "diagonal"); a prose question keeps exact words:
     # with stems, loosely related sentences took the small model's prompt (dev fact recall 0.286 -> 0.266)
     ranked = score_units(question, flat, scopes, embedder, stems=q.wants_value, titles=titles)
-    return select(ranked, all_units, budget)
+    others = other_records(question, flat)  # a log's other tickets, when the question names one: no part of its answer
+    return select([s for s in ranked if (s.unit.block, s.unit.paragraph) not in others], all_units, budget)

@@ -1,0 +1,46 @@
+"""Records of a log or a list, named by a word and a number ("ticket 4502", "case #0193", "alarm E17"): a question
+about one record is answered by its own paragraph. A support log's other tickets read alike ("Resolution: upgraded to
+firmware 4.1") and a small model given them too answers with the wrong ticket's resolution."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from kgrag.answering.terms import content_terms
+from kgrag.answering.units import Unit
+from kgrag.answering.values import NUMBER_UNIT
+
+# a lower-case word and its number: three digits or more, or a short code ("E17"); "Nano 33" or "port 2" name no record
+_ASKED = re.compile(r"\b([a-z]{3,})\s+(?:#\s?|no\.\s?|number\s+)?(\d{3,}|[A-Z]{1,2}\d{1,4})\b")
+
+
+def asked_records(question: str) -> list[tuple[str, str]]:
+    """The (word, designation) pairs the question names: "How was ticket 4502 resolved?" -> [("ticket", "4502")];
+    not a quantity ("measure 300 hPa") nor after a function word ("from 300 to 1100")."""
+    return [(m.group(1), m.group(2)) for m in _ASKED.finditer(question)
+            if content_terms(m.group(1)) and not NUMBER_UNIT.match(question, m.start(2))]
+
+
+def _designations(word: str, text: str) -> set[str]:
+    """The designations `text` writes after `word` ("Ticket 4411 — …" -> {"4411"})."""
+    found = re.finditer(rf"\b{re.escape(word)}\s+(?:#\s?|no\.\s?|number\s+)?([A-Za-z]{{0,2}}\d+)\b", text, re.IGNORECASE)
+    return {m.group(1).upper() for m in found}
+
+
+def other_records(question: str, units: Iterable[Unit]) -> set[tuple[int, int]]:
+    """(block, paragraph) of the paragraphs that name another record of the asked kind and not the asked one, when
+    some paragraph names the asked one; empty for a question naming no record or several of one kind."""
+    asked = asked_records(question)
+    if len({word for word, _ in asked}) != len(asked):  # "tickets 4411 and 4502" asks both
+        return set()
+    paragraphs: dict[tuple[int, int], str] = {}
+    for u in units:
+        key = (u.block, u.paragraph)
+        paragraphs[key] = f"{paragraphs.get(key, '')}\n{u.text}"
+    others: set[tuple[int, int]] = set()
+    for word, wanted in asked:
+        named = {key: _designations(word, text) for key, text in paragraphs.items()}
+        if any(wanted.upper() in found for found in named.values()):
+            others |= {key for key, found in named.items() if found and wanted.upper() not in found}
+    return others
