@@ -17,6 +17,7 @@ from kgrag.answering.extract import try_extract, try_list
 from kgrag.answering.extremes import try_extreme
 from kgrag.answering.families import family_overview
 from kgrag.answering.grounding import reply_problems
+from kgrag.answering.lookup import try_lookup
 from kgrag.answering.names import missing_items, missing_kind, name_found, unknown_names
 from kgrag.answering.quotes import documents_tail, followed_by, key_quotes, quote_answer, sides_first
 from kgrag.answering.refusal import CITE, NO_ANSWER, is_refusal
@@ -182,8 +183,10 @@ def plan_answer(
         return evidence_plan(blocks, context, evidence)  # model would answer off-topic
     if mode in ("extractive", "auto"):
         compared = try_compare(q, focus.ranked, titles) or try_extreme(q, focus.ranked, titles)
-        if compared is not None:
-            context.info["answer_path"] = "comparison"
+        looked_up = try_lookup(q, focus.ranked, titles) if compared is None else None  # "Which key sets …": a cell
+        if compared is not None or looked_up is not None:
+            context.info["answer_path"] = "comparison" if looked_up is None else "table lookup"
+            compared = compared or looked_up or ""
             if mode == "auto" and passages:  # then, as after a quote, the passages on what is asked
                 compared = followed_by(compared, key_quotes(q, focus, titles, passages, compared))
             return Plan(blocks, "quote", compared)

@@ -1,0 +1,44 @@
+"""A "which <column> …" question is answered by that column's cell of the row its other words describe."""
+
+from __future__ import annotations
+
+from kgrag.answer import generate_answer
+from kgrag.answering.lookup import asked_column
+from kgrag.models.fake import FakeLLM
+from kgrag.types import Context, ContextItem
+
+MANUAL = """4 Configuration
+The gateway reads its settings from gateway.yaml. The most used keys:
+
+Key | Default | Description
+mqtt.qos | 1 | Quality of service level for published messages
+poll.interval_ms | 1000 | Interval between Modbus polls in milliseconds
+buffer.max_mb | 256 | Size of the store-and-forward buffer used when the broker is unreachable
+
+5 LED indicators
+LED | State | Meaning
+PWR | green | Supply present
+RUN | steady green | Connected to the broker
+ERR | blinking red | Buffer full, data is being dropped"""
+
+
+def _ask(question: str) -> tuple[str, str]:
+    item = ContextItem("chunk", MANUAL, 0.5, "c1", "d-c1", {"path": "c1.md", "title": "GW-9 Gateway Manual",
+                                                            "section": "4 Configuration"})
+    context = Context(question=question, strategy="test", items=[item], tokens=120, budget=2000)
+    reply = "The documents do not contain the answer."  # the model, if asked, refuses
+    answer = generate_answer(FakeLLM(replies=[reply]), question, context, mode="auto", focus_tokens=300)
+    return answer.context.info.get("answer_path", ""), answer.text
+
+
+def test_the_asked_columns_cell_of_the_row_the_question_describes_answers() -> None:
+    path, text = _ask("Which configuration key sets the size of the store-and-forward buffer?")
+    assert path == "table lookup" and "Key: buffer.max_mb." in text and "[1]" in text, text
+    path, text = _ask("Which LED shows that the gateway is connected to the broker?")
+    assert path == "table lookup" and text.rstrip().endswith("LED: RUN."), text
+
+
+def test_no_lookup_without_a_column_named_or_a_row_carrying_the_question() -> None:
+    assert asked_column("Which configuration key sets the buffer size?", "Key | Default | Description") == 0
+    assert asked_column("What is the poll interval for Modbus?", "Key | Default | Description") is None
+    assert _ask("Which key enables TLS client certificates?")[0] != "table lookup"  # no row says so
