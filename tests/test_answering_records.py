@@ -25,6 +25,8 @@ def test_a_question_names_a_record_by_a_word_and_a_number_not_by_a_quantity() ->
     assert asked_records("Can it measure from 300 to 1100 hPa?") == []
     assert asked_records("Can it measure 300 hPa?") == []
     assert asked_records("What is the 24 V output of the Nano 33?") == []
+    assert asked_records("Which interface was removed in firmware 4.0?") == [("firmware", "4.0")]
+    assert asked_records("Does it support Bluetooth 5.0?") == []  # no release: a board may have another version
 
 
 def test_the_focus_keeps_the_asked_record_and_drops_the_logs_other_records() -> None:
@@ -37,3 +39,19 @@ def test_the_focus_keeps_the_asked_record_and_drops_the_logs_other_records() -> 
     assert "upgraded the firmware" in "\n".join(both.blocks_text().values())  # two records asked: both kept
     unknown = focus_units("How was ticket 9999 resolved?", {1: LOG}, {1: "Support log"}, 600)
     assert "4411" in "\n".join(unknown.blocks_text().values())  # the asked record is not there: nothing dropped
+
+
+NOTES = """Firmware 4.1
+- Fixed a memory leak in the Modbus TCP driver.
+
+Firmware 4.0
+- Removed support for the legacy HTTP push interface.
+
+Firmware 3.8
+- Added support for the LTE module."""
+
+
+def test_a_question_on_one_release_reads_that_release_notes_section() -> None:
+    focus = focus_units("Which interface was removed in firmware 4.0?", {1: NOTES}, {1: "Release notes"}, 600)
+    text = "\n".join(focus.blocks_text().values())
+    assert "legacy HTTP push" in text and "memory leak" not in text and "LTE" not in text

@@ -1,6 +1,6 @@
-"""Records of a log or a list, named by a word and a number ("ticket 4502", "case #0193", "alarm E17"): a question
-about one record is answered by its own paragraph. A support log's other tickets read alike ("Resolution: upgraded to
-firmware 4.1") and a small model given them too answers with the wrong ticket's resolution."""
+"""Records of a log or a list, named by a word and a number ("ticket 4502", "case #0193", "alarm E17", a release
+note's "firmware 4.0"): a question about one record is answered by its own paragraph. A support log's other tickets
+read alike ("Resolution: upgraded to firmware 4.1") and a small model given them too answers with the wrong one."""
 
 from __future__ import annotations
 
@@ -13,18 +13,23 @@ from kgrag.answering.values import NUMBER_UNIT
 
 # a lower-case word and its number: three digits or more, or a short code ("E17"); "Nano 33" or "port 2" name no record
 _ASKED = re.compile(r"\b([a-z]{3,})\s+(?:#\s?|no\.\s?|number\s+)?(\d{3,}|[A-Z]{1,2}\d{1,4})\b")
+# a release and its version ("removed in firmware 4.0", "our gateway is on firmware 3.1.2"): a release note's or a
+# log's sections of other versions read alike; "Bluetooth 5.0" names no release (a board may have another one)
+_RELEASE = re.compile(r"\b(firmware|software|release|version|revision|update)\s+v?(\d+(?:\.\d+)+)\b", re.IGNORECASE)
 
 
 def asked_records(question: str) -> list[tuple[str, str]]:
     """The (word, designation) pairs the question names: "How was ticket 4502 resolved?" -> [("ticket", "4502")];
     not a quantity ("measure 300 hPa") nor after a function word ("from 300 to 1100")."""
-    return [(m.group(1), m.group(2)) for m in _ASKED.finditer(question)
-            if content_terms(m.group(1)) and not NUMBER_UNIT.match(question, m.start(2))]
+    named = [(m.group(1), m.group(2)) for m in _ASKED.finditer(question)
+             if content_terms(m.group(1)) and not NUMBER_UNIT.match(question, m.start(2))]
+    return named + [(m.group(1).lower(), m.group(2)) for m in _RELEASE.finditer(question)]
 
 
 def _designations(word: str, text: str) -> set[str]:
     """The designations `text` writes after `word` ("Ticket 4411 — …" -> {"4411"})."""
-    found = re.finditer(rf"\b{re.escape(word)}\s+(?:#\s?|no\.\s?|number\s+)?([A-Za-z]{{0,2}}\d+)\b", text, re.IGNORECASE)
+    found = re.finditer(rf"\b{re.escape(word)}\s+(?:#\s?|no\.\s?|number\s+|v)?([A-Za-z]{{0,2}}\d+(?:\.\d+)*)\b", text,
+                        re.IGNORECASE)
     return {m.group(1).upper() for m in found}
 
 
