@@ -604,6 +604,16 @@ def test_passages_shown_after_a_refusal_are_not_called_no_answer_when_the_first_
         assert answer.text.startswith(lead) and not answer.grounded, (question, answer.text)
 
 
+def test_a_phrase_of_acronyms_names_no_product_the_context_must_write_whole() -> None:
+    """"the ERR LED": a table writes its words apart ("LED | State" over "ERR | blinking red"); acronyms of the trade
+    name no product, so the context does not lack what the question is about. A product's name still counts whole."""
+    rows = "led | state | meaning\nerr | blinking red | buffer full, data is being dropped"
+    q = analyse("What does a blinking red ERR LED mean?")
+    assert missing_names(q.text, q, rows) == []
+    q = analyse("What does the Zephyr Mini status LED mean?")
+    assert missing_names(q.text, q, rows + "\nzephyr board") == ["Zephyr Mini"]
+
+
 def test_a_product_named_after_its_chip_is_not_the_chip() -> None:
     """"Zephyr QX-700" beside documents titled "Zephyr Board …" names a product of the Zephyr line after its chip:
     a Zephyr datasheet that uses the QX-700 somewhere does not describe it. The line's word written next to the

@@ -76,6 +76,8 @@ def missing_names(question: str, q: QuestionTerms, names_text: str, titles: Sequ
         phrase = trim_class_words(trim_figures(trim_class_words(phrase)))  # "the Nicla Voice Board": the datasheet
         if len(phrase) < 2 or any(w.lower() in quoted for w in phrase):  # says "Nicla Voice"; "its 2MP camera"
             continue
+        if all(is_vocabulary(w) for w in phrase):  # "the ERR LED": acronyms of the trade, which a table row
+            continue  # writes apart ("LED | State" over "ERR | blinking red"), name no product
         if not named_whole(phrase, names_text, squashed):
             missing = [n for n in missing if n not in phrase] + [" ".join(phrase)]
     return missing
