@@ -36,6 +36,8 @@ def test_the_asked_columns_cell_of_the_row_the_question_describes_answers() -> N
     assert path == "table lookup" and "Key: buffer.max_mb." in text and "[1]" in text, text
     path, text = _ask("Which LED shows that the gateway is connected to the broker?")
     assert path == "table lookup" and text.rstrip().endswith("LED: RUN."), text
+    path, text = _ask("What does a blinking red ERR LED mean?")  # the meaning column of the row it describes
+    assert path == "table lookup" and text.rstrip().endswith("Meaning: Buffer full, data is being dropped."), text
 
 
 def test_no_lookup_without_a_column_named_or_a_row_carrying_the_question() -> None:

@@ -11,20 +11,26 @@ from kgrag.answering.extract import answer_text
 from kgrag.answering.select import Scored, attribute_share
 from kgrag.answering.terms import QuestionTerms, content_terms, fold
 
+_ASKING = frozenset({"mean", "indicate", "signify", "stand"})  # the question's verb asking a meaning
 CANDIDATES = 4  # best-ranked units read for the row
 MIN_SHARE = 0.6  # of the question's other asked words the row must carry
 _WHICH = re.compile(r"^\s*(?:which|what)\s+((?:[\w.\-/+]+\s+){1,3})", re.IGNORECASE)
+# "What does a blinking red ERR LED mean?": the row's meaning column ("LED | State | Meaning")
+_MEANS = re.compile(r"^\s*what\s+(?:does|do|did)\b.*\b(?:mean|indicate|signify|stand\s+for)\b", re.IGNORECASE)
+_MEANING_HEADS = frozenset({"meaning", "description", "indication", "definition", "explanation"})
 
 
 def asked_column(question: str, header: str) -> int | None:
     """The index of the header cell the question's first words after which/what name ("Which configuration *key*
-    …" -> "Key"); None when none does."""
+    …" -> "Key"), or its meaning column for "What does … mean?"; None when none does."""
+    heads = [content_terms(h) for h in header.split("|")]
+    if _MEANS.match(question):
+        return next((i for i, named in enumerate(heads) if named & _MEANING_HEADS), None)
     m = _WHICH.match(question)
     if m is None:
         return None
     words = {fold(w) for w in m.group(1).split()}
-    for i, head in enumerate(h.strip() for h in header.split("|")):
-        named = content_terms(head)
+    for i, named in enumerate(heads):
         if named and named <= words:
             return i
     return None
@@ -34,16 +40,18 @@ def try_lookup(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) -
     """The best-ranked row that carries the question's other asked words (those its document's title does not hold),
     quoted with its marker, then the cell of the column the question asks; None when no row does or the cell is
     empty or already in the question."""
-    if not q.wants_name or q.compares or q.yes_no:
+    if not (q.wants_name or _MEANS.match(q.text)) or q.compares or q.yes_no:
         return None
     for s in ranked[:CANDIDATES]:
         u = s.unit
+        if q.names and s.names < 1.0:  # "the ERR LED": the row of the named thing
+            continue
         column = asked_column(q.text, u.header) if u.kind == "row" and u.header else None
         heads, cells = [h.strip() for h in u.header.split("|")], [c.strip() for c in u.text.split("|")]
         if column is None or len(heads) != len(cells):
             continue
         value = cells[column]
-        rest = q.attributes - content_terms(heads[column]) - content_terms(titles.get(u.block, ""))  # "the gateway"
+        rest = q.attributes - content_terms(heads[column]) - content_terms(titles.get(u.block, "")) - _ASKING  # "gateway"
         if not value or content_terms(value) <= q.attributes or not rest or attribute_share(rest, rest, u) < MIN_SHARE:
             continue
         return f"{answer_text(q, u, titles.get(u.block, ''))} [{u.cited()}]. {heads[column]}: {value}."
