@@ -575,6 +575,10 @@ def test_a_release_notes_heading_gives_the_version_a_change_came_with() -> None:
     answer = generate_answer(_no_llm(), question, context, mode="extractive", focus_tokens=300)
     first = answer.text.split("\n")[0]
     assert "Firmware 4.1" in first and "Fixed a memory leak" in first, answer.text
+    which = "Which firmware removed the legacy HTTP push interface?"  # "which firmware" asks its version too
+    answer = generate_answer(_no_llm(), which, Context(question=which, strategy="test", items=[log, notes], tokens=120,
+                                                       budget=2000), mode="extractive", focus_tokens=300)
+    assert answer.text.split("\n")[0].startswith("Gateway release notes – Firmware 4.0"), answer.text
 
 
 def test_a_small_model_is_not_asked_yes_or_no_the_closest_passages_answer() -> None:
