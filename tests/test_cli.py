@@ -61,5 +61,8 @@ def test_usage_errors_show_the_usage_without_traceback(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert "Traceback" not in result.stderr
     assert "Usage: kgrag index" in result.stderr and "unexpected extra argument" in result.stderr
+    (tmp_path / "docs").mkdir()  # a folder of documents given to `index`: the command that adds them is named
+    hinted = kgrag("index", "docs", cwd=tmp_path)
+    assert hinted.returncode == 2 and "kgrag add docs --index" in hinted.stderr
     unknown = kgrag("ask", "hello", "--no-such-option", cwd=tmp_path)
     assert unknown.returncode == 2 and "Traceback" not in unknown.stderr and "No such option" in unknown.stderr

@@ -6,6 +6,7 @@ import functools
 import importlib
 import pkgutil
 import sys
+from pathlib import Path
 
 import typer
 
@@ -53,8 +54,21 @@ def main() -> None:
     except Exception as exc:
         if _is_usage_error(exc):
             exc.show()  # type: ignore[attr-defined]
+            hint = _documents_hint(sys.argv[1:])
+            if hint:
+                typer.echo(hint, err=True)
             sys.exit(exc.exit_code)  # type: ignore[attr-defined]
         raise
+
+
+def _documents_hint(args: list[str]) -> str:
+    """"kgrag index ./docs": a folder or file of documents given to `index`, which runs the stages after ingestion;
+    documents are added with `kgrag add`."""
+    paths = [a for before, a in zip(args, args[1:], strict=False)  # not an option's value ("--index ./idx")
+             if not a.startswith("-") and not before.startswith("-") and Path(a).exists()]
+    if args[:1] != ["index"] or not paths:
+        return ""
+    return f"hint: documents are added with `kgrag add {paths[0]} --index DIR`; `kgrag index --index DIR` then builds the graphs"
 
 
 def _is_usage_error(exc: Exception) -> bool:
