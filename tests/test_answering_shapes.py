@@ -475,6 +475,13 @@ def test_a_question_word_meets_the_same_word_stem_in_the_context() -> None:
 
     scored = score_units("How big is the Zephyr Panel measured diagonally?", units, {1: "Zephyr Panel"})
     assert [s.attributes > 0 for s in sorted(scored, key=lambda s: s.unit.pos)] == [False, True]
+    # a rating written as its code: "IP rating" meets "IP30", and the row labelled "Ingress protection" ranks first
+    rows = "Parameter | Value\nWeight | 420 g\nIngress protection | IP30"
+    assert question_coverage("What is the IP rating of the Zephyr Panel?", rows + " Zephyr Panel") == 1 - 1 / 4
+    specs = [Unit(block=1, pos=0, text="Weight | 420 g", kind="row", header="Parameter | Value"),
+             Unit(block=1, pos=1, text="Ingress protection | IP30", kind="row", header="Parameter | Value")]
+    best = score_units("What is the IP rating of the Zephyr Panel?", specs, {1: "Zephyr Panel"})[0]
+    assert best.unit.text == "Ingress protection | IP30"
 
 
 def test_a_value_only_another_products_document_gives_is_not_an_answer_for_the_asked_product() -> None:

@@ -80,7 +80,7 @@ def aspect_terms(question: str) -> list[str]:
 _LABELS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = tuple(
     (re.compile(pattern, re.IGNORECASE), tuple(words.split()))
     for pattern, words in (
-        (r"\bingress protection\b|\bwater-?proof\b|\bdust-?proof\b", "degree protection ip"),
+        (r"\bingress protection\b|\bwater-?proof\b|\bdust-?proof\b|\bIP\s+(?:rating|code|class)", "degree protection ingress ip"),
         (r"\breliability\b", "mtbf"),
         (r"\bhow (?:cold|hot|warm)\b", "operating temperature"),
         (r"\bhow heavy\b", "weight"),

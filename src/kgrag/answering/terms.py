@@ -118,11 +118,13 @@ def question_coverage(question: str, context_text: str) -> float:
     if not asked:
         return 1.0
     words = content_terms(context_text)
+    words |= {m.group(1) for m in map(_CODED.fullmatch, words) if m}  # "IP rating" is found where "IP30" is
     found = words_found(asked, words)  # "motion-sensing" is found where "motion" and "sensing" are
     found |= {a for a in asked - found if "-" in a and len(words_found(a.split("-"), words)) == len(a.split("-"))}
     return len(found) / len(asked)
 
 
+_CODED = re.compile(r"([a-z]{2,4})\d+[a-z]?")  # a rating or class written as its code: "ip30", "ik08", "cat4"
 _INSTRUCTIONS = asks.OVERVIEW_WORDS | {"explain"}  # what a question asks to be done, not what it is about
 
 
