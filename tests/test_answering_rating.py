@@ -172,7 +172,8 @@ def test_a_row_repeating_another_rows_words_and_numbers_is_chosen_and_quoted_onc
     """Pin tables repeat one description per pin: "1 | 24V OUT | … protects pins 1, 4, 7" and the "4 | 24V OUT"
     row say the same; rows with other numbers, or short rows sharing words, are different facts."""
     from kgrag.answering.quotes import quote_answer
-    from kgrag.answering.select import Scored, near_copy
+    from kgrag.answering.repeats import near_copy
+    from kgrag.answering.select import Scored
     from kgrag.answering.units import Unit
 
     rows = [f"{pin} | 24V OUT | - | Output voltage connected to the board input voltage. A single PTC protects pins "

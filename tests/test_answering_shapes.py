@@ -227,7 +227,7 @@ def test_when_no_passage_is_about_the_question_the_closest_passages_are_shown_wi
 
 
 def test_a_reply_adding_only_the_document_title_to_the_question_is_an_echo() -> None:
-    from kgrag.answering.grounding import echoes
+    from kgrag.answering.on_topic import echoes
 
     question = "Which temperature sensor is on the DIN Thermo?"
     assert echoes(question, "The temperature sensor is on the Acme DIN Thermo. [1]", "Acme DIN Thermo")
@@ -235,7 +235,7 @@ def test_a_reply_adding_only_the_document_title_to_the_question_is_an_echo() -> 
 
 
 def test_a_reply_repeating_the_prompts_label_of_the_graph_facts_is_an_echo() -> None:
-    from kgrag.answering.grounding import echoes
+    from kgrag.answering.on_topic import echoes
 
     question = "What ATEX zone is the Zephyr Core certified for?"
     assert echoes(question, "The Zephyr Core certified for ATEX zone is [1] (knowledge graph facts, each line citing "
@@ -482,6 +482,12 @@ def test_a_question_word_meets_the_same_word_stem_in_the_context() -> None:
              Unit(block=1, pos=1, text="Ingress protection | IP30", kind="row", header="Parameter | Value")]
     best = score_units("What is the IP rating of the Zephyr Panel?", specs, {1: "Zephyr Panel"})[0]
     assert best.unit.text == "Ingress protection | IP30"
+    q = analyse("What IP rating does the Zephyr Panel have?")  # the kind of rating asked, not a name
+    assert q.names == ["Zephyr", "Panel"] and {"ip", "rating"} <= q.attributes
+    item = ContextItem("chunk", "Zephyr Panel specifications\n" + rows, 0.5, "c1", "d-c1", {"path": "c1.pdf", "title": "Zephyr Panel"})
+    answer = generate_answer(FakeLLM(replies=[]), q.text, Context(question=q.text, strategy="test", items=[item],
+                                                                  tokens=40, budget=2000), mode="auto", focus_tokens=300)
+    assert answer.text.startswith("Zephyr Panel: Parameter: Ingress protection; Value: IP30 [1]"), answer.text
 
 
 def test_a_value_only_another_products_document_gives_is_not_an_answer_for_the_asked_product() -> None:
@@ -542,7 +548,7 @@ def test_an_asked_word_no_passage_has_does_not_count_against_a_unit() -> None:
 
 
 def test_conversational_function_words_are_not_asked_terms() -> None:
-    from kgrag.answering.terms import content_terms
+    from kgrag.answering.words import content_terms
 
     terms = content_terms("If I run the Zephyr Core off a battery, roughly how long can it keep going?")
     assert not terms & {"if", "off", "roughly", "going"} and {"battery", "zephyr", "core"} <= terms
@@ -727,7 +733,7 @@ def test_words_of_the_trade_and_hyphen_free_spellings_are_no_missing_names() -> 
 
 def test_a_slash_joined_pair_of_words_is_also_each_word() -> None:
     """"2x 8-bit Timer/Counter" answers "how many hardware timers"; "I/O" stays one term (single letters are no words)."""
-    from kgrag.answering.terms import content_terms, term_list
+    from kgrag.answering.words import content_terms, term_list
 
     assert {"timer", "counter", "timer/counter"} <= set(term_list("2x 8-bit Timer/Counter with compare channels"))
     assert "timer" in content_terms("1x 16-bit Timer/Counter") and "i/o" in content_terms("14 digital I/O pins")

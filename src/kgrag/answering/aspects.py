@@ -8,8 +8,9 @@ from __future__ import annotations
 import re
 
 from kgrag.answering.asks import OVERVIEW_WORDS, asks_overview
-from kgrag.answering.terms import ambient_quantities, fold, term_list
+from kgrag.answering.terms import ambient_quantities
 from kgrag.answering.units import Unit
+from kgrag.answering.words import fold, term_list
 
 # Aspect word (folded, as `term_list` writes it) -> the words datasheets write for it.
 _ASPECTS: dict[str, str] = {

@@ -7,7 +7,7 @@ from typing import Any
 
 from kgrag.answering.cite import best_sentence, cited_numbers, cited_segment, repair_citations
 from kgrag.answering.refusal import NO_ANSWER, is_refusal
-from kgrag.answering.terms import content_terms
+from kgrag.answering.words import content_terms
 from kgrag.types import Answer, Citation, Context, ContextItem
 
 GRAPH_FACTS = "knowledge graph facts, each line citing its source"

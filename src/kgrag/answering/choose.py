@@ -14,8 +14,9 @@ from kgrag.answering.asks import alternative_names
 from kgrag.answering.compare import unit_about
 from kgrag.answering.grounding import number_value
 from kgrag.answering.select import Scored
-from kgrag.answering.terms import PRODUCT_WORDS, QuestionTerms, content_terms, words_found
+from kgrag.answering.terms import PRODUCT_WORDS, QuestionTerms
 from kgrag.answering.values import NUMBER, NUMBER_UNIT, RANGE_ENDS, dimension_of_unit, dimension_words
+from kgrag.answering.words import content_terms, words_found
 from kgrag.graph.rules_patterns import INTERFACE
 from kgrag.ingest.clean import squash
 

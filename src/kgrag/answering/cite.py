@@ -13,7 +13,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from kgrag.answering.refusal import CITE, markers_only
-from kgrag.answering.terms import content_terms, term_list
+from kgrag.answering.words import content_terms, term_list
 from kgrag.ingest.sentences import split_sentences
 
 _END = re.compile(r"([.!?:;]*)\s*$")

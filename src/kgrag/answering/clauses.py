@@ -9,9 +9,10 @@ from kgrag.answering.asks import ASK_WORDS, TOKEN, asks_overview, second_questio
 from kgrag.answering.extract import Extraction, answer_text, says_each, try_extract
 from kgrag.answering.names import name_found, names_item, title_names
 from kgrag.answering.select import Scored, score_units
-from kgrag.answering.terms import QuestionTerms, analyse, asks_product, fold
+from kgrag.answering.terms import QuestionTerms, analyse, asks_product
 from kgrag.answering.units import Unit
 from kgrag.answering.values import part_numbers
+from kgrag.answering.words import fold
 from kgrag.graph.datasheet.vocab import REF_DES
 
 # "… what CPU does that module contain?": the second clause asks about the first one's answer, which the question

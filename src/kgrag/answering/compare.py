@@ -13,9 +13,10 @@ from kgrag.answering.extract import Extraction, try_extract
 from kgrag.answering.grounding import STANDALONE_NUMBER, number_value
 from kgrag.answering.names import title_names
 from kgrag.answering.select import Scored, attribute_share, name_score, variant_of
-from kgrag.answering.terms import QuestionTerms, content_terms
+from kgrag.answering.terms import QuestionTerms
 from kgrag.answering.units import FACT_SUBJECT
 from kgrag.answering.values import NUMBER_UNIT, dimension_of_unit
+from kgrag.answering.words import content_terms
 
 
 def phrase_after(words: frozenset[str]) -> re.Pattern[str]:

@@ -14,8 +14,9 @@ from kgrag.answering.asks import asks_difference, asks_overview
 from kgrag.answering.aspects import aspect_terms
 from kgrag.answering.extract import fact_groups
 from kgrag.answering.names import title_names
-from kgrag.answering.terms import CLASS_WORDS, QuestionTerms, fold, term_list
+from kgrag.answering.terms import CLASS_WORDS, QuestionTerms
 from kgrag.answering.values import has_value
+from kgrag.answering.words import fold, term_list
 from kgrag.graph.datasheet.vocab import CHECKMARKS, PRODUCT_TYPE, TYPE_RULES, TYPE_WORDS
 
 GENERIC_KINDS = frozenset({"component", "part", "chip", "hardware"} | {fold(w) for w in TYPE_WORDS[PRODUCT_TYPE]})

@@ -16,18 +16,7 @@ from dataclasses import dataclass
 from kgrag.answering.asks import TOKEN
 from kgrag.answering.names import name_found, title_names, whole_name
 from kgrag.answering.select import Scored
-from kgrag.answering.terms import (
-    CLASS_WORDS,
-    PRODUCT_WORDS,
-    REVISION,
-    QuestionTerms,
-    asked_head,
-    asks_product,
-    content_terms,
-    fold,
-    term_list,
-    words_found,
-)
+from kgrag.answering.terms import CLASS_WORDS, PRODUCT_WORDS, REVISION, QuestionTerms, asked_head, asks_product
 from kgrag.answering.units import FACT_SUBJECT, Unit
 from kgrag.answering.values import (
     ACCURACY_WORDS,
@@ -52,6 +41,7 @@ from kgrag.answering.values import (
     without_values_of,
     writes_values_of,
 )
+from kgrag.answering.words import content_terms, fold, term_list, words_found
 from kgrag.graph.datasheet.vocab import SKU, TYPE_WORDS
 from kgrag.ingest.clean import squash
 

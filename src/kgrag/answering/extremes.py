@@ -11,9 +11,10 @@ from kgrag.answering.asks import COMPARATIVES, GREATER
 from kgrag.answering.compare import phrase_after, single_value
 from kgrag.answering.extract import answer_text
 from kgrag.answering.select import Scored, attribute_share
-from kgrag.answering.terms import QuestionTerms, content_terms
+from kgrag.answering.terms import QuestionTerms
 from kgrag.answering.units import Unit
 from kgrag.answering.values import QUANTITY_NOUNS
+from kgrag.answering.words import content_terms
 
 MOST = frozenset({"highest", "largest", "biggest", "greatest", "longest", "fastest", "heaviest", "widest", "most"})
 LEAST = frozenset({"lowest", "smallest", "shortest", "slowest", "lightest", "narrowest", "least", "fewest"})

@@ -11,22 +11,11 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from kgrag.answering.asks import TOKEN, asks_overview, second_question
-from kgrag.answering.blocks import GRAPH_FACTS
+from kgrag.answering.asks import TOKEN, second_question
 from kgrag.answering.names import made_up_names, name_found, title_names
+from kgrag.answering.on_topic import echoes, off_topic
 from kgrag.answering.refusal import CITE
-from kgrag.answering.terms import (
-    CLASS_WORDS,
-    PRODUCT_WORDS,
-    analyse,
-    asked_head,
-    asks_kind,
-    asks_product,
-    content_terms,
-    fold,
-    stem,
-    words_found,
-)
+from kgrag.answering.terms import CLASS_WORDS, PRODUCT_WORDS, analyse, asked_head, asks_kind, asks_product
 from kgrag.answering.units import BRACKET_UNIT, FACT_SUBJECT, unit_column
 from kgrag.answering.values import (
     ASKS_PART_NUMBER,
@@ -36,6 +25,7 @@ from kgrag.answering.values import (
     NUMBER_WORDS,
     PRICE,
     RANGE_ENDS,
+    RATING_CODES,
     VERSION,
     asked_dimensions,
     count_digits,
@@ -46,9 +36,8 @@ from kgrag.answering.values import (
     without_values_of,
     written_dimensions,
 )
+from kgrag.answering.words import fold, stem
 
-OFF_TOPIC_WORDS = 8  # content words from which a reply is more than a name: one answering nothing asked is off topic
-_LABEL_WORDS = content_terms(GRAPH_FACTS)  # the prompt's scaffolding: no content a reply can give
 STANDALONE_NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*")  # standalone numbers: "3.3", "1,000", "260"; not "ESP32"
 _IN_PRODUCT = re.compile(r"^in product \| ([^\[\n]+)", re.MULTILINE)
 # A number of its own: a count word, or digits not glued after letters ("U3", "LV52204" and "Cortex-M4" name parts)
@@ -56,7 +45,8 @@ _ANY_NUMBER = re.compile(rf"(?<![\w-])(?:{NUMBER_WORDS})(?![\w-])|(?<![A-Za-z\d.
 DESIGNATION = re.compile(r"\b([A-Z]{2,5}|Class|Level|Grade|Type|Cat)[ -](\d+(?:\.\d+)?)\b(?!\s?%)")  # "SIL 3", "IP 67"
 # A question asking a protection or safety designation ("What IP rating …", "which SIL level"); the codes are general
 # engineering knowledge, like the quantities of `values.DIMENSIONS`.
-_ASKS_DESIGNATION = re.compile(r"\b(IP|IK|NEMA|SIL)\s+(?:rating|code|class|level)s?\b|\b(?i:ingress protection)\b")
+_ASKS_DESIGNATION = re.compile(rf"\b({'|'.join(sorted(RATING_CODES))})\s+(?:rating|code|class|level)s?\b"
+                               r"|\b(?i:ingress protection)\b")
 _ASKS_YEAR = re.compile(r"\b(?:which|what)\s+year\b|\buntil\s+when\b", re.IGNORECASE)
 _YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
 _VERSION_WORD = re.compile(r"\bversions?\b", re.IGNORECASE)
@@ -276,31 +266,6 @@ def _about_product(group: str, asked: Callable[[str], bool]) -> str:
         return "" if asked(product) else product
     owners = [m.group(1).strip() for m in _IN_PRODUCT.finditer(group)]
     return owners[0] if owners and not any(asked(o) for o in owners) else ""
-
-
-def echoes(question: str, reply: str, titles: str = "") -> bool:
-    """A reply that only restates an open question ("The products that embed another product are [2] [3]", "The
-    temperature sensor is on the Arduino DIN Celsius"): no content word beyond the question's, the sources' document
-    titles and the prompt's own label of the graph's facts ("The Opta certified for ATEX zone is [1] (knowledge graph
-    facts, each line citing its source)"). A yes/no question restated is its "yes", so it never echoes."""
-    said = content_terms(CITE.sub("", reply)) - content_terms(question) - content_terms(titles) - _LABEL_WORDS
-    return not analyse(question).yes_no and not said
-
-
-def off_topic(question: str, reply: str, sources: Sequence[tuple[str, str]]) -> bool:
-    """A reply of several clauses that writes fewer than half the words the question asks about (beyond its names
-    and the sources' titles) while one source writes them all: "How do I reset the gateway to factory defaults?"
-    answered with the configuration file's keys above the "Factory reset" passage, a small model copying the wrong
-    passage. A short reply may name the answer alone ("The HS3003 [1]."); a value of the asked quantity answers, and
-    an overview sums up in words of its own."""
-    q = analyse(question)
-    asked = q.attributes - content_terms(" ".join(title for title, _ in sources)) - {fold(n) for n in q.names}
-    said = content_terms(CITE.sub("", reply))
-    if q.yes_no or asks_overview(question) or not asked or len(said) < OFF_TOPIC_WORDS or len(words_found(asked, said)) * 2 >= len(asked):
-        return False
-    if q.dimensions and any(dimension_of_unit(m.group(2)) & q.dimensions for m in NUMBER_UNIT.finditer(reply)):
-        return False
-    return any(words_found(asked, content_terms(text)) == asked for _, text in sources)
 
 
 def lacks_asked_value(question: str, reply: str) -> bool:

@@ -9,7 +9,8 @@ import re
 
 from kgrag.answering.extract import answer_text
 from kgrag.answering.select import Scored, attribute_share
-from kgrag.answering.terms import QuestionTerms, content_terms, fold
+from kgrag.answering.terms import QuestionTerms
+from kgrag.answering.words import content_terms, fold
 
 _ASKING = frozenset({"mean", "indicate", "signify", "stand"})  # the question's verb asking a meaning
 CANDIDATES = 4  # best-ranked units read for the row

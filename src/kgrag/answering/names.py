@@ -11,9 +11,10 @@ from typing import NamedTuple
 
 from kgrag.answering.asks import TOKEN, asks_overview
 from kgrag.answering.refusal import CITE
-from kgrag.answering.terms import QuestionTerms, content_terms, words_found
+from kgrag.answering.terms import QuestionTerms
 from kgrag.answering.units import block_units
 from kgrag.answering.values import NUMBER_UNIT
+from kgrag.answering.words import content_terms, words_found
 from kgrag.graph.keys import GENERIC_WORDS
 from kgrag.ingest.clean import squash
 

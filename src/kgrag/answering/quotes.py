@@ -11,10 +11,12 @@ from kgrag.answering.aspects import asks_whole, aspect_terms, labelled_by
 from kgrag.answering.extract import MIN_NAMES
 from kgrag.answering.names import title_names
 from kgrag.answering.refusal import CITE, NO_ANSWER, is_refusal
-from kgrag.answering.select import Focus, Scored, near_copy, numbers_in, restates, sibling_row
-from kgrag.answering.terms import QuestionTerms, content_terms, term_list
+from kgrag.answering.repeats import near_copy, numbers_in, restates, sibling_row
+from kgrag.answering.select import Focus, Scored
+from kgrag.answering.terms import QuestionTerms
 from kgrag.answering.units import FACT_SUBJECT, MAX_SPEC_WORDS, Unit
 from kgrag.answering.values import has_value
+from kgrag.answering.words import content_terms, term_list
 from kgrag.ingest.clean import squash
 from kgrag.retrieve.compact import COPY_NOTE
 

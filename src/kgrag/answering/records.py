@@ -7,9 +7,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from kgrag.answering.terms import content_terms
 from kgrag.answering.units import Unit
 from kgrag.answering.values import NUMBER_UNIT
+from kgrag.answering.words import content_terms
 
 # a lower-case word and its number: three digits or more, or a short code ("E17"); "Nano 33" or "port 2" name no record
 _ASKED = re.compile(r"\b([a-z]{3,})\s+(?:#\s?|no\.\s?|number\s+)?(\d{3,}|[A-Z]{1,2}\d{1,4})\b")

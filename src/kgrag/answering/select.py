@@ -13,7 +13,6 @@ import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 import numpy as np
 
@@ -22,26 +21,26 @@ from kgrag.answering.aspects import aspect_terms, label_terms, labelled_by
 from kgrag.answering.columns import side_by_side
 from kgrag.answering.names import name_found, title_names, whole_name
 from kgrag.answering.records import other_records
-from kgrag.answering.refusal import CITE
-from kgrag.answering.terms import CLASS_WORDS, QuestionTerms, analyse, fold, foreign_share, stem, term_list, words_found
+from kgrag.answering.repeats import near_copy
+from kgrag.answering.terms import CLASS_WORDS, QuestionTerms, analyse
 from kgrag.answering.units import FACT_SUBJECT, Unit, block_units, render
 from kgrag.answering.values import (
     PART,
     RANGE,
+    RATING,
     asked_dimensions,
     dimension_words,
     has_value,
     part_numbers,
     value_dimensions,
 )
+from kgrag.answering.words import fold, foreign_share, stem, term_list, words_found
 from kgrag.models.base import Embedder
 
 OTHER_DOCUMENT = 0.7  # score multiplier of a unit from a document of a product the question does not name
 WEIGHTS = {"bm25": 0.30, "dense": 0.30, "names": 0.25, "unit": 0.10, "value": 0.05}
 SUPPLY_SYMBOL = re.compile(r"(?<![\w-])V_?(?:DD|CC|IN|BAT|SUPPLY)\w{0,3}(?![\w-])", re.IGNORECASE)  # Vdd, VCC, VIN
 FOREIGN = 0.3  # share of non-Latin letters above which a unit counts as written in another language
-NEAR_COPY, NEAR_COPY_WORDS = 0.7, 8  # a unit of 8+ words sharing 70 % of its words with one chosen repeats it
-_DIGITS = re.compile(r"\d+")
 LABELLED_BOOST = 1.0  # lexical score of a list line an overview's aspect labels ("2.4 GHz, 13 channels" under "Wi-Fi"):
 # as high as the best match, though it writes no asked word (overview focus gold recall, tuned 0.427 -> 0.454)
 MAX_EMBEDDED = 40  # units embedded per question (the best by the lexical score): 40 and 80 gave the same focus, 0.43 vs 0.73 s
@@ -267,6 +266,7 @@ def attribute_share(attributes: set[str], attested: set[str], unit: Unit) -> flo
         said.add("range")
     if SUPPLY_SYMBOL.search(unit.scoped()):  # "Vdd 3.1 V to 5.5 V": the symbol of a supply voltage
         said.add("supply")
+    said |= {w for code in RATING.findall(unit.text) for w in (code.lower(), "rating")}  # "IP30" is an IP rating
     return len(words_found(attributes, said)) / len(attested)
 
 
@@ -291,63 +291,6 @@ class Focus:
 
     def blocks_text(self) -> dict[int, str]:
         return {n: render(us) for n, us in self.units.items()}
-
-
-def near_copy(text: str, seen: list[str]) -> bool:
-    """A unit of NEAR_COPY_WORDS or more words repeats one `seen` before: the same numbers and most of the same words
-    ("4 | 24V OUT | … A single PTC protects pins 1, 4, 7" after the "1 | 24V OUT" row). A row with other numbers
-    states another value, and short rows sharing most words ("in product | Nano 33 BLE" / "… Sense") other facts."""
-    words, numbers = _signature(text)
-    if len(words) < NEAR_COPY_WORDS:
-        return False
-    for other in seen:
-        theirs, their_numbers = _signature(other)
-        if (len(theirs) >= NEAR_COPY_WORDS and their_numbers == numbers
-                and len(words & theirs) >= NEAR_COPY * len(words | theirs)):
-            return True
-    return False
-
-
-def restates(unit: Unit, quoted: list[Unit]) -> bool:
-    """The unit states a value of its source again: a unit quoted before cites the same block with the same numbers
-    and most of the shorter one's words ("max output power eirp | 14.7 dBm", the graph's fact, after the row
-    "Feature: Max Output Power (EIRP); Description: 14.7 dBm" it was read from)."""
-    words, numbers = _signature(unit.display())
-    if not numbers:
-        return False
-    for other in quoted:
-        theirs, their_numbers = _signature(other.display())
-        if other.cited() == unit.cited() and their_numbers == numbers and \
-                len(words & theirs) >= NEAR_COPY * min(len(words), len(theirs)):
-            return True
-    return False
-
-
-def sibling_row(unit: Unit, quoted: list[Unit]) -> bool:
-    """A table row saying what a row quoted before from the same table says, for other numbers only (pins 6, 8 and 9,
-    each "Digital programmable Input/Output"): one of them stands for the others. Numbers with a unit are values, so
-    a row stating one ("Max Output Power (EIRP) | 14.1 dBm @ CH9" beside "… | 14.7 dBm") is another fact."""
-    if unit.kind != "row" or has_value(unit.text):
-        return False
-    words = _wording(unit.text)
-    return any(u.kind == "row" and u.block == unit.block and _wording(u.text) == words for u in quoted)
-
-
-def _wording(text: str) -> frozenset[str]:
-    """A unit's words (its cached `_signature`) without the ones holding a digit."""
-    return frozenset(w for w in _signature(text)[0] if not _DIGITS.search(w))
-
-
-@lru_cache(maxsize=4096)
-def numbers_in(text: str) -> frozenset[str]:
-    """The digit runs a text writes, without a document's own reference marks ("Project Hub [4]" states no value)."""
-    return frozenset(_DIGITS.findall(CITE.sub(" ", text)))
-
-
-@lru_cache(maxsize=4096)
-def _signature(text: str) -> tuple[frozenset[str], frozenset[str]]:
-    """A unit's words and numbers, compared by near_copy against every unit chosen before it."""
-    return frozenset(term_list(CITE.sub(" ", text))), numbers_in(text)
 
 
 def select(ranked: list[Scored], all_units: dict[int, list[Unit]], budget: int, neighbours: int = 1) -> Focus:

@@ -29,9 +29,10 @@ from kgrag.answering.names import title_names
 from kgrag.answering.quotes import quote_answer
 from kgrag.answering.refusal import is_refusal
 from kgrag.answering.select import COMPLIANCE, Scored
-from kgrag.answering.terms import QuestionTerms, analyse, asks_yes_no, content_terms, words_found
+from kgrag.answering.terms import QuestionTerms, analyse, asks_yes_no
 from kgrag.answering.units import Unit
 from kgrag.answering.values import RANGE_ENDS, dimension_of_unit, dimension_words, value_dimensions
+from kgrag.answering.words import content_terms, words_found
 from kgrag.graph.datasheet.vocab import REF_DES
 
 MORE_QUOTES = 3  # the product's passages quoted after the deciding ones (1 / 2 / 3: four tuned sets up, none lower)

@@ -13,7 +13,7 @@ import re
 
 from kgrag.answering.blocks import GRAPH_FACTS
 from kgrag.answering.refusal import CITE, NO_ANSWER
-from kgrag.answering.terms import content_terms
+from kgrag.answering.words import content_terms
 from kgrag.ingest.sentences import split_sentences
 
 REPEAT_SHARE = 0.8  # a sentence whose content words are this share of one earlier sentence's is a repeat

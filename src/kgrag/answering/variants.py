@@ -8,8 +8,8 @@ from __future__ import annotations
 import re
 
 from kgrag.answering.select import Scored
-from kgrag.answering.terms import content_terms, words_found
 from kgrag.answering.units import Unit
+from kgrag.answering.words import content_terms, words_found
 
 # "Which Opta variants …", "which of the three versions …", "Which Opta variant should I buy": a pick among variants
 _WHICH_VARIANT = re.compile(r"\bwhich\b(?:\s+[\w-]+){0,4}?\s+(?:variants?|versions?|models?|ones)\b", re.IGNORECASE)

@@ -17,8 +17,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from kgrag.answering.asks import asks_overview
-from kgrag.answering.terms import ambient_quantities, content_terms
+from kgrag.answering.terms import ambient_quantities
 from kgrag.answering.values import QUANTITY_NOUNS, asked_dimensions, value_dimensions
+from kgrag.answering.words import content_terms
 from kgrag.graph.adjacency import GraphAdjacency
 from kgrag.graph.datasheet.vocab import CHECKMARKS, FAMILY_TYPE, PRODUCT_TYPE, TYPE_WORDS, VALUE_TYPE
 from kgrag.graph.keys import name_tokens

@@ -1,0 +1,41 @@
+"""Whether a model's reply addresses the question at all: not a restatement of it, nor a copy of a passage about
+something else. Such replies are set aside for the closest passages (`grounding.reply_problems`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from kgrag.answering.asks import asks_overview
+from kgrag.answering.blocks import GRAPH_FACTS
+from kgrag.answering.refusal import CITE
+from kgrag.answering.terms import analyse
+from kgrag.answering.values import NUMBER_UNIT, dimension_of_unit
+from kgrag.answering.words import content_terms, fold, words_found
+
+OFF_TOPIC_WORDS = 8  # content words from which a reply is more than a name: one answering nothing asked is off topic
+_LABEL_WORDS = content_terms(GRAPH_FACTS)  # the prompt's scaffolding: no content a reply can give
+
+
+def echoes(question: str, reply: str, titles: str = "") -> bool:
+    """A reply that only restates an open question ("The products that embed another product are [2] [3]", "The
+    temperature sensor is on the Arduino DIN Celsius"): no content word beyond the question's, the sources' document
+    titles and the prompt's own label of the graph's facts ("The Opta certified for ATEX zone is [1] (knowledge graph
+    facts, each line citing its source)"). A yes/no question restated is its "yes", so it never echoes."""
+    said = content_terms(CITE.sub("", reply)) - content_terms(question) - content_terms(titles) - _LABEL_WORDS
+    return not analyse(question).yes_no and not said
+
+
+def off_topic(question: str, reply: str, sources: Sequence[tuple[str, str]]) -> bool:
+    """A reply of several clauses that writes fewer than half the words the question asks about (beyond its names
+    and the sources' titles) while one source writes them all: "How do I reset the gateway to factory defaults?"
+    answered with the configuration file's keys above the "Factory reset" passage, a small model copying the wrong
+    passage. A short reply may name the answer alone ("The HS3003 [1]."); a value of the asked quantity answers, and
+    an overview sums up in words of its own."""
+    q = analyse(question)
+    asked = q.attributes - content_terms(" ".join(title for title, _ in sources)) - {fold(n) for n in q.names}
+    said = content_terms(CITE.sub("", reply))
+    if q.yes_no or asks_overview(question) or not asked or len(said) < OFF_TOPIC_WORDS or len(words_found(asked, said)) * 2 >= len(asked):
+        return False
+    if q.dimensions and any(dimension_of_unit(m.group(2)) & q.dimensions for m in NUMBER_UNIT.finditer(reply)):
+        return False
+    return any(words_found(asked, content_terms(text)) == asked for _, text in sources)

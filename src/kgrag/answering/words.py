@@ -1,0 +1,79 @@
+"""Words of a text as the answering layer compares them: folded (lower case, simple plurals and British spellings),
+stop and question words dropped, and stems of longer words, so "boards'" meets "board" and "measured" "measurement"."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9.\-_/]*")
+_STOP_TEXT = ("the a an of to in on for and or is are was were be by with as at from that this it its what which if but "
+              "off roughly approximately around just really actually exactly even ever get gets got going go goes")
+_STOP = frozenset(_STOP_TEXT.split())
+# Words that say what is asked, not what about: ignored when checking that the context covers a question.
+_QUESTION_TEXT = """what which who whom whose when where why how is are was were be been does do did can could should would will
+    there than then into about between more most less least any all each other such only same so very also use used
+    using uses have has had your you i we our they them he she his her my me these those their much many"""
+QUESTION_WORDS = frozenset(_QUESTION_TEXT.split())
+
+
+def fold(raw: str) -> str:
+    """A word lower-cased with possessives and simple plurals folded (`boards'`, `Nano's` -> `board`, `nano`); "-ss"
+    and "-us" are no plurals ("class", "luminous", "status")."""
+    word = raw.lower().strip(".-_/")
+    if word.endswith("'s"):
+        word = word[:-2]
+    if word.endswith("s") and len(word) > 3 and not any(ch.isdigit() for ch in word) and not word.endswith(("ss", "us")):
+        word = word[:-1]
+    return _AMERICAN.get(word, word)
+
+
+# British spellings a question may use where a datasheet writes the American one ("colours" ~ "colors").
+_AMERICAN = {"colour": "color", "behaviour": "behavior", "favour": "favor", "metre": "meter", "centre": "center",
+             "fibre": "fiber", "litre": "liter", "aluminium": "aluminum", "grey": "gray", "analogue": "analog",
+             "catalogue": "catalog", "programme": "program", "licence": "license", "defence": "defense",
+             "mould": "mold", "tyre": "tire", "modelling": "modeling", "travelling": "traveling", "labelled": "labeled"}
+
+
+def words_of(text: str) -> list[str]:
+    """The raw words of `text`; a slash-joined pair is also its two words ("Timer/Counter" answers "timers")."""
+    out = []
+    for raw in _WORD.findall(text):
+        out.append(raw)
+        if "/" in raw:
+            out.extend(part for part in raw.split("/") if len(part) > 1)
+    return out
+
+
+def content_terms(text: str) -> set[str]:
+    """Lower-cased, folded content words of `text` (stop words and question words dropped)."""
+    out = set()
+    for raw in words_of(text):
+        word = fold(raw)
+        low = raw.lower()
+        if len(word) < 2 or word in _STOP or word in QUESTION_WORDS or low in _STOP or low in QUESTION_WORDS:
+            continue
+        out.add(word)
+    return out
+
+
+def term_list(text: str) -> list[str]:
+    """Folded words of `text` in order, stop words kept out (the token stream BM25 scores)."""
+    return [w for w in (fold(r) for r in words_of(text)) if len(w) > 1 and w not in _STOP]
+
+
+def foreign_share(text: str) -> float:
+    """Share of letters outside Latin scripts (a Chinese or Japanese passage for an English question)."""
+    letters = [c for c in text if c.isalpha()]
+    return sum(1 for c in letters if ord(c) > 0x2FF) / len(letters) if letters else 0.0
+
+
+def words_found(asked: Iterable[str], words: set[str]) -> set[str]:
+    """The asked words that `words` holds, as written or as a word of the same stem ("measured" ~ "measurement")."""
+    stems = {stem(w) for w in words}
+    return {a for a in asked if a in words or stem(a) in stems}
+
+
+def stem(word: str) -> str:
+    """The first five letters of a longer word: "diagonally" meets "diagonal", "measured" meets "measurement"."""
+    return word[:5] if len(word) > 5 and word.isalpha() else word
