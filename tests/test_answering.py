@@ -475,6 +475,12 @@ def test_flow_and_other_process_quantities_are_values() -> None:
     answer = generate_answer(_no_llm(), question, context, mode="extractive", focus_tokens=300)
     assert "Maximum flow: 40 litres per minute" in answer.text.split("\n")[0]
     assert has_value("2.5 m³/h") and has_value("1500 rpm") and has_value("4.5 mm/s RMS") and not has_value("TJA1049T/3J")
+    probe = _item("Parameter | AS-2 | AS-2X\npH range | 0 to 14 pH | 0 to 14 pH\nConductivity range | 0 to 2000 µS/cm | "
+                  "0 to 200 mS/cm\nOperating temperature | 0 to 50 °C | 0 to 80 °C", "c8", "AS-2 Water Quality Probe")
+    question = "What is the conductivity range of the AS-2X?"  # water quality: conductivity and pH are values too
+    context = Context(question=question, strategy="test", items=[probe], tokens=60, budget=2000)
+    answer = generate_answer(_no_llm(), question, context, mode="extractive", focus_tokens=300)
+    assert "Conductivity range" in answer.text.split("\n")[0], answer.text
 
 
 def test_a_value_with_its_test_conditions_in_brackets_is_not_outranked_by_another_attribute() -> None:

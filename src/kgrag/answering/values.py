@@ -55,6 +55,8 @@ DIMENSIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "velocity": (("velocity",), ("m/s", "mm/s", "km/h", "mph")),
     "force": (("force",), ("kN", "mN", "lbf", "newton", "newtons")),  # no bare "N", "J", "L": part numbers end so
     "energy": (("energy",), ("kJ", "mJ", "µJ", "uJ", "kWh", "joule", "joules")),  # ("TJA1049T/3J")
+    "conductivity": (("conductivity",), ("S/cm", "mS/cm", "µS/cm", "uS/cm", "S/m", "mS/m", "µS/m")),
+    "acidity": (("ph", "acidity"), ("pH",)),  # water quality: "0 to 14 pH"
 }
 
 # How a question asks a quantity with an adjective, and the noun a datasheet labels it with ("how heavy" ~ "Weight").
