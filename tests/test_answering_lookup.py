@@ -19,7 +19,12 @@ buffer.max_mb | 256 | Size of the store-and-forward buffer used when the broker 
 LED | State | Meaning
 PWR | green | Supply present
 RUN | steady green | Connected to the broker
-ERR | blinking red | Buffer full, data is being dropped"""
+ERR | blinking red | Buffer full, data is being dropped
+
+6 Error codes
+Code | Meaning | Action
+E07 | Calibration expired | Run a two-point calibration
+E12 | Supply voltage too low | Check the supply; it must be at least 9 V"""
 
 
 def _ask(question: str) -> tuple[str, str]:
@@ -38,6 +43,10 @@ def test_the_asked_columns_cell_of_the_row_the_question_describes_answers() -> N
     assert path == "table lookup" and text.rstrip().endswith("LED: RUN."), text
     path, text = _ask("What does a blinking red ERR LED mean?")  # the meaning column of the row it describes
     assert path == "table lookup" and text.rstrip().endswith("Meaning: Buffer full, data is being dropped."), text
+    path, text = _ask("What should I do about error E12?")  # the action column
+    assert path == "table lookup" and text.rstrip().endswith("Action: Check the supply; it must be at least 9 V."), text
+    path, text = _ask("How do I fix error E07?")
+    assert path == "table lookup" and text.rstrip().endswith("Action: Run a two-point calibration."), text
 
 
 def test_no_lookup_without_a_column_named_or_a_row_carrying_the_question() -> None:

@@ -12,21 +12,28 @@ from kgrag.answering.select import Scored, attribute_share
 from kgrag.answering.terms import QuestionTerms
 from kgrag.answering.words import content_terms, fold
 
-_ASKING = frozenset({"mean", "indicate", "signify", "stand"})  # the question's verb asking a meaning
+_ASKING = frozenset({"mean", "indicate", "signify", "stand", "fix", "solve", "resolve", "clear", "correct", "handle",
+                     "remedy", "solution"})  # the question's verb asking a meaning or an action
 CANDIDATES = 4  # best-ranked units read for the row
 MIN_SHARE = 0.6  # of the question's other asked words the row must carry
 _WHICH = re.compile(r"^\s*(?:which|what)\s+((?:[\w.\-/+]+\s+){1,3})", re.IGNORECASE)
 # "What does a blinking red ERR LED mean?": the row's meaning column ("LED | State | Meaning")
 _MEANS = re.compile(r"^\s*what\s+(?:does|do|did)\b.*\b(?:mean|indicate|signify|stand\s+for)\b", re.IGNORECASE)
 _MEANING_HEADS = frozenset({"meaning", "description", "indication", "definition", "explanation"})
+# "What should I do about error E12?", "How do I fix E07?": the row's action column ("Code | Meaning | Action")
+_ACTS = re.compile(r"^\s*(?:what\s+(?:should|do|must|can)\s+(?:i|we|you)\s+do\b|how\s+(?:do|can|should)\s+(?:i|we|you)\s+"
+                   r"(?:fix|solve|resolve|clear|correct|handle)\b|what\s+is\s+the\s+(?:remedy|solution|fix)\b)", re.IGNORECASE)
+_ACTION_HEADS = frozenset({"action", "remedy", "solution", "corrective", "countermeasure", "fix", "measure"})
 
 
 def asked_column(question: str, header: str) -> int | None:
     """The index of the header cell the question's first words after which/what name ("Which configuration *key*
-    …" -> "Key"), or its meaning column for "What does … mean?"; None when none does."""
+    …" -> "Key"), its meaning column for "What does … mean?", its action column for "What should I do about …?";
+    None when none does."""
     heads = [content_terms(h) for h in header.split("|")]
-    if _MEANS.match(question):
-        return next((i for i, named in enumerate(heads) if named & _MEANING_HEADS), None)
+    for asks, columns in ((_MEANS, _MEANING_HEADS), (_ACTS, _ACTION_HEADS)):
+        if asks.match(question):
+            return next((i for i, named in enumerate(heads) if named & columns), None)
     m = _WHICH.match(question)
     if m is None:
         return None
@@ -41,7 +48,7 @@ def try_lookup(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) -
     """The best-ranked row that carries the question's other asked words (those its document's title does not hold),
     quoted with its marker, then the cell of the column the question asks; None when no row does or the cell is
     empty or already in the question."""
-    if not (q.wants_name or _MEANS.match(q.text)) or q.compares or q.yes_no:
+    if not (q.wants_name or _MEANS.match(q.text) or _ACTS.match(q.text)) or q.compares or q.yes_no:
         return None
     for s in ranked[:CANDIDATES]:
         u = s.unit
