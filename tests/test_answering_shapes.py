@@ -215,6 +215,27 @@ class _Unrelated:
         return np.array([[1.0, 0.0]] + [[0.0, 1.0]] * (len(texts) - 1), dtype=np.float32)
 
 
+class _Topical:
+    """An embedder under which every text naming conductivity is the same point: the question and its passage meet."""
+
+    model_name, dim = "topical", 2
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        return np.array([[1.0, 0.0] if "conductivity" in t.lower() else [0.0, 1.0] for t in texts], dtype=np.float32)
+
+
+def test_a_reworded_question_is_shown_the_close_passages_not_refused() -> None:
+    """"The conductivity value keeps rising. What can I do?" shares one word of four with the FAQ entry "Why does the
+    conductivity reading drift upwards? …": below the near-miss coverage, yet a passage is close by the dense score,
+    so the closest passages are shown. With no close passage it is still refused."""
+    faq = "Why does the conductivity reading drift upwards?\nUsually the electrodes are fouled. Clean them with a brush."
+    question = "The conductivity value keeps rising. What can I do?"
+    for embedder, shown in ((_Topical(), True), (_Unrelated(), False)):
+        answer = generate_answer(FakeLLM(replies=[]), question, _context(question, ("Zephyr Probe FAQ", faq)),
+                                 mode="auto", focus_tokens=300, embedder=embedder, min_relevance=0.4)
+        assert ("electrodes are fouled" in answer.text) == shown and not answer.grounded, answer.text
+
+
 def test_when_no_passage_is_about_the_question_the_closest_passages_are_shown_without_the_llm() -> None:
     question = "What is the max current per LED of the Zephyr Strip?"
     answer = generate_answer(FakeLLM(replies=[]), question, _context(question, ("Zephyr Strip", STRIP)), mode="auto",

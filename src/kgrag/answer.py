@@ -52,6 +52,7 @@ DIFFERENCE_QUOTES = 4  # passages after the parts two products do not share (2 /
 FOCUS_SLACK = 0.1  # the focused context may cover a little less of the question than the whole context
 MIN_QUESTION_COVERAGE = 0.45
 NEAR_MISS = 0.15  # a small model's question covered a little less than that gets the closest passages, not a refusal
+REWORDED = 0.10  # above MIN_RELEVANCE: a question sharing few words with the documents is shown passages this close
 MIN_RELEVANCE = 0.40  # bundled MiniLM: best cosine of any focused unit to the question below which the documents
 # do not address it (Arduino dev: 3 not-in-docs questions at 0.37-0.40, every answerable one >= 0.43; 55 spec questions >= 0.52)
 
@@ -102,7 +103,9 @@ def plan_answer(
     blocks = build_blocks(context)
     missed = not covers(question, context, min_coverage)
     small = mode == "auto" and focus_tokens > 0
-    if missed and not (small and context.info.get("question_coverage", 0.0) >= min_coverage - NEAR_MISS):
+    near = small and context.info.get("question_coverage", 0.0) >= min_coverage - NEAR_MISS
+    reworded = small and embedder is not None and min_relevance > 0  # the dense score may still find a rewording
+    if missed and not near and not reworded:
         return Plan(blocks, "refuse", NO_ANSWER)
     if mode == "generative" and focus_tokens <= 0:
         return Plan(blocks, "generate", max_tokens=max_tokens)
@@ -126,9 +129,13 @@ def plan_answer(
     context.info.update(focus_tokens=focus.tokens, focus_coverage=round(coverage, 3))
     if not focused:
         return Plan(blocks, "refuse", NO_ANSWER)
-    if missed:  # a near miss (a user's situation words the documents never use): the closest passages, no model
-        return evidence_plan(blocks, context, quote_answer(focus.ranked, titles=titles))
     relevance = max((s.parts.get("dense", 0.0) for s in focus.ranked), default=0.0)
+    if missed and not near and relevance < min_relevance + REWORDED:  # few asked words, and no passage close either
+        context.info["relevance"] = round(relevance, 3)
+        return Plan(blocks, "refuse", NO_ANSWER)
+    if missed:  # a near miss (a user's situation words the documents never use), or the question reworded ("keeps
+        # rising" for "drifts upwards"): the closest passages, no model
+        return evidence_plan(blocks, context, quote_answer(focus.ranked, titles=titles))
     if (embedder is not None and min_relevance > 0 and relevance < min_relevance  # no passage is about the question,
             and not writes_value_for(question, titles.values())):  # unless it asks a value of a product held: the
         # user's situation ("a cabinet that gets close to 80 °C") is in no passage, the product's ratings are
