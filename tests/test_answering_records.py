@@ -55,3 +55,22 @@ def test_a_question_on_one_release_reads_that_release_notes_section() -> None:
     focus = focus_units("Which interface was removed in firmware 4.0?", {1: NOTES}, {1: "Release notes"}, 600)
     text = "\n".join(focus.blocks_text().values())
     assert "legacy HTTP push" in text and "memory leak" not in text and "LTE" not in text
+
+
+LOG_BY_CUSTOMER = """Ticket 4411 — Customer: Hydro Nord. Problem: reboots. Resolution: upgraded the firmware to 4.1.
+
+Ticket 4588 — Customer: Vela Logistics. Problem: ERR LED blinking red. Resolution: buffer raised to 2048 MB.
+
+Ticket 4530 — Customer: Cerro Mining. Problem: TLS handshake error. Resolution: a 4096-bit key."""
+
+
+def test_a_record_named_by_what_only_it_names_is_read_alone() -> None:
+    """"What was the resolution … at Vela Logistics?" names no ticket number, but only ticket 4588 names Vela Logistics: the log's
+    other records (paragraphs opening with "Ticket" and a number) leave the focus. A name in several records keeps all."""
+    focus = focus_units("What was the resolution of the problem at Vela Logistics?", {1: LOG_BY_CUSTOMER},
+                        {1: "Support log"}, 600)
+    text = "\n".join(focus.blocks_text().values())
+    assert "2048 MB" in text and "Hydro Nord" not in text and "Cerro Mining" not in text
+    every = focus_units("Which customers upgraded the firmware of the Hydro Nord or Cerro Mining gateways?",
+                        {1: LOG_BY_CUSTOMER}, {1: "Support log"}, 600)
+    assert "Cerro Mining" in "\n".join(every.blocks_text().values())

@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from kgrag.answering.names import name_found
+from kgrag.answering.terms import analyse
 from kgrag.answering.units import Unit
 from kgrag.answering.values import NUMBER_UNIT
 from kgrag.answering.words import content_terms
@@ -43,9 +45,32 @@ def other_records(question: str, units: Iterable[Unit]) -> set[tuple[int, int]]:
     for u in units:
         key = (u.block, u.paragraph)
         paragraphs[key] = f"{paragraphs.get(key, '')}\n{u.text}"
+    if not asked:
+        return _other_named_records(question, paragraphs)
     others: set[tuple[int, int]] = set()
     for word, wanted in asked:
         named = {key: _designations(word, text) for key, text in paragraphs.items()}
         if any(wanted.upper() in found for found in named.values()):
             others |= {key for key, found in named.items() if found and wanted.upper() not in found}
+    return others
+
+
+_RECORD_HEAD = re.compile(r"^\s*([A-Z][a-z]{2,})\s+(?:#\s?|no\.\s?)?\d{3,}\b")  # "Ticket 4411 — …", "Case #0193: …"
+
+
+def _other_named_records(question: str, paragraphs: dict[tuple[int, int], str]) -> set[tuple[int, int]]:
+    """A log's other records when the question names what only one of them names ("What should Vela Logistics check
+    …?" over tickets each opening "Ticket NNNN — Customer: …"): paragraphs of one block opening with the same word and
+    a number are one log's records."""
+    logs: dict[tuple[int, str], list[tuple[int, int]]] = {}
+    for key, text in paragraphs.items():
+        head = _RECORD_HEAD.match(text.strip())
+        if head:
+            logs.setdefault((key[0], head.group(1).lower()), []).append(key)
+    names = [" ".join(p).lower() for p in analyse(question).phrases]
+    others: set[tuple[int, int]] = set()
+    for records in logs.values():
+        naming = [k for k in records if any(name_found(n, paragraphs[k].lower()) for n in names)]
+        if len(records) > 1 and len(naming) == 1:
+            others |= set(records) - set(naming)
     return others
