@@ -585,6 +585,11 @@ def test_a_release_notes_heading_gives_the_version_a_change_came_with() -> None:
     answer = generate_answer(_no_llm(), which, Context(question=which, strategy="test", items=[log, notes], tokens=120,
                                                        budget=2000), mode="extractive", focus_tokens=300)
     assert answer.text.split("\n")[0].startswith("Gateway release notes – Firmware 4.0"), answer.text
+    when = "When was the legacy HTTP push interface removed?"  # the closest passages: each line with its dated heading
+    evidence = generate_answer(FakeLLM(replies=["The documents do not contain the answer."]), when,
+                               Context(question=when, strategy="test", items=[notes], tokens=80, budget=2000),
+                               mode="auto", focus_tokens=300)
+    assert "Firmware 4.0 (2026-05-02): - Removed the legacy HTTP push interface" in evidence.text, evidence.text
 
 
 def test_a_small_model_is_not_asked_yes_or_no_the_closest_passages_answer() -> None:

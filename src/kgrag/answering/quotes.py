@@ -43,6 +43,8 @@ CLOSE_SCORE = 0.8  # a key passage scoring this share of the best unit needs no 
 OVERVIEW_SCORE = 0.5  # an overview's key passages: more of them, so a lower share (0.5 and 0.6 quoted the same)
 SAID_SHARE = 0.6  # share of a unit's words an answer must hold for the unit to count as said
 MIN_QUOTE_WORDS = 5
+_DATED = re.compile(r"\b(?:19|20)\d\d-\d\d-\d\d\b|\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?\s+"
+                    r"(?:\d{1,2},?\s+)?(?:19|20)\d\d\b")  # a heading dating what is under it (a release, a revision)
 MAX_LIST_LINES = 8  # lines of a labelled spec list quoted together
 MAX_LABEL_WORDS = 20  # a longer label is the prose before the list: the lines are quoted without it
 
@@ -90,6 +92,8 @@ def quote_answer(ranked: list[Scored], n: int = QUOTES, titles: Mapping[int, str
             text = (f"{label}: " if len(label.split()) <= MAX_LABEL_WORDS else "") + "; ".join(u.display() for u in listed)
         else:
             text = " ".join(u.display() for u in window)
+            if _DATED.search(s.unit.heading) and s.unit.heading not in text:  # a release note's line under its
+                text = f"{s.unit.heading}: {text}"  # "Firmware 4.0 (2026-05-02)": which release it came with
         quote = re.sub(r"\s{2,}", " ", CITE.sub("", text)).rstrip(" .;")  # a document's own "[1]" is no source
         fact = FACT_SUBJECT.match(s.unit.heading) if titles is not None else None  # a gathered graph fact: its subject
         title = (titles or {}).get(s.unit.block, "") or (fact["name"] if fact else "")
