@@ -10,7 +10,7 @@ import re
 from kgrag.answering.extract import answer_text
 from kgrag.answering.select import Scored, attribute_share
 from kgrag.answering.terms import QuestionTerms
-from kgrag.answering.words import content_terms, fold
+from kgrag.answering.words import content_terms, fold, term_list, words_found
 
 _ASKING = frozenset({"mean", "indicate", "signify", "stand", "fix", "solve", "resolve", "clear", "correct", "handle",
                      "remedy", "solution"})  # the question's verb asking a meaning or an action
@@ -50,7 +50,8 @@ def try_lookup(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) -
     empty or already in the question."""
     if not (q.wants_name or _MEANS.match(q.text) or _ACTS.match(q.text)) or q.compares or q.yes_no:
         return None
-    for s in ranked[:CANDIDATES]:
+    written = {w for s in ranked for w in term_list(s.unit.scoped())}  # "… when alarm A2 appears": a word no passage
+    for s in ranked[:CANDIDATES]:  # writes tells no row apart
         u = s.unit
         if q.names and s.names < 1.0:  # "the ERR LED": the row of the named thing
             continue
@@ -60,7 +61,9 @@ def try_lookup(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) -
             continue
         value = cells[column]
         rest = q.attributes - content_terms(heads[column]) - content_terms(titles.get(u.block, "")) - _ASKING  # "gateway"
-        if not value or content_terms(value) <= q.attributes or not rest or attribute_share(rest, rest, u) < MIN_SHARE:
+        attested = words_found(rest, written)
+        if not value or content_terms(value) <= q.attributes or not attested \
+                or attribute_share(rest, attested, u) < MIN_SHARE:
             continue
         return f"{answer_text(q, u, titles.get(u.block, ''))} [{u.cited()}]. {heads[column]}: {value}."
     return None
