@@ -19,6 +19,7 @@ from kgrag.answering.families import family_overview
 from kgrag.answering.grounding import reply_problems
 from kgrag.answering.lookup import try_lookup
 from kgrag.answering.names import missing_items, missing_kind, name_found, unknown_names
+from kgrag.answering.procedure import try_procedure
 from kgrag.answering.quotes import documents_tail, followed_by, key_quotes, quote_answer, sides_first
 from kgrag.answering.refusal import CITE, NO_ANSWER, is_refusal
 from kgrag.answering.select import Focus, focus_units
@@ -189,6 +190,10 @@ def plan_answer(
     if coverage < min_coverage - FOCUS_SLACK:  # the context covers the question, its best units do not: a small
         return evidence_plan(blocks, context, evidence)  # model would answer off-topic
     if mode in ("extractive", "auto"):
+        steps = try_procedure(q, focus.ranked, titles)  # "How do I prime the pump?": its section's steps, in order
+        if steps is not None:
+            context.info["answer_path"] = "procedure"
+            return Plan(blocks, "quote", steps)
         compared = try_compare(q, focus.ranked, titles) or try_extreme(q, focus.ranked, titles)
         looked_up = try_lookup(q, focus.ranked, titles) if compared is None else None  # "Which key sets …": a cell
         if compared is not None or looked_up is not None:

@@ -1,0 +1,61 @@
+"""A "How do I …?" question over a manual's numbered procedure: "How do I prime the pump?" under "3 Priming the pump"
+/ "1. Open the bleed valve …" / "2. Press and hold the PRIME key …" is answered by the section's steps, quoted whole
+and in order. Quoted by relevance, the steps come out of order and partly; a small model picks one of them."""
+
+from __future__ import annotations
+
+import re
+
+from kgrag.answering.select import Scored
+from kgrag.answering.terms import QuestionTerms
+from kgrag.answering.units import Unit
+from kgrag.answering.words import content_terms
+
+_HOW_DO = re.compile(r"^\s*(?:how\s+(?:do|can|should|would|must)\s+(?:i|we|you|one)\s+|how\s+to\s+|what\s+are\s+the\s+"
+                     r"steps\s+(?:to|for)\s+)(?P<task>[^?]+)", re.IGNORECASE)
+_STEP = re.compile(r"^\s*(?:\d{1,2}[.)]|step\s+\d{1,2}\b)", re.IGNORECASE)  # "1.", "2)", "Step 3"
+MAX_UNITS = 12  # a procedure's units quoted at most (its steps and the notes under them)
+
+
+def asked_task(question: str) -> set[str]:
+    """The content words of the task a how-to question asks ("How do I prime the pump?" -> {"prime", "pump"})."""
+    m = _HOW_DO.match(question)
+    return content_terms(m["task"]) if m else set()
+
+
+def _same_root(a: str, b: str) -> bool:
+    """"set" and "setting", "prime" and "priming", "calibrate" and "calibrating": forms of one word (the shorter, of
+    three letters or more, opens the longer, less a closing "e")."""
+    short, long_ = sorted((a, b), key=len)
+    if len(short) < 3:
+        return a == b
+    return long_.startswith(short) or (len(short) >= 4 and short.endswith("e") and long_.startswith(short[:-1]))
+
+
+def _names_task(heading: str, task: set[str]) -> bool:
+    """The heading writes every word of the task, in some form of it ("3 Priming the pump" for "prime the pump")."""
+    words = content_terms(heading)
+    return bool(task) and all(any(_same_root(t, w) for w in words) for t in task)
+
+
+def try_procedure(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) -> str | None:
+    """The numbered steps under the best-ranked heading that names the asked task, in order, with their source's
+    marker; None when the question asks no task or no such section has two steps or more."""
+    task = asked_task(q.text) - {w for t in titles.values() for w in content_terms(t)}  # "the pump" of a pump manual
+    for s in ranked:
+        heading = s.unit.heading
+        if not heading or not _names_task(heading, task):
+            continue
+        section = sorted((x.unit for x in ranked if x.unit.block == s.unit.block and x.unit.heading == heading
+                          and x.unit.kind != "heading"), key=lambda u: u.pos)
+        if sum(1 for u in section if _STEP.match(u.text)) < 2:
+            continue
+        title = titles.get(s.unit.block, "")
+        lead = f"{title} – {heading}" if title else heading
+        return f"{lead}: {_read(section[:MAX_UNITS])} [{s.unit.cited()}]."
+    return None
+
+
+def _read(units: list[Unit]) -> str:
+    """The units as their lines read: "1." and its sentence together, one line after another."""
+    return re.sub(r"\s+", " ", " ".join(u.text for u in units)).strip().rstrip(".")

@@ -1,0 +1,44 @@
+"""A "How do I …?" question over a manual's numbered procedure is answered by the section's steps, in order."""
+
+from __future__ import annotations
+
+from kgrag.answer import generate_answer
+from kgrag.answering.procedure import asked_task
+from kgrag.models.fake import FakeLLM
+from kgrag.types import Context, ContextItem
+
+MANUAL = """2 Installation
+1. Mount the pump on a wall bracket at least 0.5 m above the tank.
+2. Connect the suction line to the lower valve.
+
+3 Priming the pump
+1. Open the bleed valve by turning it one turn counter-clockwise.
+2. Press and hold the PRIME key until liquid flows without bubbles.
+3. Close the bleed valve.
+Priming takes 30 to 60 seconds with an empty suction line.
+
+5 Maintenance
+Replace the diaphragm every 8,000 operating hours or once a year."""
+
+
+def _ask(question: str) -> tuple[str, str]:
+    item = ContextItem("chunk", MANUAL, 0.5, "c1", "d-c1", {"path": "c1.md", "title": "QP-20 Dosing Pump Manual"})
+    context = Context(question=question, strategy="test", items=[item], tokens=120, budget=2000)
+    answer = generate_answer(FakeLLM(replies=["The documents do not contain the answer."]), question, context,
+                             mode="auto", focus_tokens=300)
+    return answer.context.info.get("answer_path", ""), answer.text
+
+
+def test_the_steps_under_the_heading_naming_the_task_are_quoted_in_order() -> None:
+    path, text = _ask("How do I prime the pump?")
+    assert path == "procedure", text
+    first, second, third = (text.index(s) for s in ("1. Open the bleed", "2. Press and hold", "3. Close the bleed"))
+    assert first < second < third and "30 to 60 seconds" in text and text.endswith("[1].")
+    assert "Mount the pump" not in text  # another section's steps
+
+
+def test_no_procedure_without_a_task_its_heading_names_or_without_steps() -> None:
+    assert asked_task("How do I prime the pump?") == {"prime", "pump"}
+    assert asked_task("What is the priming time?") == set()
+    assert _ask("How do I replace the diaphragm?")[0] != "procedure"  # "Maintenance" names no replacing, no steps
+    assert _ask("How do I flush the pump?")[0] != "procedure"
