@@ -253,6 +253,8 @@ def test_a_reply_adding_only_the_document_title_to_the_question_is_an_echo() -> 
     question = "Which temperature sensor is on the DIN Thermo?"
     assert echoes(question, "The temperature sensor is on the Acme DIN Thermo. [1]", "Acme DIN Thermo")
     assert not echoes(question, "The DIN Thermo uses the QT236 sensor [1].", "Acme DIN Thermo")
+    lift = "What is the maximum suction lift?"  # a value is said, though "2" alone is no content word
+    assert not echoes(lift, "The maximum suction lift is 2 m. [1]") and echoes(lift, "The maximum suction lift is [1].")
 
 
 def test_a_reply_repeating_the_prompts_label_of_the_graph_facts_is_an_echo() -> None:

@@ -20,9 +20,17 @@ def echoes(question: str, reply: str, titles: str = "") -> bool:
     """A reply that only restates an open question ("The products that embed another product are [2] [3]", "The
     temperature sensor is on the Arduino DIN Celsius"): no content word beyond the question's, the sources' document
     titles and the prompt's own label of the graph's facts ("The Opta certified for ATEX zone is [1] (knowledge graph
-    facts, each line citing its source)"). A yes/no question restated is its "yes", so it never echoes."""
-    said = content_terms(CITE.sub("", reply)) - content_terms(question) - content_terms(titles) - _LABEL_WORDS
+    facts, each line citing its source)"). A yes/no question restated is its "yes", so it never echoes; a value the
+    question does not write is said ("The maximum suction lift is 2 m")."""
+    plain = CITE.sub("", reply)
+    said = content_terms(plain) - content_terms(question) - content_terms(titles) - _LABEL_WORDS
+    said |= _values(plain) - _values(question)
     return not analyse(question).yes_no and not said
+
+
+def _values(text: str) -> set[str]:
+    """The numbers with a unit `text` writes ("2 m", "45 °C")."""
+    return {m.group(0).strip() for m in NUMBER_UNIT.finditer(text)}
 
 
 def off_topic(question: str, reply: str, sources: Sequence[tuple[str, str]]) -> bool:
