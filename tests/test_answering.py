@@ -769,6 +769,16 @@ def test_only_a_reply_that_hit_the_token_limit_loses_its_unfinished_last_sentenc
     assert tidy_reply(listed, truncated=True) == "Features:\n1. Humidity sensing [2]."
 
 
+def test_a_refusal_closing_a_stated_value_is_dropped() -> None:
+    """"The maximum fluid temperature is 45 °C. The documents do not contain the answer.": the small model ends on the
+    prompt's refusal sentence after answering; the answer stays. A refusal after no value, or alone, stays whole."""
+    closed = "The maximum fluid temperature is 45 °C [1]. The documents do not contain the answer."
+    assert tidy_reply(closed, truncated=False) == "The maximum fluid temperature is 45 °C [1]."
+    vague = "The pump is for chemicals [1]. The documents do not contain the answer."
+    assert tidy_reply(vague, truncated=False) == vague
+    assert tidy_reply(NO_ANSWER, truncated=False) == NO_ANSWER
+
+
 def test_a_reply_loses_the_source_headers_it_copied_from_the_prompt() -> None:
     copied = ("The charge current of the LiPo is 512 mA [2]. This is specified in the Arduino Zephyr Air p. 6, "
               "section: 1 The Board [2].")

@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 
 from kgrag.answering.blocks import GRAPH_FACTS
-from kgrag.answering.refusal import CITE, NO_ANSWER
+from kgrag.answering.refusal import CITE, NO_ANSWER, is_refusal
+from kgrag.answering.values import NUMBER_UNIT
 from kgrag.answering.words import content_terms
 from kgrag.ingest.sentences import split_sentences
 
@@ -101,8 +102,21 @@ def without_source_headers(reply: str) -> str:
     return text if text or not reply.strip() else NO_ANSWER
 
 
+def without_closing_refusal(reply: str) -> str:
+    """`reply` without a refusal that closes an answer stating a value ("The maximum fluid temperature is 45 °C. The
+    documents do not contain the answer."): the small model's habit of ending on the prompt's refusal sentence."""
+    sentences = split_sentences(reply.strip())
+    end = len(reply.rstrip())
+    while len(sentences) > 1 and is_refusal(sentences[-1]) and reply.rfind(sentences[-1], 0, end) >= 0:
+        end = reply.rfind(sentences.pop(), 0, end)  # cut where the refusal starts: the lines before stay as written
+    kept = reply[:end].rstrip()
+    if end == len(reply.rstrip()) or is_refusal(kept) or not NUMBER_UNIT.search(CITE.sub(" ", kept)):
+        return reply
+    return kept
+
+
 def tidy_reply(reply: str, truncated: bool) -> str:
-    """The reply without repeated sentences and copied source headers and, when the model hit its token limit,
-    without its cut-off end."""
-    text = without_source_headers(without_repeats(reply))
+    """The reply without repeated sentences, copied source headers and a refusal closing a stated value and, when
+    the model hit its token limit, without its cut-off end."""
+    text = without_closing_refusal(without_source_headers(without_repeats(reply)))
     return without_cut_end(text) if truncated else text
