@@ -609,10 +609,12 @@ def test_passages_shown_after_a_refusal_are_not_called_no_answer_when_the_first_
     """The small model refuses; the closest passages follow. When the first writes every word asked ("Alarm A2
     means …" for "What does alarm A2 mean?") they are introduced as what the documents say, not as no direct answer."""
     manual = _item("Alarm A1 means the tank is empty: refill it. Alarm A2 means no stroke was detected for 30 s: check"
-                   " the diaphragm.\nReplace the diaphragm once a year.", "c7", "Dosing Pump Manual", "3 Alarms")
+                   " the diaphragm.\nReplace the diaphragm once a year.\nPriming takes 30 to 60 seconds.", "c7",
+                   "Dosing Pump Manual", "3 Alarms")
     refusal = "The documents do not contain the answer."
     for question, lead in (("What does alarm A2 mean?", STATED_LEAD), ("How often must the diaphragm be replaced?",
-                                                                        NO_DIRECT_ANSWER)):
+                                                                        NO_DIRECT_ANSWER),
+                           ("How long does priming take?", STATED_LEAD)):  # "30 to 60 seconds" says how long
         context = Context(question=question, strategy="test", items=[manual], tokens=60, budget=2000)
         answer = generate_answer(FakeLLM(replies=[refusal]), question, context, mode="auto", focus_tokens=100,
                                  passages=4)

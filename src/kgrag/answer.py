@@ -26,6 +26,7 @@ from kgrag.answering.select import Focus, focus_units
 from kgrag.answering.suits import try_suits, writes_value_for
 from kgrag.answering.terms import analyse, asks_product, question_coverage
 from kgrag.answering.tidy import loops, tidy_reply
+from kgrag.answering.values import dimension_words, value_dimensions
 from kgrag.answering.variants import try_variants
 from kgrag.errors import ConfigError
 from kgrag.models.base import LLM, Embedder, Message
@@ -239,7 +240,8 @@ def evidence_lead(question: str, evidence: str) -> str:
     supported"; "What does alarm E2 mean?" – "Alarm E2 means …"), so the answer does not claim the documents lack what
     they state; else that there is no direct answer."""
     first = CITE.split(evidence, maxsplit=1)[0]
-    return STATED_LEAD if question_coverage(question, first) >= 1.0 else NO_DIRECT_ANSWER
+    measured = " ".join(dimension_words(value_dimensions(first)))  # "How long …?": "30 to 60 seconds" says how long
+    return STATED_LEAD if question_coverage(question, f"{first} {measured}") >= 1.0 else NO_DIRECT_ANSWER
 
 
 def evidence_plan(blocks: list[Block], context: Context, evidence: str, lead: str = "") -> Plan:
