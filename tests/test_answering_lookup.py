@@ -49,6 +49,8 @@ def test_the_asked_columns_cell_of_the_row_the_question_describes_answers() -> N
     assert path == "table lookup" and text.rstrip().endswith("Action: Run a two-point calibration."), text
     path, text = _ask("What should I do when error E12 appears?")  # "appears": a word no passage writes
     assert path == "table lookup" and text.rstrip().endswith("Action: Check the supply; it must be at least 9 V."), text
+    path, text = _ask("What should I do when error E12 appears on the GW-9?")  # the product named by the title only
+    assert path == "table lookup" and text.rstrip().endswith("Action: Check the supply; it must be at least 9 V."), text
 
 
 def test_no_lookup_without_a_column_named_or_a_row_carrying_the_question() -> None:

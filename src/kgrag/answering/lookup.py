@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from kgrag.answering.extract import answer_text
+from kgrag.answering.extract import MIN_NAMES, answer_text
 from kgrag.answering.select import Scored, attribute_share
 from kgrag.answering.terms import QuestionTerms
 from kgrag.answering.words import content_terms, fold, term_list, words_found
@@ -51,10 +51,11 @@ def try_lookup(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) -
     if not (q.wants_name or _MEANS.match(q.text) or _ACTS.match(q.text)) or q.compares or q.yes_no:
         return None
     written = {w for s in ranked for w in term_list(s.unit.scoped())}  # "… when alarm A2 appears": a word no passage
-    for s in ranked[:CANDIDATES]:  # writes tells no row apart
+    best_named = max((s.names for s in ranked[:CANDIDATES]), default=0.0)  # writes tells no row apart
+    for s in ranked[:CANDIDATES]:
         u = s.unit
-        if q.names and s.names < 1.0:  # "the ERR LED": the row of the named thing
-            continue
+        if q.names and (s.names < best_named or s.names < MIN_NAMES):  # "the ERR LED", "alarm A2 on the DP-20": the
+            continue  # row of the named thing (a name in its document's title counts half)
         column = asked_column(q.text, u.header) if u.kind == "row" and u.header else None
         heads, cells = [h.strip() for h in u.header.split("|")], [c.strip() for c in u.text.split("|")]
         if column is None or len(heads) != len(cells):
