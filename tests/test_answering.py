@@ -564,6 +564,12 @@ def test_a_reply_copying_a_passage_that_misses_the_question_shows_the_passage_th
     said = "It reacts within 4 s to a change of the relative humidity, measured by its capacitive element [2]."
     answer = generate_answer(FakeLLM(replies=[said]), value, _context(value), mode="generative", focus_tokens=300)
     assert "off_topic" not in answer.context.info and answer.text.startswith("It reacts within 4 s"), answer.text
+    from kgrag.answering.on_topic import off_topic
+    codes = "Which Modbus function codes does the QX-700 support?"  # "support" is also a word of another title
+    sources = [("Gateway support log", "Ticket 1: no reply."), ("Zephyr Board", "The QX-700 supports Modbus function "
+                                                                               "codes 03, 04 and 06.")]
+    assert not off_topic(codes, "The QX-700 supports functions 03 (read holding registers), 04 (read input "
+                                "registers) and 06 (write single register) [2].", sources)  # it names the QX-700
 
 
 def test_a_release_notes_heading_gives_the_version_a_change_came_with() -> None:

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from kgrag.answering.asks import asks_overview
 from kgrag.answering.blocks import GRAPH_FACTS
+from kgrag.answering.names import name_found
 from kgrag.answering.refusal import CITE
 from kgrag.answering.terms import analyse
 from kgrag.answering.values import NUMBER_UNIT, dimension_of_unit
@@ -37,12 +38,15 @@ def off_topic(question: str, reply: str, sources: Sequence[tuple[str, str]]) -> 
     """A reply of several clauses that writes fewer than half the words the question asks about (beyond its names
     and the sources' titles) while one source writes them all: "How do I reset the gateway to factory defaults?"
     answered with the configuration file's keys above the "Factory reset" passage, a small model copying the wrong
-    passage. A short reply may name the answer alone ("The HS3003 [1]."); a value of the asked quantity answers, and
-    an overview sums up in words of its own."""
+    passage. A short reply may name the answer alone ("The HS3003 [1]."); a value of the asked quantity answers, an
+    overview sums up in words of its own, and a reply naming what the question names is about it ("The AS-200
+    supports functions 03, 04 and 06" for its "Modbus function codes")."""
     q = analyse(question)
     asked = q.attributes - content_terms(" ".join(title for title, _ in sources)) - {fold(n) for n in q.names}
     said = content_terms(CITE.sub("", reply))
-    if q.yes_no or asks_overview(question) or not asked or len(said) < OFF_TOPIC_WORDS or len(words_found(asked, said)) * 2 >= len(asked):
+    if (q.yes_no or asks_overview(question) or not asked or len(said) < OFF_TOPIC_WORDS
+            or len(words_found(asked, said)) * 2 >= len(asked)
+            or any(name_found(" ".join(p), reply.lower()) for p in q.phrases)):
         return False
     if q.dimensions and any(dimension_of_unit(m.group(2)) & q.dimensions for m in NUMBER_UNIT.finditer(reply)):
         return False
