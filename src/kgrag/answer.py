@@ -196,13 +196,12 @@ def plan_answer(
             context.info["answer_path"] = "procedure"
             return Plan(blocks, "quote", steps)
         compared = try_compare(q, focus.ranked, titles) or try_extreme(q, focus.ranked, titles)
-        looked_up = try_lookup(q, focus.ranked, titles) if compared is None else None  # "Which key sets …": a cell
-        if compared is not None or looked_up is not None:
-            context.info["answer_path"] = "comparison" if looked_up is None else "table lookup"
-            compared = compared or looked_up or ""
+        quoted = compared or try_lookup(q, focus.ranked, titles)  # "Which key sets …": a table cell
+        if quoted is not None:
+            context.info["answer_path"] = "comparison" if compared else "table lookup"
             if mode == "auto" and passages:  # then, as after a quote, the passages on what is asked
-                compared = followed_by(compared, key_quotes(q, focus, titles, passages, compared))
-            return Plan(blocks, "quote", compared)
+                quoted = followed_by(quoted, key_quotes(q, focus, titles, passages, quoted))
+            return Plan(blocks, "quote", quoted)
         # "…, and what …": a quote for each clause; else one unit stating the asked value, else a quote for each word
         units = [s.unit for s in focus.ranked]  # asked together ("the range and accuracy")
         found = quote_each_clause(question, units, scopes, titles, context.info.get("bridge", ""))

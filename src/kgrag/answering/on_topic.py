@@ -10,7 +10,7 @@ from kgrag.answering.blocks import GRAPH_FACTS
 from kgrag.answering.names import name_found
 from kgrag.answering.refusal import CITE
 from kgrag.answering.terms import analyse
-from kgrag.answering.values import NUMBER_UNIT, dimension_of_unit
+from kgrag.answering.values import NUMBER_UNIT, dimension_of_unit, without_values_of
 from kgrag.answering.words import content_terms, fold, words_found
 
 OFF_TOPIC_WORDS = 8  # content words from which a reply is more than a name: one answering nothing asked is off topic
@@ -25,13 +25,8 @@ def echoes(question: str, reply: str, titles: str = "") -> bool:
     question does not write is said ("The maximum suction lift is 2 m")."""
     plain = CITE.sub("", reply)
     said = content_terms(plain) - content_terms(question) - content_terms(titles) - _LABEL_WORDS
-    said |= _values(plain) - _values(question)
+    said |= {m.group(0) for m in NUMBER_UNIT.finditer(without_values_of(plain, question))}
     return not analyse(question).yes_no and not said
-
-
-def _values(text: str) -> set[str]:
-    """The numbers with a unit `text` writes ("2 m", "45 °C")."""
-    return {m.group(0).strip() for m in NUMBER_UNIT.finditer(text)}
 
 
 def off_topic(question: str, reply: str, sources: Sequence[tuple[str, str]]) -> bool:
