@@ -1310,3 +1310,21 @@ def test_a_polite_request_after_the_users_situation_checks_no_quantity() -> None
     assert "voltage" in analyse(asked).dimensions  # a yes/no question about the value written
     request = "My node runs off a 12 V battery. Can you tell me the maximum VIN current?"
     assert "voltage" not in analyse(request).dimensions  # a request for another value: the 12 V is the situation
+
+
+def test_rows_that_only_their_heading_ties_to_an_explanation_question_rank_below_a_sentence_that_answers_it() -> None:
+    """Pin rows under "RS-485 Modbus Communication Port (J5)" carry the asked words through their heading only, and
+    short rows win BM25; for "how does … affect … communication?" the sentence about the bus ranks first. A
+    question asking a row's value still gets the rows."""
+    from kgrag.answering.select import score_units
+
+    heading = "RS-485 Modbus Communication Port (J5)"
+    rows = [Unit(block=1, pos=i, text=text, kind="row", heading=heading, header="Pin | Signal")
+            for i, text in enumerate(["1 | GND", "2 | TXP 485", "3 | TXN 485", "4 | RXP 485"])]
+    prose = Unit(block=2, pos=0, text="The port runs Modbus communication over RS-485 half-duplex: each request waits "
+                                      "for the reply on the shared pair of wires.", kind="sentence", heading="Fieldbus")
+    scopes = {1: "QX-7 Controller", 2: "QX-7 Controller"}
+    why = score_units("How does the RS-485 port affect Modbus communication?", [*rows, prose], scopes)
+    assert why[0].unit is prose
+    which = score_units("Which signal is on pin 1 of the RS-485 Modbus communication port?", [*rows, prose], scopes)
+    assert which[0].unit.text == "1 | GND"

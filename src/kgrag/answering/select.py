@@ -43,6 +43,9 @@ SUPPLY_SYMBOL = re.compile(r"(?<![\w-])V_?(?:DD|CC|IN|BAT|SUPPLY)\w{0,3}(?![\w-]
 FOREIGN = 0.3  # share of non-Latin letters above which a unit counts as written in another language
 LABELLED_BOOST = 1.0  # lexical score of a list line an overview's aspect labels ("2.4 GHz, 13 channels" under "Wi-Fi"):
 # as high as the best match, though it writes no asked word (overview focus gold recall, tuned 0.427 -> 0.454)
+_EXPLANATION = re.compile(r"\b(?:why|explain\w*|affects?|causes?|reasons?)\b", re.IGNORECASE)  # asks a why or how
+HEADING_ONLY = 0.5  # lexical score multiplier of a row whose cells write no asked word (only its heading does) for an
+# explanation asked: ten pin rows under "Communication Protocols" do not say how RS-485 affects Modbus (dev 0.503 -> 0.512)
 MAX_EMBEDDED = 40  # units embedded per question (the best by the lexical score): 40 and 80 gave the same focus, 0.43 vs 0.73 s
 
 
@@ -218,6 +221,8 @@ def score_units(
     if 2 * len(attested) < len(q.attributes):
         attested = q.attributes
     broad = asks_difference(question) or asks_overview(question)  # "Summarise what changed between A and B"
+    explains = bool(_EXPLANATION.search(question)) and not q.yes_no
+    asked_words = set(words(query + term_list(question)))  # a code the question writes ("0x48") counts too
     scored: list[Scored] = []
     owned = {n for n, t in (titles or {}).items() if t and any(title_names(p, t) for p in products)}  # own documents
     elsewhere = {id(u) for u in units if other_document(products, (titles or {}).get(u.block, ""), u.block in owned, u)
@@ -225,6 +230,8 @@ def score_units(
     for u, lex in zip(units, lexical, strict=True):
         if labels and labelled_by(u, labels):  # the overview's aspect is the label of this list line
             lex = max(lex, LABELLED_BOOST)
+        elif u.kind == "row" and explains and not asked_words & set(words(term_list(u.text))):
+            lex *= HEADING_ONLY
         near = u.scoped()
         unit_dims = value_dimensions(u.value_text())
         attrs = attribute_share(q.attributes, attested, u)
