@@ -168,6 +168,20 @@ def test_a_passage_pointing_to_a_figure_table_or_link_is_no_quote() -> None:
     assert not points_elsewhere("The current drawn is shown below: 24 mA active, 4 mA idle.")  # it states values
 
 
+def test_a_passage_pointing_to_other_documents_is_no_quote() -> None:
+    """"Please refer to its corresponding documentation", "REFER TO THE DATA SHEET …, CONTACT YOUR SUPPLIER": a
+    pointer to another document says nothing of the product; a sentence that refers to a value does."""
+    from kgrag.answering.quotes import points_elsewhere
+
+    assert points_elsewhere("For detailed information about the Zephyr Tag, please refer to its corresponding "
+                            "documentation available on the Zephyr Docs site.")
+    assert points_elsewhere("REFER TO THE DATA SHEET AND USER DOCUMENTATION FOR INFORMATION ON USE. FOR THE LATEST "
+                            "PRODUCT INFORMATION, CONTACT YOUR SUPPLIER.")
+    assert points_elsewhere("Firmware updates can be found on the product page of the Zephyr Tag.")
+    assert not points_elsewhere("Refer to the manual: the Zephyr Tag runs for 14 days on a CR2032 cell.")
+    assert not points_elsewhere("The Zephyr Tag sends its readings to the gateway every 10 s.")
+
+
 def test_the_closest_passages_of_a_question_setting_two_products_side_by_side_show_both() -> None:
     """"The Zephyr Air or the Zephyr Pro?": the better-scored product's passages would fill every quote; each one's
     best quotable passage comes first."""

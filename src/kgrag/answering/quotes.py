@@ -27,7 +27,13 @@ _POINTER = re.compile(r"\b(?:figure|table|image|picture|diagram|illustration)s?\
                       r"|\b(?:below|above)\s+(?:figure|table|image|picture|diagram)\b|\billustrated (?:in|below|above)\b"
                       r"|\bshown (?:below|above|in the (?:figure|image|picture|diagram))\b|^\s*(?:below|above) (?:is|are)\b"
                       r"|\b(?:below|above)\s*:?\s*$|\bthe (?:next|following) (?:figure|table|image|diagram)s?\b"
-                      r"|\bthe following list\b|https?://", re.IGNORECASE)
+                      r"|\bthe following list\b|https?://"
+                      # or to other documents: "please refer to its corresponding documentation", "REFER TO THE DATA
+                      # SHEET …", "contact your supplier", "… can be found on the product page"
+                      r"|\brefer to (?:the|its|our|their|this)\b[^.]{0,60}?\b(?:documentation|docs|data ?sheets?|manuals?|"
+                      r"guides?|pages?|site|website)\b|\bcontact your (?:supplier|distributor|dealer|reseller)\b"
+                      r"|\bcan be found (?:in|on|at) (?:the|our)\b[^.]{0,40}?\b(?:documentation|docs|pages?|site|website)\b",
+                      re.IGNORECASE)
 
 
 def points_elsewhere(text: str) -> bool:
