@@ -18,7 +18,7 @@ DIMENSIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "current": (("current", "amp", "ampere"), ("A", "mA", "µA", "uA", "nA", "amp", "amps", "ampere", "amperes", "milliamp",
                                                "milliamps", "milliamperes", "microamp", "microamps", "microamperes")),
     "power": (("power", "wattage"), ("W", "mW", "kW", "µW", "uW", "dBm", "watt", "watts", "milliwatt", "milliwatts")),
-    "frequency": (("frequency", "clock", "speed", "sampling", "odr", "bandwidth", "rate"),
+    "frequency": (("frequency", "clock", "speed", "sampling", "odr", "bandwidth", "rate", "often"),
                   ("Hz", "kHz", "MHz", "GHz", "hertz", "kilohertz", "megahertz", "fps", "FPS")),
     "data_rate": (("baud", "throughput", "bitrate", "rate", "speed"), ("bps", "kbps", "Mbps", "Gbps", "bit/s", "kbit/s", "Mbit/s", "Gbit/s", "MBit/s", "Mb/s", "Gb/s", "baud", "kB/s", "MB/s")),
     "memory": (("memory", "flash", "ram", "sram", "eeprom", "storage", "rom", "psram", "cache"),
@@ -30,7 +30,8 @@ DIMENSIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "temperature": (("temperature", "thermal", "heat"), ("°C", "°F", "K", "ºC", "C")),
     "pressure": (("pressure", "barometric", "altitude"), ("Pa", "hPa", "kPa", "MPa", "bar", "mbar", "atm", "psi")),
     "humidity": (("humidity", "moisture"), ("%RH", "RH", "rH", "%rH", "%")),  # relative humidity is a percentage
-    "time": (("time", "duration", "delay", "latency", "period", "timeout", "lifetime", "startup", "response", "long"),
+    "time": (("time", "duration", "delay", "latency", "period", "timeout", "lifetime", "startup", "response", "long",
+              "often", "interval"),
              ("s", "ms", "µs", "us", "ns", "min", "h", "sec", "seconds", "milliseconds", "microseconds", "minutes", "hours",
               "days", "weeks", "months", "years")),
     "mass": (("weight", "mass", "weigh", "heavy"), ("g", "kg", "mg", "gram", "grams", "kilogram", "kilograms")),
