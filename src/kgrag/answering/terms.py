@@ -224,8 +224,9 @@ def analyse(question: str) -> QuestionTerms:
             asked.append(tok)
             continue
         first = i == 0 or bool(SENTENCE_END.search(question, matches[i - 1].end(), matches[i].start()))
-        if CHEMICAL.fullmatch(tok) or value_unit(tokens, i) or _rating_code(tokens, i):  # "CO2": what a sensor
-            asked.append(tok)  # measures, not a part it has; "60 V": a value's unit; "IP rating": what is asked
+        if (CHEMICAL.fullmatch(tok) or value_unit(tokens, i) or _rating_code(tokens, i)  # "CO2": what a sensor
+                or i > 0 and tokens[i - 1].lower() in ("degree", "degrees")):  # measures, not a part it has; "60 V":
+            asked.append(tok)  # a value's unit, and so is "degrees Celsius"; "IP rating": what is asked
             continue
         if _is_name(tok, first=first) or _designated_letter(tokens, i) or (  # "Rev A"
                 tok.isdigit() and i > 0 and names and names[-1] == tokens[i - 1]  # "Nano 33",
