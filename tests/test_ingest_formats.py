@@ -242,3 +242,30 @@ def test_plain_text_heading_level(line: str, level: int) -> None:
 ])
 def test_a_plain_text_title_is_the_first_paragraphs_line_naming_a_document_kind(lines: list[str], title: str) -> None:
     assert text_title(lines) == title
+
+
+def test_a_plain_text_paragraph_of_pipe_joined_cells_is_a_table_a_row_per_line(tmp_path: Path) -> None:
+    """An errata sheet's summary written with "|" between cells: re-flowed, its rows ran into one line ("… | Fixed
+    in E1 | ADC offset …"), so no row could be quoted; as a table each row keeps its line and the header its
+    columns. A sentence with one "|" in it stays text."""
+    sheet = tmp_path / "errata.txt"
+    sheet.write_text("QX-9 SILICON ERRATA\n\nErratum | Title | Affected revisions | Fixed in\n"
+                     "E1 | ADC offset below -20 °C | A, B | C\nE2 | USB suspend current too high | A | B\n\n"
+                     "The pipe | character is\nused in shell examples only.\n", encoding="utf-8")
+    text = "\n".join(c.text for c in parse_file(sheet, root=tmp_path, settings=SETTINGS).chunks)
+    assert "Erratum | Title | Affected revisions | Fixed in\nE1 | ADC offset below -20 °C | A, B | C\n" in text
+    assert "The pipe | character is used in shell examples only." in text
+    from kgrag.ingest.text import table_rows
+
+    assert table_rows(["| Key | Default |", "|---|:--:|", "| poll.ms | 1000 |"]) == ["Key | Default", "poll.ms | 1000"]
+    assert table_rows(["a | b", "no cells here"]) is None
+
+
+def test_a_row_of_names_over_rows_of_marks_is_a_table_header() -> None:
+    """A compatibility matrix ("Accessory | Part number | QX-9 | QX-9S" over "Wall bracket | ACC-101 | ✓ | –") has
+    no numbers for the header rule to find; its marks say the first row names columns."""
+    from kgrag.ingest.table_header import header_like
+
+    assert header_like("Accessory | Part number | QX-9 | QX-9S", ["Wall bracket | ACC-101 | ✓ | –"])
+    assert header_like("Feature | QX-9 | QX-9S", ["PoE | no | yes"])
+    assert not header_like("Security | ATECC608 | SE050", ["Crypto | ATECC508 | NXP"])  # names over names: data

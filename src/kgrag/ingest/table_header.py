@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 _TOKEN = re.compile(r"[^\s|]+")
 _LETTER = re.compile(r"[^\W\d_]")
+_MARK = re.compile(r"^\s*(?:[✓✔✗✘●○]|yes|no)\s*$", re.IGNORECASE)  # a matrix cell: supported or not
 LOOKAHEAD = 3  # rows after a header of model codes that may show the table's first number
 
 
@@ -19,10 +20,12 @@ def value_digits(row: str) -> int:
 def header_like(row: str, following: Sequence[str]) -> bool:
     """The first row of a table is its header when it names columns (few digits) and data follows; a row of model
     codes ("Characteristic | KX-220 | KX-220L") is one too when numbers follow within a few rows (a row of part
-    names followed by more names, "Security | ATECC608 | …", is data)."""
+    names followed by more names, "Security | ATECC608 | …", is data), and so is one heading a matrix of marks
+    ("Accessory | TX-20 | TX-40" over "Wall bracket | ✓ | –")."""
     if not following:
         return False
     digits = sum(c.isdigit() for c in row)
     if digits <= max(2, len(row) // 10) and sum(c.isdigit() for c in following[0]) >= digits:
         return True
-    return value_digits(row) == 0 and any(value_digits(r) for r in following[:LOOKAHEAD])
+    return value_digits(row) == 0 and any(value_digits(r) or any(_MARK.match(c) for c in r.split("|"))
+                                          for r in following[:LOOKAHEAD])

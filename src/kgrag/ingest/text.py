@@ -1,5 +1,6 @@
 """Plain-text loader: paragraphs separated by blank lines or ruled lines, streamed line by line; a one-line
-paragraph that reads as a manual's heading ("3.2  Mounting position", "TROUBLESHOOTING") starts a section."""
+paragraph that reads as a manual's heading ("3.2  Mounting position", "TROUBLESHOOTING") starts a section, and a
+paragraph whose lines are cells joined by "|" is a table, one row per line."""
 
 from __future__ import annotations
 
@@ -30,6 +31,8 @@ _DOCUMENT_KIND = re.compile(
     r"(?i)\b(?:data\s?sheets?|spec(?:ification)?\s+sheets?|manuals?|handbooks?|guides?|release\s+notes?|"
     r"change\s?logs?|(?:application|app|technical)\s+notes?|white\s?papers?|product\s+briefs?|brochures?|"
     r"catalogu?es?|frequently\s+asked\s+questions|faqs?|logs?|instructions|tutorials?|errata|quick\s?start)\b")
+_CELL_SEPARATOR = re.compile(r"\s*\|\s*")
+_DASHES = re.compile(r"^:?-{2,}:?$")
 _ADMONITIONS = {"NOTE", "NOTES", "WARNING", "CAUTION", "DANGER", "IMPORTANT", "TIP", "ATTENTION", "NOTICE", "HINT"}
 
 
@@ -82,6 +85,18 @@ def heading_level(line: str) -> int:
     return 0
 
 
+def table_rows(lines: list[str]) -> list[str] | None:
+    """The rows of a paragraph written as a pipe table ("E3 | SPI clock glitch | A, B, C | not fixed"), each
+    row's cells joined by " | "; None unless every line has the same number (2+) of cells. Reflowed, such a
+    table became one line of all its cells."""
+    rows = [_CELL_SEPARATOR.split(line.strip().strip("|")) for line in lines]
+    rows = [r for r in rows if not all(_DASHES.match(c) for c in r)]  # "|---|---|" under the header
+    widths = {len(r) for r in rows}
+    if len(rows) < 2 or len(widths) != 1 or widths.pop() < 2:
+        return None
+    return [" | ".join(normalize_whitespace(c) for c in r) for r in rows]
+
+
 def _blocks(lines: Iterator[str]) -> Iterator[Block]:
     """Paragraph blocks under a heading stack; a paragraph ends at a blank line, a rule or the size bound."""
     stack = HeadingStack()
@@ -92,6 +107,8 @@ def _blocks(lines: Iterator[str]) -> Iterator[Block]:
             heading = normalize_whitespace(para[0])
             stack.push(level, heading)
             yield Block(stack.path(), heading, "heading")
+        elif (rows := table_rows(para)) is not None:
+            yield Block(stack.path(), "\n".join(rows), "table")
         else:
             text = normalize_whitespace(reflow(para))
             if text:
