@@ -1328,3 +1328,19 @@ def test_rows_that_only_their_heading_ties_to_an_explanation_question_rank_below
     assert why[0].unit is prose
     which = score_units("Which signal is on pin 1 of the RS-485 Modbus communication port?", [*rows, prose], scopes)
     assert which[0].unit.text == "1 | GND"
+
+
+def test_how_often_asks_an_interval_or_a_rate_and_degrees_celsius_is_a_unit_not_a_name() -> None:
+    """"How often should the filter mat be replaced?" is answered by "12 months", "How often does the barometer give
+    a reading?" by "1 Hz to 75 Hz"; "… to degrees Celsius?" names no product the documents lack ("°C" is how they
+    write it), while "the DIN Celsius" still names one."""
+    q = analyse("How often should the filter mat of the Zephyr Core be replaced?")
+    assert q.dimensions == {"time", "frequency"}
+    units = [Unit(block=1, pos=0, text="Replace the filter mat once a year.", kind="sentence"),
+             Unit(block=1, pos=1, text="Filter mat | ZF-01 | 12 months", kind="row", header="Part | Part number | Interval")]
+    from kgrag.answering.select import score_units
+
+    row = next(s for s in score_units(q.text, units, {1: "Zephyr Core"}) if s.unit.kind == "row")
+    assert row.parts["unit"] == 1.0  # its months are the asked quantity
+    assert analyse("How do I convert the register value to degrees Celsius?").names == []
+    assert analyse("What is the supply voltage of the DIN Celsius?").names == ["DIN", "Celsius"]
