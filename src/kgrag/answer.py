@@ -18,6 +18,7 @@ from kgrag.answering.extremes import try_extreme
 from kgrag.answering.families import family_overview
 from kgrag.answering.grounding import reply_problems
 from kgrag.answering.lookup import try_lookup
+from kgrag.answering.matrix import try_matrix
 from kgrag.answering.names import missing_items, missing_kind, name_found, unknown_names
 from kgrag.answering.procedure import try_procedure
 from kgrag.answering.quotes import documents_tail, followed_by, key_quotes, quote_answer, sides_first
@@ -166,6 +167,12 @@ def plan_answer(
         if mode == "auto" and passages:
             picked = followed_by(picked, key_quotes(q, focus, titles, passages, picked))
         return Plan(blocks, "quote", picked)
+    marked = try_matrix(q, focus.ranked, titles) if mode in ("extractive", "auto") else None
+    if marked is not None:  # "Which accessories fit the TX-20?": the marks of the column it names
+        context.info["answer_path"] = "mark matrix"
+        if mode == "auto" and passages:
+            marked = followed_by(marked, key_quotes(q, focus, titles, passages, marked))
+        return Plan(blocks, "quote", marked)
     chosen = try_choose(q, focus.ranked, titles) if mode in ("extractive", "auto") else None
     rated = try_suits(q, focus.ranked, titles) if chosen is None and mode in ("extractive", "auto") else None
     if chosen is not None and mode == "auto" and passages:  # then, as after a quote, the key passages: what each

@@ -1,0 +1,74 @@
+"""Questions over a matrix of marks, as compatibility and feature tables are written ("Accessory | Part number |
+TX-20 | TX-40" over "Wall bracket | ACC-101 | ✓ | –"): "Which accessories fit the TX-20?" lists the rows marked in
+the column the question names, "Does the wall bracket fit the TX-40?" reads the one cell of the row and column it
+names. Quoted as rows, the marks left a small model (and the reader) to count columns."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from kgrag.answering.select import Scored
+from kgrag.answering.terms import QuestionTerms
+from kgrag.answering.units import Unit
+from kgrag.answering.words import content_terms
+
+_YES = frozenset({"✓", "✔", "●", "yes", "supported"})
+_NO = frozenset({"", "–", "—", "-", "✗", "✘", "○", "no", "n/a", "not supported"})
+_WHICH = re.compile(r"\b(?:which|what)\b", re.IGNORECASE)
+MIN_MARK_COLUMNS = 2  # a matrix sets two or more things side by side
+
+
+def mark(cell: str) -> bool | None:
+    """True for a cell marking "yes" (✓, Yes), False for "no" (–, ✗, empty), None for any other text."""
+    text = cell.strip().lower().rstrip(" .")
+    return True if text in _YES else False if text in _NO else None
+
+
+def _cells(unit: Unit) -> tuple[list[str], list[str]] | None:
+    heads = [h.strip() for h in unit.header.split("|")]
+    cells = [c.strip() for c in unit.text.split("|")]
+    return (heads, cells) if unit.kind == "row" and unit.header and len(heads) == len(cells) else None
+
+
+def _names_column(question: str, head: str) -> bool:
+    """The question writes the column's name whole: "TX-20" is not named by "TX-20S"."""
+    return len(head) > 1 and re.search(rf"(?<![\w-]){re.escape(head)}(?![\w-])", question, re.IGNORECASE) is not None
+
+
+def _label(heads: list[str], cells: list[str], marks: set[int]) -> str:
+    """A row as the list names it: its first cell, with its other text cells ("Wall bracket (ACC-101)")."""
+    rest = [c for i, c in enumerate(cells[1:], 1) if i not in marks and c]
+    return f"{cells[0]} ({', '.join(rest)})" if rest else cells[0]
+
+
+def try_matrix(q: QuestionTerms, ranked: list[Scored], titles: Mapping[int, str]) -> str | None:
+    """The marked rows of the one matrix column the question names, or the verdict of the one cell of the row and
+    column a yes/no question names; None when no matrix of the context has exactly one named column."""
+    tables: dict[tuple[int, str], list[Unit]] = {}
+    for s in ranked:
+        if _cells(s.unit) is not None and all(u.text != s.unit.text for u in tables.get((s.unit.block, s.unit.header), [])):
+            tables.setdefault((s.unit.block, s.unit.header), []).append(s.unit)
+    asked = content_terms(q.text)
+    for rows in tables.values():
+        heads = _cells(rows[0])[0]  # type: ignore[index]
+        table = [_cells(r)[1] for r in rows]  # type: ignore[index]
+        marks = {i for i in range(1, len(heads)) if all(mark(c[i]) is not None for c in table)
+                 and any(mark(c[i]) for c in table)}
+        named = [i for i in marks if _names_column(q.text, heads[i])]
+        if len(marks) < MIN_MARK_COLUMNS or len(named) != 1:
+            continue
+        col, title = named[0], titles.get(rows[0].block, "")
+        lead = f"{title}: " if title else ""
+        labelled = [(r, c) for r, c in zip(rows, table, strict=True) if content_terms(c[0]) and content_terms(c[0]) <= asked]
+        if q.yes_no and len(labelled) == 1:  # "Does the wall bracket fit the TX-40?"
+            row, cells = labelled[0]
+            verdict = "Yes" if mark(cells[col]) else "No"
+            return f"{verdict}. {lead}{row.display().rstrip(' .;')} [{row.cited()}]."
+        if not q.yes_no and not labelled and _WHICH.search(q.text):  # "Which accessories fit the TX-20?"
+            marked = [(r, c) for r, c in zip(rows, table, strict=True) if mark(c[col])]
+            if not marked or len(marked) == len(rows):
+                continue  # every row or none: the column singles nothing out
+            listed = "; ".join(_label(heads, c, marks) for _, c in marked)
+            return f"{lead}{heads[0]} marked for the {heads[col]}: {listed} [{marked[0][0].cited()}]."
+    return None
