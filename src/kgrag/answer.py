@@ -17,6 +17,7 @@ from kgrag.answering.extract import try_extract, try_list
 from kgrag.answering.extremes import try_extreme
 from kgrag.answering.families import family_overview
 from kgrag.answering.grounding import reply_problems
+from kgrag.answering.labelled import try_labelled
 from kgrag.answering.lookup import try_lookup
 from kgrag.answering.matrix import try_matrix
 from kgrag.answering.names import missing_items, missing_kind, name_found, unknown_names
@@ -203,7 +204,8 @@ def plan_answer(
             context.info["answer_path"] = "procedure"
             return Plan(blocks, "quote", steps)
         compared = try_compare(q, focus.ranked, titles) or try_extreme(q, focus.ranked, titles)
-        quoted = compared or try_lookup(q, focus.ranked, titles)  # "Which key sets …": a table cell
+        quoted = (compared or try_lookup(q, focus.ranked, titles)  # "Which key sets …": a table cell
+                  or try_labelled(q, focus.ranked, titles))  # "What is the workaround for …": a record's labelled line
         if quoted is not None:
             context.info["answer_path"] = "comparison" if compared else "table lookup"
             if mode == "auto" and passages:  # then, as after a quote, the passages on what is asked
