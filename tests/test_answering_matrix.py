@@ -52,3 +52,8 @@ def test_the_answer_path_quotes_the_matrix_without_a_model_call() -> None:
     answer = generate_answer(FakeLLM(replies=[]), question, context, mode="auto", focus_tokens=300)
     assert answer.text.startswith("Zephyr accessory compatibility: Accessory marked for the ZX-20: Wall bracket")
     assert context.info["answer_path"] == "mark matrix"
+
+
+def test_a_question_naming_a_column_but_not_the_kind_of_rows_is_no_matrix_question() -> None:
+    """"What is the frame rate of the ZX-20?" names a column of the accessory matrix, and asks something else."""
+    assert _answer("What is the frame rate of the ZX-20?") is None

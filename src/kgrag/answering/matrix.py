@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from kgrag.answering.select import Scored
 from kgrag.answering.terms import QuestionTerms
 from kgrag.answering.units import Unit
-from kgrag.answering.words import content_terms
+from kgrag.answering.words import content_terms, words_found
 
 _YES = frozenset({"✓", "✔", "●", "yes", "supported"})
 _NO = frozenset({"", "–", "—", "-", "✗", "✘", "○", "no", "n/a", "not supported"})
@@ -65,7 +65,8 @@ def try_matrix(q: QuestionTerms, ranked: list[Scored], titles: Mapping[int, str]
             row, cells = labelled[0]
             verdict = "Yes" if mark(cells[col]) else "No"
             return f"{verdict}. {lead}{row.display().rstrip(' .;')} [{row.cited()}]."
-        if not q.yes_no and not labelled and _WHICH.search(q.text):  # "Which accessories fit the TX-20?"
+        if (not q.yes_no and not labelled and _WHICH.search(q.text)  # "Which accessories fit the TX-20?" names the
+                and words_found(content_terms(heads[0]), asked)):  # kind of the rows ("What is the frame rate …" not)
             marked = [(r, c) for r, c in zip(rows, table, strict=True) if mark(c[col])]
             if not marked or len(marked) == len(rows):
                 continue  # every row or none: the column singles nothing out
