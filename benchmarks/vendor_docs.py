@@ -2,7 +2,9 @@
 questions. Sets A and B: Markdown and HTML datasheets, an FAQ, release notes, a manual and a support log in text, in
 a flat folder with no product folders; set C: a folder per product family, half of its documents PDFs; set D: eleven
 long documents (12-25 KB) with variant tables in columns. A-D were written blind; set E (a gateway manual, release
-notes, a support log and a probe's FAQ) was written in round 43 for a new user's walk and tuned on. Indexed as a user would (`kgrag add` + `kgrag index`,
+notes, a support log and a probe's FAQ) was written in round 43 for a new user's walk and tuned on, and so was set F
+(an application note, a silicon errata sheet, a compatibility matrix, an installation guide, a spare-parts list) in
+round 44. Indexed as a user would (`kgrag add` + `kgrag index`,
 default settings), then gold-fact recall of each strategy's context at 4k tokens per query type, side by side;
 `--answers` adds the local model's answers for the listed answer strategies (slow: ~10 s per answer on one core), each
 over the context `kgrag ask` retrieves (the index's 2,000-token budget, not the 4k of the retrieval table).
