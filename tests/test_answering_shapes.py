@@ -424,6 +424,23 @@ def test_an_llm_reply_with_a_made_up_value_gives_way_to_the_closest_passages() -
     assert llm.calls == 1 and "1200 mm" in answer.text  # the sources give it
 
 
+def test_a_reply_keeping_one_end_of_a_range_is_no_answer() -> None:
+    """"The supply voltage is 9 V" over "9 to 36 V" tells a user the one voltage it takes; a value the sources also
+    write alone, or the reply giving the other end too, is an answer."""
+    from kgrag.answering.grounding import cut_ranges
+
+    rows = ["Supply voltage | 9 to 36 V", "Pressure range | 260 to 1260 hPa"]
+    assert cut_ranges("The supply voltage of the Zephyr Core is 9 V [1].", rows) == ["9"]
+    assert cut_ranges("It takes 9 to 36 V [1].", rows) == []
+    assert cut_ranges("It takes 9 V at least, up to 36 V [1].", rows) == []
+    assert cut_ranges("The supply voltage is 9 V [1].", [*rows, "Logic supply | 9 V"]) == []
+    question = "What is the supply voltage of the Zephyr Core?"
+    llm = FakeLLM(replies=["The supply voltage of the Zephyr Core is 9 V [1]."])
+    answer = generate_answer(llm, question, _context(question, ("Zephyr Core", "Zephyr Core power\n" + "\n".join(rows))),
+                             mode="generative", focus_tokens=300)
+    assert answer.context.info.get("cut_range") == ["9"]
+
+
 def test_a_how_many_question_without_an_auxiliary_verb_still_counts_its_thing() -> None:
     q = analyse("How many Zephyr nodes come in the Starter Kit?")
     assert q.count_of == "node" and "Zephyr" in q.names  # the name before the counted word stays a name

@@ -187,6 +187,22 @@ def unsupported_values(reply: str, sources: Iterable[str]) -> list[str]:
             if not (uses.get(value, set()) & (dims if MONEY in dims else dims | {BARE}))]
 
 
+def cut_ranges(reply: str, sources: Iterable[str]) -> list[str]:
+    """Stated quantities of `reply` that the sources write only as one end of a range the reply does not give whole:
+    "1.5 mm²" for "1.5 to 2.5 mm²" (a small model keeps the first number of a range)."""
+    ends: dict[str, set[str]] = defaultdict(set)  # a range end -> the other ends it is written with
+    alone: set[str] = set()
+    for text in sources:
+        ranges = list(RANGE_ENDS.finditer(text))
+        for m in ranges:
+            ends[number_form(m.group(1))].add(number_form(m.group(2)))
+            ends[number_form(m.group(2))].add(number_form(m.group(1)))
+        inside = {m.start(2) for m in ranges}
+        alone |= {number_form(m.group(1)) for m in NUMBER_UNIT.finditer(text) if m.start() not in inside}
+    said = {number_form(m.group(0)) for m in re.finditer(r"\d+(?:[.,]\d+)*", CITE.sub(" ", reply))}
+    return [v for v, _ in stated_values(reply) if ends.get(v) and v not in alone and not ends[v] & said]
+
+
 def unsupported_designations(reply: str, sources: Iterable[str]) -> list[str]:
     """Ratings and levels written as an acronym and a number ("SIL 13", "IP 67", "Class 2") that no source writes
     (with or without the space): a small model makes them up from a nearby number."""
@@ -370,6 +386,7 @@ def reply_problems(question: str, reply: str, sources: Sequence[tuple[str, str]]
         "unsupported_names": made_up_names(reply, texts),  # "English, Spanish, …" where no source names a language
         "values_of_other_products": values_of_other_products(reply, question, sources),
         "answer_without_value": lacks_asked_value(question, reply),
+        "cut_range": cut_ranges(reply, texts[1:]),
         "count_unstated": count_unstated(question, texts[1:]),
         "echo": echoes(question, reply, " ".join(title for title, _ in sources)),
         "off_topic": off_topic(question, reply, sources),
