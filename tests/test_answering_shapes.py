@@ -434,6 +434,7 @@ def test_a_reply_keeping_one_end_of_a_range_is_no_answer() -> None:
     assert cut_ranges("It takes 9 to 36 V [1].", rows) == []
     assert cut_ranges("It takes 9 V at least, up to 36 V [1].", rows) == []
     assert cut_ranges("The supply voltage is 9 V [1].", [*rows, "Logic supply | 9 V"]) == []
+    assert cut_ranges("The mains wire is 1.5 mm² [1].", ["X1 | Mains | 1.5 to 2.5 mm²"]) == ["1.5"]  # a cross-section
     question = "What is the supply voltage of the Zephyr Core?"
     llm = FakeLLM(replies=["The supply voltage of the Zephyr Core is 9 V [1]."])
     answer = generate_answer(llm, question, _context(question, ("Zephyr Core", "Zephyr Core power\n" + "\n".join(rows))),

@@ -52,6 +52,7 @@ DIMENSIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "flow": (("flow",), ("l/min", "L/min", "ml/min", "mL/min", "l/h", "L/h", "l/s", "L/s", "m³/h", "m3/h", "gpm", "GPM",
                          "litres per minute", "liters per minute", "litres per hour", "liters per hour")),
     "volume": (("volume",), ("mL", "ml", "litre", "litres", "liter", "liters", "gallon", "gallons")),
+    "area": (("cross-section",), ("mm²", "cm²", "m²", "mm2")),  # a wire's cross-section ("area" names prototyping areas too)
     "rotation_speed": (("rpm",), ("rpm", "RPM", "rev/min")),
     "velocity": (("velocity",), ("m/s", "mm/s", "km/h", "mph")),
     "force": (("force",), ("kN", "mN", "lbf", "newton", "newtons")),  # no bare "N", "J", "L": part numbers end so
