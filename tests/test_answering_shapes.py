@@ -1362,3 +1362,14 @@ def test_how_often_asks_an_interval_or_a_rate_and_degrees_celsius_is_a_unit_not_
     assert row.parts["unit"] == 1.0  # its months are the asked quantity
     assert analyse("How do I convert the register value to degrees Celsius?").names == []
     assert analyse("What is the supply voltage of the DIN Celsius?").names == ["DIN", "Celsius"]
+
+
+def test_a_row_stating_a_number_is_not_quoted_when_a_sibling_row_names_the_asked_setting_better() -> None:
+    """"the Zephyr Core's default parity": the Parity row answers in words ("Even"); the Baud rate row of the same
+    table has a number and only the asked word "default" (its header's), so it is no quote."""
+    q = analyse("What is the default parity of the Zephyr Core?")
+    header = "Setting | Default | Range"
+    units = [Unit(block=1, pos=0, text="Parity | Even | None, Even, Odd", kind="row", header=header),
+             Unit(block=1, pos=1, text="Baud rate | 19200 bit/s | 9600 to 115200 bit/s", kind="row", header=header)]
+    ranked = [Scored(units[0], score=0.8, attributes=1.0, names=1.0), Scored(units[1], score=0.6, attributes=0.5, names=1.0)]
+    assert try_extract(q, ranked, {1: "Zephyr Core"}) is None
