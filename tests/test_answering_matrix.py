@@ -57,3 +57,15 @@ def test_the_answer_path_quotes_the_matrix_without_a_model_call() -> None:
 def test_a_question_naming_a_column_but_not_the_kind_of_rows_is_no_matrix_question() -> None:
     """"What is the frame rate of the ZX-20?" names a column of the accessory matrix, and asks something else."""
     assert _answer("What is the frame rate of the ZX-20?") is None
+
+
+def test_which_columns_the_named_row_marks_are_listed() -> None:
+    """"Which cameras take the pan-tilt mount?" names a row and no column: the columns its row marks."""
+    assert _answer("Which cameras take the pan-tilt mount?") == (
+        "Zephyr accessory compatibility: Pan-tilt mount (ACC-104) is marked for the ZX-20S and the ZX-40 (not the "
+        "ZX-20) [1].")
+
+
+def test_a_question_naming_a_row_and_asking_another_of_its_cells_lists_no_columns() -> None:
+    assert _answer("What is the part number of the pan-tilt mount?") is None
+    assert _answer("Which part number does the pan-tilt mount have?") is None

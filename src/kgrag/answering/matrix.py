@@ -16,6 +16,7 @@ from kgrag.answering.words import content_terms, words_found
 _YES = frozenset({"✓", "✔", "●", "yes", "supported"})
 _NO = frozenset({"", "–", "—", "-", "✗", "✘", "○", "no", "n/a", "not supported"})
 _WHICH = re.compile(r"\b(?:which|what)\b", re.IGNORECASE)
+_WHICH_ONES = re.compile(r"\bwhich\b", re.IGNORECASE)  # "What air pressure does the collar need?" asks no column
 MIN_MARK_COLUMNS = 2  # a matrix sets two or more things side by side
 
 
@@ -42,9 +43,14 @@ def _label(heads: list[str], cells: list[str], marks: set[int]) -> str:
     return f"{cells[0]} ({', '.join(rest)})" if rest else cells[0]
 
 
+def _joined(names: list[str], word: str = "and") -> str:
+    return names[0] if len(names) == 1 else f"{', the '.join(names[:-1])} {word} the {names[-1]}"
+
+
 def try_matrix(q: QuestionTerms, ranked: list[Scored], titles: Mapping[int, str]) -> str | None:
-    """The marked rows of the one matrix column the question names, or the verdict of the one cell of the row and
-    column a yes/no question names; None when no matrix of the context has exactly one named column."""
+    """The marked rows of the one matrix column the question names, the marked columns of the one row it names, or
+    the verdict of the one cell of the row and column a yes/no question names; None when no matrix of the context
+    is read so."""
     tables: dict[tuple[int, str], list[Unit]] = {}
     for s in ranked:
         if _cells(s.unit) is not None and all(u.text != s.unit.text for u in tables.get((s.unit.block, s.unit.header), [])):
@@ -55,12 +61,24 @@ def try_matrix(q: QuestionTerms, ranked: list[Scored], titles: Mapping[int, str]
         table = [_cells(r)[1] for r in rows]  # type: ignore[index]
         marks = {i for i in range(1, len(heads)) if all(mark(c[i]) is not None for c in table)
                  and any(mark(c[i]) for c in table)}
-        named = [i for i in marks if _names_column(q.text, heads[i])]
-        if len(marks) < MIN_MARK_COLUMNS or len(named) != 1:
+        named = [i for i in sorted(marks) if _names_column(q.text, heads[i])]
+        if len(marks) < MIN_MARK_COLUMNS:
             continue
-        col, title = named[0], titles.get(rows[0].block, "")
+        title = titles.get(rows[0].block, "")
         lead = f"{title}: " if title else ""
         labelled = [(r, c) for r, c in zip(rows, table, strict=True) if content_terms(c[0]) and content_terms(c[0]) <= asked]
+        others = [content_terms(h) for i, h in enumerate(heads) if i and i not in marks]  # "Part number"
+        if (not named and len(labelled) == 1 and not q.yes_no and _WHICH_ONES.search(q.text) and not q.dimensions
+                and not any(h and h <= asked for h in others)):  # "Which models does the air purge collar fit?":
+            row, cells = labelled[0]  # the columns its row marks
+            having = [heads[i] for i in sorted(marks) if mark(cells[i])]
+            if having and len(having) < len(marks):
+                lacking = [heads[i] for i in sorted(marks) if not mark(cells[i])]
+                return (f"{lead}{_label(heads, cells, marks)} is marked for the {_joined(having)} (not the "
+                        f"{_joined(lacking, 'or')}) [{row.cited()}].")
+        if len(named) != 1:
+            continue
+        col = named[0]
         if q.yes_no and len(labelled) == 1:  # "Does the wall bracket fit the TX-40?"
             row, cells = labelled[0]
             verdict = "Yes" if mark(cells[col]) else "No"
