@@ -1361,6 +1361,7 @@ def test_how_often_asks_an_interval_or_a_rate_and_degrees_celsius_is_a_unit_not_
     row = next(s for s in score_units(q.text, units, {1: "Zephyr Core"}) if s.unit.kind == "row")
     assert row.parts["unit"] == 1.0  # its months are the asked quantity
     assert analyse("How do I convert the register value to degrees Celsius?").names == []
+    assert analyse("What's the operating temp of the Zephyr Core?").dimensions == {"temperature"}  # as users write it
     assert analyse("What is the supply voltage of the DIN Celsius?").names == ["DIN", "Celsius"]
 
 

@@ -27,7 +27,7 @@ DIMENSIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
                 "wavelength", "altitude"),  # an altitude in m, or in hPa (`pressure`)
                ("m", "mm", "cm", "km", "µm", "um", "nm", "in", "inch", "inches", "mil", "meter", "meters", "metre",
                 "metres", "millimeters", "millimetres", "centimeters", "centimetres", "kilometers", "kilometres")),
-    "temperature": (("temperature", "thermal", "heat"), ("°C", "°F", "K", "ºC", "C")),
+    "temperature": (("temperature", "temp", "thermal", "heat"), ("°C", "°F", "K", "ºC", "C")),
     "pressure": (("pressure", "barometric", "altitude"), ("Pa", "hPa", "kPa", "MPa", "bar", "mbar", "atm", "psi")),
     "humidity": (("humidity", "moisture"), ("%RH", "RH", "rH", "%rH", "%")),  # relative humidity is a percentage
     "time": (("time", "duration", "delay", "latency", "period", "timeout", "lifetime", "startup", "response", "long",
