@@ -86,7 +86,20 @@ class Index(Workspace):
         from kgrag.retrieve.base import make_retriever
 
         name = strategy or self.settings.retrieval.strategy
+        question = self.cased(question)
         return make_retriever(name, self).timed(question, budget or self.settings.retrieval.budget, **options)
+
+    def cased(self, question: str) -> str:
+        """`question` with the product names it types in lower case ("the opta") written as the documents write them
+        (answering/casing.py); the names are read again when the documents change."""
+        from kgrag.answering.casing import known_names, with_known_casing
+
+        documents = self.store.list_documents()
+        stamp = tuple(sorted(d.content_hash for d in documents))
+        if getattr(self, "_names_stamp", None) != stamp:
+            self._names_stamp = stamp
+            self._names = known_names((d.product for d in documents), (d.title for d in documents))
+        return with_known_casing(question, self._names)
 
     def ask(
         self, question: str, *, strategy: str | None = None, budget: int | None = None, mode: str | None = None,
@@ -96,7 +109,7 @@ class Index(Workspace):
         from kgrag.answer import answer_options, generate_answer
 
         context = self.search(question, strategy=strategy, budget=budget, **options)
-        return generate_answer(self.llm, question, context, embedder=self.embedder,
+        return generate_answer(self.llm, context.question, context, embedder=self.embedder,
                                **answer_options(self.settings, mode))
 
     def stats(self) -> dict[str, Any]:

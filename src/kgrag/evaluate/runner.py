@@ -98,7 +98,7 @@ def evaluate_one(index: Index, q: Question, strategy: str, config: EvalConfig, j
             q.question, strategy=strategy, budget=answer_budget, **config.options)
         start = time.perf_counter()  # the answer step alone, as before (retrieval time is `latency_s`)
         with llm_stage(ANSWER_STAGE):
-            answer = generate_answer(index.llm, q.question, asked, embedder=index.embedder,
+            answer = generate_answer(index.llm, asked.question, asked, embedder=index.embedder,
                                      **answer_options(index.settings, config.mode))
         scores["answer_s"] = time.perf_counter() - start
         record["answer"] = answer.text

@@ -86,7 +86,7 @@ def _events(state: ServerState, req: AskRequest, out: Callable[[Any], None], can
     context = state.index.search(req.question, **req.options())
     subgraph = context_subgraph(state.index.store, context)
     gen_start = time.perf_counter()
-    events = stream_answer(state.index.llm, req.question, context, embedder=state.index.embedder,
+    events = stream_answer(state.index.llm, context.question, context, embedder=state.index.embedder,
                            **answer_options(state.index.settings, req.mode))
     first_token: float | None = None
     try:

@@ -1,0 +1,45 @@
+"""Product names as users type them: "nano 33 ble sense rev2 flash size", "what's the operating temp of the opta".
+A question's names are read by their capitals and digits (answering/terms.py), so a name typed in lower case named
+nothing and the answer went to the closest passages. The names the index's documents give are written back in the
+documents' casing before the question is read: a document's product whole ("Opta"), and a run of two or more of its
+title's words that ends on a code or an acronym ("Nano 33 BLE Sense Rev2", "Portenta H7", "GIGA R1")."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+_MARKED = re.compile(r"\d|[A-Z].*[A-Z]")  # "33", "Rev2", "BLE", "GIGA", "EdgeLink": a code or an acronym
+MAX_TITLE_RUN = 6  # words of a title run
+_DETERMINER = r"\b(?:the|a|an|my|our|your|this|that|its)\s+"
+
+
+def _capitalised(word: str) -> bool:
+    return word[:1].isupper() or word[:1].isdigit()
+
+
+def known_names(products: Iterable[str], titles: Iterable[str]) -> list[str]:
+    """The names to write back: every product, and each run of a title's capitalised words (two or more, the last a
+    code or an acronym), longest first."""
+    names = {p.strip() for p in products if p.strip()}
+    for title in titles:
+        words = title.split()
+        for i in range(len(words)):
+            for j in range(i + 2, min(len(words), i + MAX_TITLE_RUN) + 1):
+                run = words[i:j]
+                if not all(_capitalised(w) for w in run):
+                    break
+                if _MARKED.search(run[-1]):  # ends on its code: "LP-4", not "LP-4 Firmware" (a word asked)
+                    names.add(" ".join(run))
+    return sorted(names, key=lambda n: (-len(n), n))
+
+
+def with_known_casing(question: str, names: Iterable[str]) -> str:
+    """`question` with each known name it writes in another casing ("opta", "nano 33 ble sense rev2") written as the
+    documents write it."""
+    for name in names:
+        # a one-word product may be a word too ("Due" in "due to"): after a determiner only ("the opta", "my stella")
+        before = "" if " " in name else _DETERMINER
+        question = re.sub(rf"{before}(?<![\w-]){re.escape(name)}(?![\w-])", lambda m, name=name: m.group(0)[
+            : len(m.group(0)) - len(name)] + name, question, flags=re.IGNORECASE)
+    return question

@@ -1,0 +1,29 @@
+"""Product names typed in lower case are read as the documents write them."""
+
+from __future__ import annotations
+
+from kgrag.answering.casing import known_names, with_known_casing
+from kgrag.answering.terms import analyse
+from kgrag.index import Index
+
+
+def test_products_and_title_runs_ending_on_a_code_are_known_names() -> None:
+    names = known_names(["Opta", "Due"], ["Arduino Portenta H7 Datasheet", "LogPoint LP-4 Firmware Release Notes"])
+    assert {"Opta", "Due", "Portenta H7", "Arduino Portenta H7", "LogPoint LP-4"} <= set(names)  # "lp-4" is one anyway
+    assert not {"LP-4 Firmware", "Portenta H7 Datasheet"} & set(names)  # "firmware" stays an asked word
+    assert names.index("Arduino Portenta H7") < names.index("Portenta H7")  # longest first
+
+
+def test_a_lower_case_product_name_is_written_back_and_read_as_a_name() -> None:
+    names = known_names(["Opta", "Due"], ["Arduino Portenta H7 Datasheet"])
+    question = with_known_casing("what's the operating temp of the opta", names)
+    assert question == "what's the operating temp of the Opta" and analyse(question).names == ["Opta"]
+    assert with_known_casing("does the portenta h7 have wifi", names) == "does the Portenta H7 have wifi"
+    assert with_known_casing("the reset is due to the watchdog", names) == "the reset is due to the watchdog"
+    assert with_known_casing("does the due have a DAC?", names) == "does the Due have a DAC?"
+
+
+def test_the_index_reads_its_documents_names_for_the_question(sample_index: Index) -> None:
+    context = sample_index.search("what sensors does the zephyr pro have?")
+    assert context.question == "what sensors does the Zephyr Pro have?"
+    assert sample_index.ask("what sensors does the zephyr pro have?").question == context.question
