@@ -12,6 +12,7 @@ The gateway reads its settings from gateway.yaml. The most used keys:
 
 Key | Default | Description
 mqtt.qos | 1 | Quality of service level for published messages
+log.keep_days | 14 | Days the gateway holds its log files
 poll.interval_ms | 1000 | Interval between Modbus polls in milliseconds
 buffer.max_mb | 256 | Size of the store-and-forward buffer used when the broker is unreachable
 
@@ -49,6 +50,8 @@ def test_the_asked_columns_cell_of_the_row_the_question_describes_answers() -> N
     assert path == "table lookup" and text.rstrip().endswith("Action: Run a two-point calibration."), text
     path, text = _ask("What should I do when error E12 appears?")  # "appears": a word no passage writes
     assert path == "table lookup" and text.rstrip().endswith("Action: Check the supply; it must be at least 9 V."), text
+    path, text = _ask("Which key holds the broker's quality of service?")  # "holds" links the column to the row
+    assert path == "table lookup" and text.rstrip().endswith("Key: mqtt.qos."), text
     path, text = _ask("What should I do when error E12 appears on the GW-9?")  # the product named by the title only
     assert path == "table lookup" and text.rstrip().endswith("Action: Check the supply; it must be at least 9 V."), text
 

@@ -13,7 +13,8 @@ from kgrag.answering.terms import QuestionTerms
 from kgrag.answering.words import content_terms, fold, term_list, words_found
 
 _ASKING = frozenset({"mean", "indicate", "signify", "stand", "fix", "solve", "resolve", "clear", "correct", "handle",
-                     "remedy", "solution"})  # the question's verb asking a meaning or an action
+                     "remedy", "solution",  # the question's verb asking a meaning or an action, or linking the
+                     "hold", "store", "contain", "give", "keep"})  # column to the row ("Which register holds …")
 CANDIDATES = 4  # best-ranked units read for the row
 MIN_SHARE = 0.6  # of the question's other asked words the row must carry
 _WHICH = re.compile(r"^\s*(?:which|what)\s+((?:[\w.\-/+]+\s+){1,3})", re.IGNORECASE)
