@@ -241,7 +241,7 @@ def try_extract(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) 
         fits.append(s)
     # a row of the same table that carries more of the asked words holds the answer in words ("Parity | Even" for
     # "the default parity"): its sibling with a number ("Baud rate | 19200 bit/s") is not it
-    named_better = {}
+    named_better: dict[tuple[int, str], float] = {}
     for s in ranked[:CANDIDATES]:
         if s.unit.kind == "row" and s.unit.header:
             key = (s.unit.block, s.unit.header)

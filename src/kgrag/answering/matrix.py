@@ -51,14 +51,17 @@ def try_matrix(q: QuestionTerms, ranked: list[Scored], titles: Mapping[int, str]
     """The marked rows of the one matrix column the question names, the marked columns of the one row it names, or
     the verdict of the one cell of the row and column a yes/no question names; None when no matrix of the context
     is read so."""
-    tables: dict[tuple[int, str], list[Unit]] = {}
+    tables: dict[tuple[int, str], dict[str, tuple[Unit, list[str]]]] = {}  # (block, header) -> row text -> row
+    heads_of: dict[tuple[int, str], list[str]] = {}
     for s in ranked:
-        if _cells(s.unit) is not None and all(u.text != s.unit.text for u in tables.get((s.unit.block, s.unit.header), [])):
-            tables.setdefault((s.unit.block, s.unit.header), []).append(s.unit)
+        split = _cells(s.unit)
+        if split is not None:
+            key = (s.unit.block, s.unit.header)
+            heads_of[key] = split[0]
+            tables.setdefault(key, {}).setdefault(s.unit.text, (s.unit, split[1]))
     asked = content_terms(q.text)
-    for rows in tables.values():
-        heads = _cells(rows[0])[0]  # type: ignore[index]
-        table = [_cells(r)[1] for r in rows]  # type: ignore[index]
+    for key, by_text in tables.items():
+        heads, rows, table = heads_of[key], [u for u, _ in by_text.values()], [c for _, c in by_text.values()]
         marks = {i for i in range(1, len(heads)) if all(mark(c[i]) is not None for c in table)
                  and any(mark(c[i]) for c in table)}
         named = [i for i in sorted(marks) if _names_column(q.text, heads[i])]
