@@ -228,6 +228,8 @@ def test_plain_text_manual_headings_become_sections() -> None:
     ("TROUBLESHOOTING", 1), ("SAFETY INSTRUCTIONS", 1),
     ("1. Switch off the supply.", 0), ("2. Connect the coil", 0), ("24 VDC", 0), ("10 mA", 0), ("WARNING", 0),
     ("NOTE - HAZARDOUS LOCATIONS", 0), ("Ticket: KSL-24-0107", 0), ("KX-220", 0), ("", 0),
+    ("E3 - SPI clock glitch at 48 MHz", 5), ("A2: Suction alarm", 5), ("E12: check the supply", 0),
+    ("E2 - USB suspend current too high.", 0),
 ])
 def test_plain_text_heading_level(line: str, level: int) -> None:
     assert heading_level(line) == level

@@ -25,6 +25,9 @@ _RULE = re.compile(r"^\s*([-=*_~#+])\1{4,}\s*$")
 _COLUMN_RULE = re.compile(r"^\s*[-=]{2,}(\s+[-=]{2,})+\s*$")
 # "3.2  Mounting position", "4 MOUNTING", "7.1. Fault table": up to four levels of one- or two-digit numbers.
 _NUMBERED = re.compile(r"^\s{0,3}(\d{1,2}(?:\.\d{1,2}){0,3})(\.?)(\s+)(\S.*?)\s*$")
+# "E3 - SPI clock glitch at 48 MHz", "A2: Suction alarm": a record of an errata sheet or an alarm list, led by its code
+_CODE_TITLE = re.compile(r"^[A-Z]{1,4}-?\d{1,4}[A-Za-z]?(?:\s*:|\s+[-–—])\s+[A-Z]")
+RECORD_LEVEL = 5  # below any numbered section: a record heading closes only the record before it
 _WORD_OF_FOUR = re.compile(r"[^\W\d_]{4,}")  # a heading has a real word: "24 VDC" or "10 mA" is a value
 # The kinds of document a title line names ("User Manual", "Firmware Release Notes", "TECHNICAL SUPPORT LOG" …).
 _DOCUMENT_KIND = re.compile(
@@ -65,11 +68,14 @@ def heading_level(line: str) -> int:
 
     Numbered headings take their depth from the number ("3.2 Mounting" → 2); a single number needs an
     all-capital title, no dot or a wide gap ("3  Installation"), since "1. Remove the cover" is a step.
-    Unnumbered: an all-capital line of a few words ("SAFETY INSTRUCTIONS") → 1, but not "WARNING".
+    Unnumbered: an all-capital line of a few words ("SAFETY INSTRUCTIONS") → 1, but not "WARNING"; a record's
+    code-led title ("E3 - SPI clock glitch at 48 MHz") → RECORD_LEVEL.
     """
     text = line.strip()
     if not text or len(text) > MAX_HEADING_CHARS or text[-1] in ".,;:!?" or not _WORD_OF_FOUR.search(text):
         return 0
+    if _CODE_TITLE.match(text) and len(text.split()) <= MAX_HEADING_WORDS + 2:
+        return RECORD_LEVEL
     numbered = _NUMBERED.match(line)
     if numbered:
         number, dot, gap, title = numbered.groups()
