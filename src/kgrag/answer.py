@@ -128,6 +128,14 @@ def plan_answer(
     note = (parts_overview(q, fact_texts, documents) or family_overview(q, fact_texts, documents)) if small else ""
     read = {b.n: b.text for b in blocks if not (note and b in facts)}  # the model and the passages read the documents
     focus = focus_units(question, read, scopes, max(focus_tokens, 200), embedder, titles)
+
+    def quoted(path: str, text: str, then_passages: bool = True) -> Plan:
+        """A quoted answer found on `path`, followed in auto mode, as a quote is, by the passages on what is asked."""
+        context.info["answer_path"] = path
+        if then_passages and mode == "auto" and passages:
+            text = followed_by(text, key_quotes(q, focus, titles, passages, text))
+        return Plan(blocks, "quote", text)
+
     focused = focused_blocks(blocks, focus)
     coverage = question_coverage(question, "\n".join([b.header() for b in focused] + [b.text for b in focused]))
     context.info.update(focus_tokens=focus.tokens, focus_coverage=round(coverage, 3))
@@ -157,30 +165,20 @@ def plan_answer(
         if differ is not None:  # "…, or did its components change?": the parts each product lists and the other not,
             quotes = quote_answer(focus.ranked, DIFFERENCE_QUOTES, titles, said=differ)  # then the documents' words
             listed = followed_by(differ, quotes)
-        if listed is not None:
-            context.info["answer_path"] = "graph list"
-            if mode == "auto" and passages and differ is None:  # the names alone, then what the documents say of them
-                listed = followed_by(listed, key_quotes(q, focus, titles, passages, listed))
-            return Plan(blocks, "quote", listed)
-    picked = try_variants(question, focus.ranked) if mode in ("extractive", "auto") else None
-    if picked is not None:  # "Which Opta variants have RS-485?": the variant table's filled cells, with its rows
-        context.info["answer_path"] = "variant table"
-        if mode == "auto" and passages:
-            picked = followed_by(picked, key_quotes(q, focus, titles, passages, picked))
-        return Plan(blocks, "quote", picked)
-    marked = try_matrix(q, focus.ranked, titles) if mode in ("extractive", "auto") else None
-    if marked is not None:  # "Which accessories fit the TX-20?": the marks of the column it names
-        context.info["answer_path"] = "mark matrix"
-        if mode == "auto" and passages:
-            marked = followed_by(marked, key_quotes(q, focus, titles, passages, marked))
-        return Plan(blocks, "quote", marked)
-    chosen = try_choose(q, focus.ranked, titles) if mode in ("extractive", "auto") else None
-    rated = try_suits(q, focus.ranked, titles) if chosen is None and mode in ("extractive", "auto") else None
-    if chosen is not None and mode == "auto" and passages:  # then, as after a quote, the key passages: what each
-        chosen = followed_by(chosen, key_quotes(q, focus, titles, passages, chosen))  # option has instead
-    if chosen is not None or rated is not None:  # "the A or the B for …?" / "can the A take 9 V?": the documents'
-        context.info["answer_path"] = "choice" if chosen is not None else "rating"  # evidence decides, quoted
-        return Plan(blocks, "quote", chosen or rated or "")
+        if listed is not None:  # the names alone, then what the documents say of them (a difference has its own)
+            return quoted("graph list", listed, then_passages=differ is None)
+        picked = try_variants(question, focus.ranked)  # "Which Opta variants have RS-485?": the variant table's
+        if picked is not None:  # filled cells, with its rows
+            return quoted("variant table", picked)
+        marked = try_matrix(q, focus.ranked, titles)  # "Which accessories fit the TX-20?": the marks of the column
+        if marked is not None:  # it names
+            return quoted("mark matrix", marked)
+        chosen = try_choose(q, focus.ranked, titles)  # "the A or the B for …?": the documents' evidence decides,
+        if chosen is not None:  # quoted, then what each option has instead
+            return quoted("choice", chosen)
+        rated = try_suits(q, focus.ranked, titles)  # "can the A take 9 V?": its rating decides, quoted
+        if rated is not None:
+            return quoted("rating", rated, then_passages=False)
     evidence = quote_answer(sides_first(q, focus.ranked, titles), titles=titles) if mode == "auto" else NO_ANSWER
     own = [s for s in focus.ranked if s.own]
     own_texts = [s.unit.scoped() for s in own]
@@ -201,16 +199,16 @@ def plan_answer(
     if mode in ("extractive", "auto"):
         steps = try_procedure(q, focus.ranked, titles)  # "How do I prime the pump?": its section's steps, in order
         if steps is not None:
-            context.info["answer_path"] = "procedure"
-            return Plan(blocks, "quote", steps)
+            return quoted("procedure", steps, then_passages=False)
         compared = try_compare(q, focus.ranked, titles) or try_extreme(q, focus.ranked, titles)
-        quoted = (compared or try_lookup(q, focus.ranked, titles)  # "Which key sets …": a table cell
-                  or try_labelled(q, focus.ranked, titles))  # "What is the workaround for …": a record's labelled line
-        if quoted is not None:
-            context.info["answer_path"] = "comparison" if compared else "table lookup"
-            if mode == "auto" and passages:  # then, as after a quote, the passages on what is asked
-                quoted = followed_by(quoted, key_quotes(q, focus, titles, passages, quoted))
-            return Plan(blocks, "quote", quoted)
+        if compared is not None:
+            return quoted("comparison", compared)
+        looked_up = try_lookup(q, focus.ranked, titles)  # "Which key sets …": a table cell
+        if looked_up is not None:
+            return quoted("table lookup", looked_up)
+        labelled = try_labelled(q, focus.ranked, titles)  # "What is the workaround for …": a record's labelled line
+        if labelled is not None:
+            return quoted("labelled line", labelled)
         # "…, and what …": a quote for each clause; else one unit stating the asked value, else a quote for each word
         units = [s.unit for s in focus.ranked]  # asked together ("the range and accuracy")
         found = quote_each_clause(question, units, scopes, titles, context.info.get("bridge", ""))
