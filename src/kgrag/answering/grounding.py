@@ -199,7 +199,7 @@ def cut_ranges(reply: str, sources: Iterable[str]) -> list[str]:
             ends[number_form(m.group(2))].add(number_form(m.group(1)))
         inside = {m.start(2) for m in ranges}
         alone |= {number_form(m.group(1)) for m in NUMBER_UNIT.finditer(text) if m.start() not in inside}
-    said = {number_form(m.group(0)) for m in re.finditer(r"\d+(?:[.,]\d+)*", CITE.sub(" ", reply))}
+    said = {number_form(m.group(0)) for m in STANDALONE_NUMBER.finditer(CITE.sub(" ", reply))}
     return [v for v, _ in stated_values(reply) if ends.get(v) and v not in alone and not ends[v] & said]
 
 
