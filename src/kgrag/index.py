@@ -98,7 +98,7 @@ class Index(Workspace):
         stamp = tuple(sorted(d.content_hash for d in documents))
         if getattr(self, "_names_stamp", None) != stamp:
             self._names_stamp = stamp
-            self._names = known_names((d.product for d in documents), (d.title for d in documents))
+            self._names = tuple(known_names((d.product for d in documents), (d.title for d in documents)))
         return with_known_casing(question, self._names)
 
     def ask(

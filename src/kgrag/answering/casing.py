@@ -6,6 +6,7 @@ title's words that ends on a code or an acronym ("Nano 33 BLE Sense Rev2", "Port
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 
@@ -37,9 +38,15 @@ def known_names(products: Iterable[str], titles: Iterable[str]) -> list[str]:
 def with_known_casing(question: str, names: Iterable[str]) -> str:
     """`question` with each known name it writes in another casing ("opta", "nano 33 ble sense rev2") written as the
     documents write it."""
-    for name in names:
-        # a one-word product may be a word too ("Due" in "due to"): after a determiner only ("the opta", "my stella")
-        before = "" if " " in name else _DETERMINER
-        question = re.sub(rf"{before}(?<![\w-]){re.escape(name)}(?![\w-])", lambda m, name=name: m.group(0)[
-            : len(m.group(0)) - len(name)] + name, question, flags=re.IGNORECASE)
+    for pattern, name in _patterns(tuple(names)):
+        question = pattern.sub(lambda m, name=name: m.group(0)[: len(m.group(0)) - len(name)] + name, question)
     return question
+
+
+@functools.lru_cache(maxsize=8)
+def _patterns(names: tuple[str, ...]) -> tuple[tuple[re.Pattern[str], str], ...]:
+    """Each name's pattern, compiled once per name list (an index of many documents has thousands of names, past
+    what the `re` module keeps compiled); a one-word product may be a word too ("Due" in "due to"): after a
+    determiner only ("the opta", "my stella")."""
+    return tuple((re.compile(rf"{'' if ' ' in name else _DETERMINER}(?<![\w-]){re.escape(name)}(?![\w-])",
+                             re.IGNORECASE), name) for name in names)
