@@ -19,7 +19,7 @@ from kgrag.answering.values import (
     value_dimensions,
     written_dimensions,
 )
-from kgrag.answering.words import _STOP, QUESTION_WORDS, content_terms, fold, words_found
+from kgrag.answering.words import QUESTION_WORDS, STOP_WORDS, content_terms, fold, words_found
 from kgrag.graph.datasheet.vocab import TYPE_WORDS
 
 # Question shapes that need reasoning or prose, not one stated value.
@@ -93,7 +93,7 @@ def _is_name(token: str, first: bool) -> bool:
         return False
     if len(token) > 1 and token.isupper():
         return token not in _CAPITAL_WORDS  # an acronym, even one spelled like a stop word: "Nicla Sense ME", "IT"
-    return token.lower() not in QUESTION_WORDS and token.lower() not in _STOP
+    return token.lower() not in QUESTION_WORDS and token.lower() not in STOP_WORDS
 
 
 @dataclass
@@ -193,7 +193,7 @@ _RATING_WORDS = frozenset({"rating", "code", "class", "level", "protection"})
 def _negated(tokens: list[str], i: int) -> bool:
     """Token i belongs to a name right after "not (the)", "except", "unlike": the question sets that thing aside."""
     j = i
-    while j > 0 and _is_name(tokens[j - 1], first=False) and tokens[j - 1].lower() not in _STOP:
+    while j > 0 and _is_name(tokens[j - 1], first=False) and tokens[j - 1].lower() not in STOP_WORDS:
         j -= 1  # back to the start of the name
     before = [t.lower() for t in tokens[max(0, j - 2):j]]
     return bool(before) and (before[-1] in _NEGATIONS or (before[-1] in ("the", "a", "an") and len(before) > 1

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9.\-_/]*")
 _STOP_TEXT = ("the a an of to in on for and or is are was were be by with as at from that this it its what which if but "
               "off roughly approximately around just really actually exactly even ever get gets got going go goes")
-_STOP = frozenset(_STOP_TEXT.split())
+STOP_WORDS = frozenset(_STOP_TEXT.split())
 # Words that say what is asked, not what about: ignored when checking that the context covers a question.
 _QUESTION_TEXT = """what which who whom whose when where why how is are was were be been does do did can could should would will
     there than then into about between more most less least any all each other such only same so very also use used
@@ -51,7 +51,7 @@ def content_terms(text: str) -> set[str]:
     for raw in words_of(text):
         word = fold(raw)
         low = raw.lower()
-        if len(word) < 2 or word in _STOP or word in QUESTION_WORDS or low in _STOP or low in QUESTION_WORDS:
+        if len(word) < 2 or word in STOP_WORDS or word in QUESTION_WORDS or low in STOP_WORDS or low in QUESTION_WORDS:
             continue
         out.add(word)
     return out
@@ -59,7 +59,7 @@ def content_terms(text: str) -> set[str]:
 
 def term_list(text: str) -> list[str]:
     """Folded words of `text` in order, stop words kept out (the token stream BM25 scores)."""
-    return [w for w in (fold(r) for r in words_of(text)) if len(w) > 1 and w not in _STOP]
+    return [w for w in (fold(r) for r in words_of(text)) if len(w) > 1 and w not in STOP_WORDS]
 
 
 def foreign_share(text: str) -> float:
