@@ -23,6 +23,17 @@ def test_alpha_fusion_unions_and_weights() -> None:
     assert fused == pytest.approx({"a": 0.6, "b": 0.4, "c": 0.0})
 
 
+def test_a_bm25_list_of_every_match_keeps_its_weakest_hit() -> None:
+    """Two chunks share a word with "whats err E32": the second is still a match, not scored as a chunk with none."""
+    dense = [("x", 0.9), ("y", 0.8), ("z", 0.1)]
+    sparse = [("x", 6.0), ("e32-row", 4.0)]
+    complete = dict(alpha_fuse(dense, sparse, alpha=0.6, k=50))
+    assert complete["e32-row"] == pytest.approx(0.4 * 4.0 / 6.0)
+    assert complete["e32-row"] > complete["z"]
+    assert dict(alpha_fuse(dense, sparse, alpha=0.6))["e32-row"] == 0.0  # a cut list: its last hit is its floor
+    assert dict(alpha_fuse(dense, sparse, alpha=0.6, k=2))["e32-row"] == 0.0  # k hits asked, k given: maybe cut
+
+
 def test_pack_respects_budget_and_truncates_last() -> None:
     items = [ContextItem("chunk", "word " * 100, item_id=str(i)) for i in range(5)]
     packed, used = pack(items, 250)

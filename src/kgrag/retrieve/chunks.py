@@ -39,7 +39,7 @@ def hybrid_search(
     """Min-max α-fusion of dense and BM25 candidates (k each), union by chunk id."""
     dense = dense_search(index, query, k, version)
     sparse = sparse_search(index, sparse_query or query, k, version)
-    return alpha_fuse(dense, sparse, alpha)
+    return alpha_fuse(dense, sparse, alpha, k)
 
 
 def chunk_items(index: Workspace, ranked: Sequence[tuple[str, float]]) -> list[ContextItem]:

@@ -66,7 +66,8 @@ class _AdvancedRetriever(Retriever):
         dense = dense_search(self.index, rewrite.text, CANDIDATES, version) if self.use_dense else []
         sparse = sparse_search(self.index, rewrite.sparse_query(), CANDIDATES, version) if self.use_sparse else []
         if self.use_dense and self.use_sparse:
-            return alpha_fuse(dense, sparse, float(options.get("alpha", self.index.settings.retrieval.alpha)))
+            return alpha_fuse(dense, sparse, float(options.get("alpha", self.index.settings.retrieval.alpha)),
+                              CANDIDATES)
         normed = minmax(dense or sparse)
         return sorted(normed.items(), key=lambda kv: (-kv[1], kv[0]))
 

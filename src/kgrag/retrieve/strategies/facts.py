@@ -93,7 +93,7 @@ def rank_chunks(index: Any, adj: GraphAdjacency, question: str, qvec: np.ndarray
     dense = index.store.search_vectors("chunk", qvec, k, allowed)
     aspects = bool(opts.get("aspects", True))  # an overview's aspect also in the words its rows use
     words = with_aspect_words(question, question) if aspects else question
-    scores = dict(alpha_fuse(dense, sparse_search(index, words, k, version), alpha))
+    scores = dict(alpha_fuse(dense, sparse_search(index, words, k, version), alpha, k))
     products = {lk.node for lk in links if lk.type == "Product"}
     components = [lk.node for lk in links if lk.type not in ("Product", "ProductFamily", "Interface")]
     info: dict[str, Any] = {"scoped_products": [adj.names[n] for n in products]}

@@ -104,7 +104,7 @@ def hybrid_ranking(index: Workspace, question: str, scores: QueryScores, budget:
     k = candidate_count(budget, index.settings.retrieval.top_k)
     ids = trigraph_arrays(index).passages.ids
     dense = [(ids[r], float(scores.dense[r])) for r in top_indices(scores.dense, k).tolist()]
-    return [cid for cid, _ in alpha_fuse(dense, sparse_search(index, question, k), alpha)]
+    return [cid for cid, _ in alpha_fuse(dense, sparse_search(index, question, k), alpha, k)]
 
 
 def fuse(rankings: Sequence[Sequence[str]], weights: Sequence[float]) -> list[tuple[str, float]]:
