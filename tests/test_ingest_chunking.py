@@ -139,6 +139,22 @@ def test_a_table_cut_between_chunks_repeats_its_header_row() -> None:
     assert sum(d.body.count("value |") for d in drafts) == len(rows)  # every row once, nothing lost
 
 
+def test_a_long_row_is_not_repeated_as_its_last_words() -> None:
+    """An alarm list's rows are longer than the overlap: the next chunk starts with the header and a whole row, not
+    with "diaphragm damaged. | Return the unit." read as a row of its own."""
+    settings = ChunkingSettings(max_tokens=120, overlap_tokens=20, min_tokens=3)
+    header = "Code | Name | Cause | Remedy"
+    rows = [f"E{i:02d} | Fault {i} | The sensor bridge {i} is open or the diaphragm is damaged. | Return the unit {i}."
+            for i in range(1, 13)]
+    drafts = chunk_blocks([_heading("Alarms"), Block(("Alarms",), "\n".join([header, *rows]), "table")], settings)
+    assert len(drafts) >= 3
+    for d in drafts:
+        lines = d.body.splitlines()
+        assert lines[0] == header
+        assert all(line.startswith("E") for line in lines[1:])  # every line a whole row
+    assert sum(d.body.count("| Fault ") for d in drafts) == len(rows)
+
+
 def test_a_table_without_a_header_row_is_not_given_one() -> None:
     settings = ChunkingSettings(max_tokens=60, overlap_tokens=0, min_tokens=3)
     rows = [f"Supply current at {i} V | {i * 3} mA" for i in range(12, 26)]

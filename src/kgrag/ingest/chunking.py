@@ -31,6 +31,7 @@ class Unit:
     page: int | None
     tokens: int
     header: str = ""  # a table row's header row (its column names), repeated when a chunk starts without it
+    line: bool = False  # a table row or a code line: repeated whole in the next chunk's overlap or not at all
 
 
 @dataclass
@@ -142,7 +143,7 @@ def _units(block: Block, budget: int, first: bool) -> list[Unit]:
                     sep = PARA if (l_idx == 0 and p_idx) else LINE
                 under = header if header and line.rstrip() != header else ""
                 for w_idx, part in enumerate(split_long(piece, budget)):
-                    out.append(Unit(part, sep if w_idx == 0 else " ", block.page, count_tokens(part), under))
+                    out.append(Unit(part, sep if w_idx == 0 else " ", block.page, count_tokens(part), under, lines_only))
     return out
 
 
@@ -213,7 +214,9 @@ def _join(units: list[Unit]) -> str:
 
 
 def _overlap(units: list[Unit], overlap: int) -> list[Unit]:
-    """Trailing units of a chunk worth at most `overlap` tokens (trailing words if one unit is longer)."""
+    """Trailing units of a chunk worth at most `overlap` tokens (trailing words if one unit is longer, unless it is a
+    table row or a code line: a row's last words, "diaphragm damaged. | Return the transmitter …", read as a row of
+    their own above the next chunk's repeated header)."""
     if overlap <= 0 or not units:
         return []
     tail: list[Unit] = []
@@ -223,7 +226,7 @@ def _overlap(units: list[Unit], overlap: int) -> list[Unit]:
             break
         tail.insert(0, unit)
         used += unit.tokens + 1
-    if tail:
+    if tail or units[-1].line:
         return tail
     words = units[-1].text.split()
     kept: list[str] = []
