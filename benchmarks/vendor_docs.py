@@ -4,7 +4,9 @@ a flat folder with no product folders; set C: a folder per product family, half 
 long documents (12-25 KB) with variant tables in columns. A-D were written blind; set E (a gateway manual, release
 notes, a support log and a probe's FAQ) was written in round 43 for a new user's walk and tuned on, and so was set F
 (an application note, a silicon errata sheet, a compatibility matrix, an installation guide, a spare-parts list) in
-round 44. Indexed as a user would (`kgrag add` + `kgrag index`,
+round 44. Round 45 added two makers' ordering-code guides, command/parameter references, alarm and fault code lists,
+compliance sheets, a warranty/RMA policy, a service bulletin and PDF manuals: set G, tuned on, and set H, written
+blind (aggregates only). Indexed as a user would (`kgrag add` + `kgrag index`,
 default settings), then gold-fact recall of each strategy's context at 4k tokens per query type, side by side;
 `--answers` adds the local model's answers for the listed answer strategies (slow: ~10 s per answer on one core), each
 over the context `kgrag ask` retrieves (the index's 2,000-token budget, not the 4k of the retrieval table).
