@@ -84,6 +84,13 @@ def test_question_coverage_reads_topic_words_not_the_users_values_or_instruction
     assert question_coverage("Summarize the pressure-sensing of the Zephyr Nano.", context) == 1.0
 
 
+def test_question_coverage_finds_a_model_code_typed_without_its_hyphen() -> None:
+    """"warranty dpx260 how long": the documents write "DPX-260"; a "5-point" count keeps its hyphen."""
+    context = "Product line: DPX-260 intrinsically safe transmitters; Warranty period: 24 months."
+    typed = question_coverage("warranty dpx260 how long", context)  # "long" is no word of the context
+    assert typed == question_coverage("warranty dpx-260 how long", context) > question_coverage("warranty dpx270 how long", context)
+
+
 def test_context_missing_the_question_is_refused_without_the_llm() -> None:
     llm = FakeLLM(replies=["The retail price is 300 hPa [1]."])
     answer = generate_answer(llm, "What is the retail price of the BMP390 in Japan?", _context())

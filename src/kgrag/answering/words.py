@@ -75,5 +75,11 @@ def words_found(asked: Iterable[str], words: set[str]) -> set[str]:
 
 
 def stem(word: str) -> str:
-    """The first five letters of a longer word: "diagonally" meets "diagonal", "measured" meets "measurement"."""
-    return word[:5] if len(word) > 5 and word.isalpha() else word
+    """The first five letters of a longer word: "diagonally" meets "diagonal", "measured" meets "measurement"; a model
+    code without its hyphens, as users type it: "dpx260" meets "dpx-260"."""
+    if word.isalpha():
+        return word[:5] if len(word) > 5 else word
+    return _CODE_HYPHEN.sub("", word)
+
+
+_CODE_HYPHEN = re.compile(r"(?<=[a-z])-(?=\d)")  # "dpx-260", "rs-485": a code's hyphen between letters and digits
