@@ -11,6 +11,7 @@ from kgrag.answering.asks import asks_overview
 from kgrag.answering.blocks import Block, build_blocks, finish_answer, make_citations
 from kgrag.answering.choose import try_choose
 from kgrag.answering.clauses import joined, other_clause_units, quote_each_clause, quote_each_item, quote_each_word
+from kgrag.answering.coded import try_coded_rows
 from kgrag.answering.compare import try_compare
 from kgrag.answering.differ import parts_overview, try_differences
 from kgrag.answering.extract import try_extract, try_list
@@ -209,6 +210,9 @@ def plan_answer(
         labelled = try_labelled(q, focus.ranked, titles)  # "What is the workaround for …": a record's labelled line
         if labelled is not None:
             return quoted("labelled line", labelled)
+        coded = try_coded_rows(q, focus.ranked, titles)  # "What does alarm E14 mean?": the row the code leads
+        if coded is not None:
+            return quoted("coded row", coded)
         # "…, and what …": a quote for each clause; else one unit stating the asked value, else a quote for each word
         units = [s.unit for s in focus.ranked]  # asked together ("the range and accuracy")
         found = quote_each_clause(question, units, scopes, titles, context.info.get("bridge", ""))

@@ -1,0 +1,40 @@
+"""A table row led by the code a question names answers what the code means, and two codes' rows their difference."""
+
+from __future__ import annotations
+
+from kgrag.answering.coded import try_coded_rows
+from kgrag.answering.select import focus_units
+from kgrag.answering.terms import analyse
+
+ALARMS = ("2 Alarm list\n"
+          "Code | Name | Latched | Cause | Remedy\n"
+          "E09 | Overrange | No | Pressure more than 15 % of span above the upper range value. | Check the range.\n"
+          "E10 | Overload | Yes | Pressure above the overload pressure of the range code. | Return the unit.\n"
+          "E14 | Output fault | Yes | External voltage on output pin 4. | Correct the wiring, then clear the alarm.")
+MANUAL = "After correcting the wiring, clear E14 with the command alarm clear E14. An overload sets E10."
+TITLES = {1: "QX-9 transmitters – alarm codes", 2: "QX-9 transmitters – user manual"}
+
+
+def _answer(question: str) -> str | None:
+    ranked = focus_units(question, {1: ALARMS, 2: MANUAL}, TITLES, 400).ranked
+    return try_coded_rows(analyse(question), ranked, TITLES)
+
+
+def test_the_row_a_code_leads_is_quoted_whole_with_its_column_names() -> None:
+    assert _answer("What does alarm code E14 mean on a QX-9 transmitter?") == (
+        "QX-9 transmitters – alarm codes: Code: E14; Name: Output fault; Latched: Yes; Cause: External voltage on "
+        "output pin 4.; Remedy: Correct the wiring, then clear the alarm [1].")
+    assert _answer("what is error E14") == _answer("What does alarm code E14 mean on a QX-9 transmitter?")
+
+
+def test_two_codes_rows_answer_their_difference_in_the_order_asked() -> None:
+    answer = _answer("What is the difference between alarms E10 and E09?")
+    assert answer is not None and answer.index("Code: E10") < answer.index("Code: E09")
+    assert answer.count("[1]") == 2
+
+
+def test_no_coded_answer_when_a_code_leads_no_row_or_more_is_asked() -> None:
+    assert _answer("What does alarm E21 mean?") is None  # no row
+    assert _answer("What is the voltage on pin 4 during E14?") is None  # a value
+    assert _answer("Is E14 latched?") is None  # yes/no: the verdict path reads it
+    assert _answer("What does E14 mean for the firmware update?") is None  # the rows say nothing of firmware
