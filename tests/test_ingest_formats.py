@@ -77,6 +77,16 @@ def test_html_drops_boilerplate_and_keeps_headings_and_tables() -> None:
     assert any(c.section == "Widget Hub > Troubleshooting" for c in parsed.chunks)
 
 
+def test_an_html_ordered_list_keeps_its_step_numbers(tmp_path: Path) -> None:
+    page = tmp_path / "rma.html"
+    page.write_text("<html><body><h1>Returns</h1><h2>RMA procedure</h2><ol><li>Request an RMA number.</li>"
+                    "<li>Decontaminate the unit.</li><li>Ship it.</li></ol><ol start='7'><li>Wait.</li></ol>"
+                    "<ul><li>Freight is paid by the sender.</li></ul></body></html>", encoding="utf-8")
+    text = "\n".join(c.text for c in parse_file(page, root=tmp_path, settings=SETTINGS).chunks)
+    assert "1. Request an RMA number.\n2. Decontaminate the unit.\n3. Ship it." in text
+    assert "7. Wait." in text and "- Freight is paid by the sender." in text
+
+
 def test_plain_text_paragraphs_and_hyphenation(tmp_path: Path) -> None:
     parsed = parse_file(FIXTURES / "notes.txt", root=None, settings=SETTINGS)
     doc = parsed.document
@@ -241,6 +251,10 @@ def test_plain_text_heading_level(line: str, level: int) -> None:
     (["Field notes for the pressure logger", "", "The logger was installed …"], "Field notes for the pressure logger"),
     (["The logger was installed on the roof on a cold morning. Readings were", "taken every ten minutes."], ""),
     (["See the user manual of the valve for its wiring.", "Then switch it on."], ""),  # a sentence naming one
+    (["=" * 30, " ACME GMBH", " KX-9 SERIES TRANSMITTERS", " COMMAND LINE INTERFACE (CLI) REFERENCE", " Document CLI-9"],
+     "COMMAND LINE INTERFACE (CLI) REFERENCE"),
+    (["KX-9 Compliance Summary", "Standards and certificates of the KX-9 series"], "KX-9 Compliance Summary"),
+    (["SERVICE BULLETIN SB-2024-03", "Affected: KX-9 units with serial numbers below 24-1000"], "SERVICE BULLETIN SB-2024-03"),
 ])
 def test_a_plain_text_title_is_the_first_paragraphs_line_naming_a_document_kind(lines: list[str], title: str) -> None:
     assert text_title(lines) == title

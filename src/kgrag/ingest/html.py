@@ -120,7 +120,8 @@ class _Walker:
         elif name in ("ul", "ol") and not tag.find(["p", "table", "pre", "ul", "ol", "div", *HEADINGS]):
             yield from self._flush()
             items = [_inline_text(li) for li in tag.find_all("li", recursive=False)]
-            text = "\n".join(f"- {item}" for item in items if item)
+            text = "\n".join(f"{mark} {item}" for mark, item in zip(_list_marks(tag, len(items)), items, strict=True)
+                             if item)
             if text:
                 yield Block(self.path(), text)
         elif name in TEXT_BLOCKS and not tag.find(["p", "table", "pre", "ul", "ol", "div", *HEADINGS]):
@@ -134,6 +135,16 @@ class _Walker:
             yield from self._flush()
             yield from self._children(tag)
             yield from self._flush()
+
+
+def _list_marks(tag: Tag, count: int) -> list[str]:
+    """Each item's mark: "1.", "2.", … in an ordered list (from its `start`), so a procedure's steps stay numbered
+    steps ("What is step 4?", a how-to question's steps in order); "-" in a bulleted one."""
+    if tag.name != "ol":
+        return ["-"] * count
+    start = str(tag.get("start") or "1").strip()
+    first = int(start) if start.lstrip("-").isdigit() else 1
+    return [f"{first + i}." for i in range(count)]
 
 
 def _inline_text(tag: Tag) -> str:

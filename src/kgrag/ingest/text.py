@@ -33,7 +33,8 @@ _WORD_OF_FOUR = re.compile(r"[^\W\d_]{4,}")  # a heading has a real word: "24 VD
 _DOCUMENT_KIND = re.compile(
     r"(?i)\b(?:data\s?sheets?|spec(?:ification)?\s+sheets?|manuals?|handbooks?|guides?|release\s+notes?|"
     r"change\s?logs?|(?:application|app|technical)\s+notes?|white\s?papers?|product\s+briefs?|brochures?|"
-    r"catalogu?es?|frequently\s+asked\s+questions|faqs?|logs?|instructions|tutorials?|errata|quick\s?start)\b")
+    r"catalogu?es?|frequently\s+asked\s+questions|faqs?|logs?|instructions|tutorials?|errata|quick\s?start|"
+    r"references?|declarations?|certificates?|bulletins?|notices?|polic(?:y|ies)|summary)\b")
 _CELL_SEPARATOR = re.compile(r"\s*\|\s*")
 _DASHES = re.compile(r"^:?-{2,}:?$")
 _ADMONITIONS = {"NOTE", "NOTES", "WARNING", "CAUTION", "DANGER", "IMPORTANT", "TIP", "ATTENTION", "NOTICE", "HINT"}
