@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from kgrag.answering.casing import known_names, with_known_casing
+from kgrag.answering.shorthand import written_out
 from kgrag.answering.terms import analyse
 from kgrag.index import Index
 
@@ -27,3 +28,24 @@ def test_the_index_reads_its_documents_names_for_the_question(sample_index: Inde
     context = sample_index.search("what sensors does the zephyr pro have?")
     assert context.question == "what sensors does the Zephyr Pro have?"
     assert sample_index.ask("what sensors does the zephyr pro have?").question == context.question
+
+
+def test_support_shorthand_typed_in_lower_case_is_written_out() -> None:
+    assert written_out("cmd to clear all latched alarms") == "command to clear all latched alarms"
+    assert written_out("whats err E32") == "what is error E32"
+    assert written_out("default pw for service login, fw 3.2 w/o cfg") == \
+        "default password for service login, firmware 3.2 without configuration"
+    assert written_out("Is the ERR LED lit? PN16 flange, pump-cmd line") == "Is the ERR LED lit? PN16 flange, pump-cmd line"
+
+
+def test_the_index_writes_shorthand_out_before_searching(sample_index: Index) -> None:
+    assert sample_index.search("whats the temp range of the zephyr pro").question == \
+        "what is the temperature range of the Zephyr Pro"
+
+
+def test_a_unit_typed_in_lower_case_after_a_number_is_written_as_documents_write_it() -> None:
+    """"4-20ma" names no topic the documents lack: it is the 4 … 20 mA output; "12v" is a voltage to check."""
+    assert written_out("pn for dpx220 0-10 bar 4-20ma output") == "part number for dpx220 0-10 bar 4-20mA output"
+    assert written_out("can it take 12v, 2.4 ghz and 512kb?") == "can it take 12V, 2.4 GHz and 512KB?"
+    assert written_out("a 10 ms timeout, pin v3, 5 m cable") == "a 10 ms timeout, pin v3, 5 m cable"
+    assert analyse(written_out("can the board take 12v")).dimensions == {"voltage"}

@@ -90,16 +90,18 @@ class Index(Workspace):
         return make_retriever(name, self).timed(question, budget or self.settings.retrieval.budget, **options)
 
     def cased(self, question: str) -> str:
-        """`question` with the product names it types in lower case ("the opta") written as the documents write them
-        (answering/casing.py); the names are read again when the documents change."""
+        """`question` with support shorthand written out ("cmd" -> "command", answering/shorthand.py) and the product
+        names it types in lower case ("the opta") written as the documents write them (answering/casing.py); the
+        names are read again when the documents change."""
         from kgrag.answering.casing import known_names, with_known_casing
+        from kgrag.answering.shorthand import written_out
 
         documents = self.store.list_documents()
         stamp = tuple(sorted(d.content_hash for d in documents))
         if getattr(self, "_names_stamp", None) != stamp:
             self._names_stamp = stamp
             self._names = tuple(known_names((d.product for d in documents), (d.title for d in documents)))
-        return with_known_casing(question, self._names)
+        return with_known_casing(written_out(question), self._names)
 
     def ask(
         self, question: str, *, strategy: str | None = None, budget: int | None = None, mode: str | None = None,
