@@ -56,6 +56,15 @@ def test_the_asked_columns_cell_of_the_row_the_question_describes_answers() -> N
     assert path == "table lookup" and text.rstrip().endswith("Action: Check the supply; it must be at least 9 V."), text
 
 
+def test_a_meaning_asked_as_users_type_it_reads_the_row_carrying_most_of_its_words() -> None:
+    """"led blinking red meaning": the "RUN | steady green" row also carries "led" and a colour word's neighbour; the
+    ERR row carries every word asked."""
+    path, text = _ask("led blinking red meaning")
+    assert path == "table lookup" and text.rstrip().endswith("Meaning: Buffer full, data is being dropped."), text
+    path, text = _ask("meaning of the steady green led")
+    assert path == "table lookup" and text.rstrip().endswith("Meaning: Connected to the broker."), text
+
+
 def test_no_lookup_without_a_column_named_or_a_row_carrying_the_question() -> None:
     assert asked_column("Which configuration key sets the buffer size?", "Key | Default | Description") == 0
     assert asked_column("What is the poll interval for Modbus?", "Key | Default | Description") is None

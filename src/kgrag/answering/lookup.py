@@ -18,8 +18,10 @@ _ASKING = frozenset({"mean", "indicate", "signify", "stand", "fix", "solve", "re
 CANDIDATES = 4  # best-ranked units read for the row
 MIN_SHARE = 0.6  # of the question's other asked words the row must carry
 _WHICH = re.compile(r"^\s*(?:which|what)\s+((?:[\w.\-/+]+\s+){1,3})", re.IGNORECASE)
-# "What does a blinking red ERR LED mean?": the row's meaning column ("LED | State | Meaning")
-_MEANS = re.compile(r"^\s*what\s+(?:does|do|did)\b.*\b(?:mean|indicate|signify|stand\s+for)\b", re.IGNORECASE)
+# "What does a blinking red ERR LED mean?": the row's meaning column ("LED | State | Meaning"); typed as users type
+# it, "led flashing red meaning", "meaning of the amber led"
+_MEANS = re.compile(r"^\s*(?:what\s+(?:does|do|did)\b.*\b(?:mean|indicate|signify|stand\s+for)\b|meaning\s+of\b|"
+                    r"[^?]*\bmeaning\s*\??\s*$)", re.IGNORECASE)
 _MEANING_HEADS = frozenset({"meaning", "description", "indication", "definition", "explanation"})
 # "What should I do about error E12?", "How do I fix E07?": the row's action column ("Code | Meaning | Action")
 _ACTS = re.compile(r"^\s*(?:what\s+(?:should|do|must|can)\s+(?:i|we|you)\s+do\b|how\s+(?:do|can|should)\s+(?:i|we|you)\s+"
@@ -46,13 +48,15 @@ def asked_column(question: str, header: str) -> int | None:
 
 
 def try_lookup(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) -> str | None:
-    """The best-ranked row that carries the question's other asked words (those its document's title does not hold),
-    quoted with its marker, then the cell of the column the question asks; None when no row does or the cell is
-    empty or already in the question."""
+    """Of the best-ranked rows that carry the question's other asked words (those its document's title does not
+    hold), the one carrying most of them ("led flashing red meaning": the "Flashing red" row, not the better-ranked
+    "Flashing green"), quoted with its marker, then the cell of the column the question asks; None when no row does
+    or the cell is empty or already in the question."""
     if not (q.wants_name or _MEANS.match(q.text) or _ACTS.match(q.text)) or q.compares or q.yes_no:
         return None
     written = {w for s in ranked for w in term_list(s.unit.scoped())}  # "… when alarm A2 appears": a word no passage
     best_named = max((s.names for s in ranked[:CANDIDATES]), default=0.0)  # writes tells no row apart
+    found: list[tuple[float, str]] = []
     for s in ranked[:CANDIDATES]:
         u = s.unit
         if q.names and (s.names < best_named or s.names < MIN_NAMES):  # "the ERR LED", "alarm A2 on the DP-20": the
@@ -64,8 +68,8 @@ def try_lookup(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) -
         value = cells[column]
         rest = q.attributes - content_terms(heads[column]) - content_terms(titles.get(u.block, "")) - _ASKING  # "gateway"
         attested = words_found(rest, written)
-        if not value or content_terms(value) <= q.attributes or not attested \
-                or attribute_share(rest, attested, u) < MIN_SHARE:
+        share = attribute_share(rest, attested, u) if attested else 0.0
+        if not value or content_terms(value) <= q.attributes or share < MIN_SHARE:
             continue
-        return f"{answer_text(q, u, titles.get(u.block, ''))} [{u.cited()}]. {heads[column]}: {value}."
-    return None
+        found.append((share, f"{answer_text(q, u, titles.get(u.block, ''))} [{u.cited()}]. {heads[column]}: {value}."))
+    return max(found, key=lambda f: f[0])[1] if found else None  # the first of equal shares: the best ranked
