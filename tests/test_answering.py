@@ -686,6 +686,9 @@ def test_a_multi_word_name_counts_whole() -> None:
     assert analyse("Is the Zephyr 1010's charger enough?").phrases == [["Zephyr", "1010"]]  # a possessive is no unit
     q = analyse("Which modem does the Acme 4G Module use?")
     assert missing_names(q.text, q, names_text) == ["Acme 4G"]  # two words stay a name: "4G" is part of it
+    q = analyse("part number for the zephyr board with 4-20mA output, 12V supply")  # values typed glued to their units
+    assert "4-20mA" not in q.names and "12V" not in q.names and missing_names(q.text, q, names_text) == []
+    assert "3V" in analyse("Can I pull 300 mA from the 3.3V pin of the Zephyr Board?").names  # a pin's name
 
 
 def test_a_name_the_context_never_mentions_is_reported_not_answered() -> None:

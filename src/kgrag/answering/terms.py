@@ -13,6 +13,7 @@ from kgrag.answering import asks
 from kgrag.answering.values import (
     NUMBER_UNIT,
     PART,
+    RANGE_ENDS,
     RATING_CODES,
     asked_dimensions,
     dimension_of_unit,
@@ -174,6 +175,16 @@ def value_unit(tokens: list[str], i: int) -> bool:
     return tok.lower() in _CURRENT_KINDS and i > 1 and tokens[i - 2].isdigit() and bool(dimension_of_unit(before))
 
 
+_RAIL_WORDS = frozenset({"pin", "rail", "net", "bus", "header", "domain"})  # "the 3.3V pin": a name, not a value
+
+
+def _glued_value(token: str) -> bool:
+    """A value typed glued to its unit, "12V", "20mA", "4-20mA": no name (but "the 3.3V pin" is, `_RAIL_WORDS`). A
+    one-letter unit other than V reads as a name's letter ("4G", "2A", "3D")."""
+    m = NUMBER_UNIT.fullmatch(token) or RANGE_ENDS.fullmatch(token)
+    return m is not None and (len(m.group(m.lastindex or 0)) > 1 or m.group(m.lastindex or 0) == "V")
+
+
 _SUFFIXED = re.compile(r"(.+)-([a-z]{3,})")  # a name with a word joined by a hyphen: "nRF52840-based"
 _ABOUT_NAME = frozenset({"based", "capable", "enabled", "powered", "compatible", "equipped", "ready", "driven",
                          "controlled", "certified", "style", "format", "sized"})  # words a hyphen joins to any name ("BLE-enabled")
@@ -225,6 +236,7 @@ def analyse(question: str) -> QuestionTerms:
             continue
         first = i == 0 or bool(SENTENCE_END.search(question, matches[i - 1].end(), matches[i].start()))
         if (CHEMICAL.fullmatch(tok) or value_unit(tokens, i) or _rating_code(tokens, i)  # "CO2": what a sensor
+                or _glued_value(tok) and fold(tokens[i + 1] if i + 1 < len(tokens) else "") not in _RAIL_WORDS
                 or i > 0 and tokens[i - 1].lower() in ("degree", "degrees")):  # measures, not a part it has; "60 V":
             asked.append(tok)  # a value's unit, and so is "degrees Celsius"; "IP rating": what is asked
             continue
