@@ -42,3 +42,14 @@ def test_no_procedure_without_a_task_its_heading_names_or_without_steps() -> Non
     assert asked_task("What is the priming time?") == set()
     assert _ask("How do I replace the diaphragm?")[0] != "procedure"  # "Maintenance" names no replacing, no steps
     assert _ask("How do I flush the pump?")[0] != "procedure"
+
+
+def test_a_task_typed_as_a_keyword_before_steps_is_asked_even_when_the_title_names_it() -> None:
+    """"priming steps for the qp20", "pump installation procedure": the task typed before "steps" / "procedure";
+    "pump" is in the manual's title, so only the other words must be in the heading, unless no other is asked."""
+    assert asked_task("priming steps for the qp20") == {"priming"}
+    path, text = _ask("priming steps for the qp20 pump")
+    assert path == "procedure" and text.index("1. Open the bleed") < text.index("3. Close the bleed"), text
+    path, text = _ask("pump installation procedure")
+    assert path == "procedure" and "1. Mount the pump" in text and "bleed" not in text, text
+    assert asked_task("the steps") == set()

@@ -13,13 +13,16 @@ from kgrag.answering.words import content_terms
 
 _HOW_DO = re.compile(r"^\s*(?:how\s+(?:do|can|should|would|must)\s+(?:i|we|you|one)\s+|how\s+to\s+|what\s+are\s+the\s+"
                      r"steps\s+(?:to|for)\s+)(?P<task>[^?]+)", re.IGNORECASE)
+# "rma steps for sending back a broken unit", "commissioning procedure": a task typed as a keyword before "steps"
+_TYPED_TASK = re.compile(r"^\s*(?P<task>(?:[\w-]+\s+){0,2}[\w-]+)\s+(?:steps|procedure)\b", re.IGNORECASE)
 _STEP = re.compile(r"^\s*(?:\d{1,2}[.)]|step\s+\d{1,2}\b)", re.IGNORECASE)  # "1.", "2)", "Step 3"
+_FIRST_STEP = re.compile(r"^\s*(?:1[.)]|step\s+1\b)", re.IGNORECASE)
 MAX_UNITS = 12  # a procedure's units quoted at most (its steps and the notes under them)
 
 
 def asked_task(question: str) -> set[str]:
     """The content words of the task a how-to question asks ("How do I prime the pump?" -> {"prime", "pump"})."""
-    m = _HOW_DO.match(question)
+    m = _HOW_DO.match(question) or _TYPED_TASK.match(question)
     return content_terms(m["task"]) if m else set()
 
 
@@ -41,19 +44,24 @@ def _names_task(heading: str, task: set[str]) -> bool:
 def try_procedure(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) -> str | None:
     """The numbered steps under the best-ranked heading that names the asked task, in order, with their source's
     marker; None when the question asks no task or no such section has two steps or more."""
-    task = asked_task(q.text) - {w for t in titles.values() for w in content_terms(t)}  # "the pump" of a pump manual
+    asked = asked_task(q.text)  # "the pump" of a pump manual is no task word, unless it is the only one ("rma steps"
+    task = (asked - {w for t in titles.values() for w in content_terms(t)}) or asked  # in an RMA policy)
+    found: list[tuple[Scored, str, list[Unit]]] = []
     for s in ranked:
         heading = s.unit.heading
-        if not heading or not _names_task(heading, task):
+        if not heading or not _names_task(heading, task) or any(f[0].unit.block == s.unit.block for f in found):
             continue
         section = sorted((x.unit for x in ranked if x.unit.block == s.unit.block and x.unit.heading == heading
                           and x.unit.kind != "heading"), key=lambda u: u.pos)
-        if sum(1 for u in section if _STEP.match(u.text)) < 2:
-            continue
-        title = titles.get(s.unit.block, "")
-        lead = f"{title} – {heading}" if title else heading
-        return f"{lead}: {_read(section[:MAX_UNITS])} [{s.unit.cited()}]."
-    return None
+        if sum(1 for u in section if _STEP.match(u.text)) >= 2:
+            found.append((s, heading, section))
+    if not found:
+        return None
+    # a procedure cut between passages: the part that starts it, else the best ranked
+    s, heading, section = next((f for f in found if any(_FIRST_STEP.match(u.text) for u in f[2])), found[0])
+    title = titles.get(s.unit.block, "")
+    lead = f"{title} – {heading}" if title else heading
+    return f"{lead}: {_read(section[:MAX_UNITS])} [{s.unit.cited()}]."
 
 
 def _read(units: list[Unit]) -> str:
