@@ -77,12 +77,17 @@ def test_html_drops_boilerplate_and_keeps_headings_and_tables() -> None:
     assert any(c.section == "Widget Hub > Troubleshooting" for c in parsed.chunks)
 
 
+def _chunks_text(folder: Path, name: str, content: str) -> str:
+    """The chunks' text of a file written with `content`."""
+    path = folder / name
+    path.write_text(content, encoding="utf-8")
+    return "\n".join(c.text for c in parse_file(path, root=folder, settings=SETTINGS).chunks)
+
+
 def test_an_html_ordered_list_keeps_its_step_numbers(tmp_path: Path) -> None:
-    page = tmp_path / "rma.html"
-    page.write_text("<html><body><h1>Returns</h1><h2>RMA procedure</h2><ol><li>Request an RMA number.</li>"
-                    "<li>Decontaminate the unit.</li><li>Ship it.</li></ol><ol start='7'><li>Wait.</li></ol>"
-                    "<ul><li>Freight is paid by the sender.</li></ul></body></html>", encoding="utf-8")
-    text = "\n".join(c.text for c in parse_file(page, root=tmp_path, settings=SETTINGS).chunks)
+    text = _chunks_text(tmp_path, "rma.html", "<html><body><h1>Returns</h1><h2>RMA procedure</h2><ol><li>Request an "
+                        "RMA number.</li><li>Decontaminate the unit.</li><li>Ship it.</li></ol><ol start='7'><li>Wait."
+                        "</li></ol><ul><li>Freight is paid by the sender.</li></ul></body></html>")
     assert "1. Request an RMA number.\n2. Decontaminate the unit.\n3. Ship it." in text
     assert "7. Wait." in text and "- Freight is paid by the sender." in text
 
@@ -264,11 +269,9 @@ def test_a_plain_text_paragraph_of_pipe_joined_cells_is_a_table_a_row_per_line(t
     """An errata sheet's summary written with "|" between cells: re-flowed, its rows ran into one line ("… | Fixed
     in E1 | ADC offset …"), so no row could be quoted; as a table each row keeps its line and the header its
     columns. A sentence with one "|" in it stays text."""
-    sheet = tmp_path / "errata.txt"
-    sheet.write_text("QX-9 SILICON ERRATA\n\nErratum | Title | Affected revisions | Fixed in\n"
-                     "E1 | ADC offset below -20 °C | A, B | C\nE2 | USB suspend current too high | A | B\n\n"
-                     "The pipe | character is\nused in shell examples only.\n", encoding="utf-8")
-    text = "\n".join(c.text for c in parse_file(sheet, root=tmp_path, settings=SETTINGS).chunks)
+    text = _chunks_text(tmp_path, "errata.txt", "QX-9 SILICON ERRATA\n\nErratum | Title | Affected revisions | Fixed in\n"
+                        "E1 | ADC offset below -20 °C | A, B | C\nE2 | USB suspend current too high | A | B\n\n"
+                        "The pipe | character is\nused in shell examples only.\n")
     assert "Erratum | Title | Affected revisions | Fixed in\nE1 | ADC offset below -20 °C | A, B | C\n" in text
     assert "The pipe | character is used in shell examples only." in text
     from kgrag.ingest.text import table_rows
