@@ -47,7 +47,7 @@ def try_coded_rows(q: QuestionTerms, ranked: list[Scored], titles: Mapping[int, 
         if not led or len({s.unit.text for s in led}) > 1:  # none, or two tables give the code different rows
             return None
         found.append(led[0].unit)
-    extra = {a for a in q.attributes - CODE_WORDS - {_key(c) for c in codes} if a not in content_terms(" ".join(codes))}
+    extra = q.attributes - CODE_WORDS - content_terms(" ".join(codes))  # what else the question asks
     blocks = {u.block for u in found}  # the rows' passages: their headings say whose list it is ("… Transmitters")
     written = {w for s in ranked if s.unit.block in blocks for w in term_list(s.unit.scoped())}
     written |= {w for b in blocks for w in term_list(titles.get(b, ""))}

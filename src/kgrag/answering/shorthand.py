@@ -23,8 +23,6 @@ _TYPED = re.compile(r"(?<![\w/-])(" + "|".join(re.escape(w) for w in sorted(SHOR
                     + r")(?![\w/-])")
 
 
-
-
 def _typed_units() -> dict[str, str]:
     """Units as typed in lower case -> as written ("ma" -> "mA", "mhz" -> "MHz", "12v" reads 12 V): every unit of
     values.DIMENSIONS whose lower case is no unit itself ("ms", "mm" are) and is two letters or more, or "V" / "W"."""
@@ -39,8 +37,8 @@ def _typed_units() -> dict[str, str]:
 
 _UNITS = _typed_units()
 # a number, then a unit typed in lower case: "4-20ma", "12v", "2.4 ghz"
-_TYPED_UNIT = re.compile(r"(?<![\w.])(\d+(?:[.,]\d+)?\s?)(" + "|".join(re.escape(u) for u in sorted(_UNITS, key=len, reverse=True))
-                         + r")(?![\w/%])")
+_TYPED_UNIT = re.compile(r"(?<![\w.])(\d+(?:[.,]\d+)?\s?)("
+                         + "|".join(re.escape(u) for u in sorted(_UNITS, key=len, reverse=True)) + r")(?![\w/%])")
 
 
 def written_out(question: str) -> str:
