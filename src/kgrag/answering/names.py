@@ -86,7 +86,8 @@ def missing_names(question: str, q: QuestionTerms, names_text: str, titles: Sequ
 
 _PLURAL_ACRONYM = re.compile(r"[A-Z0-9]{2,}s")  # "VOCs", "LEDs": the acronym, counted
 _QUANTITY = re.compile(r"\d+(?:[.,]\d+)?(?:-[a-z]+|[A-Za-z]{1,3})")  # "16-bit", "9-axis", "2MP", "4GB": a figure
-_ACRONYM = re.compile(r"[A-Z]{2,6}s?(?:-[A-Z])?")  # "RTC", "PC", "OLEDs", "USB-A": technical vocabulary
+_ACRONYM = re.compile(r"[A-Z]{2,6}s?(?:-[A-Z]|-[a-z]+)?")  # "RTC", "PC", "OLEDs", "USB-A", "EU-type", "UL-listed":
+# technical vocabulary
 
 
 def is_vocabulary(word: str) -> bool:
