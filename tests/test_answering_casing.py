@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from tests.conftest import fast_settings
+
 from kgrag.answering.casing import known_names, with_known_casing
 from kgrag.answering.shorthand import written_out
 from kgrag.answering.terms import analyse
@@ -49,3 +53,17 @@ def test_a_unit_typed_in_lower_case_after_a_number_is_written_as_documents_write
     assert written_out("can it take 12v, 2.4 ghz and 512kb?") == "can it take 12V, 2.4 GHz and 512KB?"
     assert written_out("a 10 ms timeout, pin v3, 5 m cable") == "a 10 ms timeout, pin v3, 5 m cable"
     assert analyse(written_out("can the board take 12v")).dimensions == {"voltage"}
+
+
+def test_the_known_names_are_read_again_when_a_document_is_added(tmp_path: Path) -> None:
+    index = Index.init(tmp_path / "idx", settings=fast_settings())
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    filler = "It has a sensor with a low-noise mode, an I2C interface, a USB connector and a wide supply range. " * 3
+    (docs / "a.md").write_text(f"# Zephyr X1 datasheet\n\nThe Zephyr X1 measures pressure. {filler}\n", encoding="utf-8")
+    index.add([docs])
+    assert index.cased("what does the zephyr x1 measure") == "what does the Zephyr X1 measure"
+    assert index.cased("what does the orbit max2 measure") == "what does the orbit max2 measure"
+    (docs / "b.md").write_text(f"# Orbit Max2 datasheet\n\nThe Orbit Max2 measures humidity. {filler}\n", encoding="utf-8")
+    index.add([docs])
+    assert index.cased("what does the orbit max2 measure") == "what does the Orbit Max2 measure"

@@ -96,11 +96,11 @@ class Index(Workspace):
         from kgrag.answering.casing import known_names, with_known_casing
         from kgrag.answering.shorthand import written_out
 
-        documents = self.store.list_documents()
-        stamp = tuple(sorted(d.content_hash for d in documents))
-        if getattr(self, "_names_stamp", None) != stamp:
-            self._names_stamp = stamp
-            self._names = tuple(known_names((d.product for d in documents), (d.title for d in documents)))
+        documents = self.documents()  # cached until the store changes: a new dict then, and the names read again
+        if getattr(self, "_names_of", None) is not documents:
+            self._names_of = documents
+            self._names = tuple(known_names((d.product for d in documents.values()),
+                                            (d.title for d in documents.values())))
         return with_known_casing(written_out(question), self._names)
 
     def ask(
