@@ -42,6 +42,14 @@ def test_support_shorthand_typed_in_lower_case_is_written_out() -> None:
     assert written_out("Is the ERR LED lit? PN16 flange, pump-cmd line") == "Is the ERR LED lit? PN16 flange, pump-cmd line"
 
 
+def test_firmware_shorthand_glued_to_its_version_is_written_out() -> None:
+    """"default apdu timeout fw3": "fw3" is no product the documents lack, it is firmware 3; "sw1" stays a switch."""
+    assert written_out("default apdu timeout fw3") == "default apdu timeout firmware 3"
+    assert written_out("rc320 hw2 on fw3.1.2?") == "rc320 hardware 2 on firmware 3.1.2?"
+    assert written_out("set sw1 to on, FW3 label, fw3x board") == "set sw1 to on, FW3 label, fw3x board"
+    assert analyse(written_out("default apdu timeout fw3")).parts == []
+
+
 def test_the_index_writes_shorthand_out_before_searching(sample_index: Index) -> None:
     assert sample_index.search("whats the temp range of the zephyr pro").question == \
         "what is the temperature range of the Zephyr Pro"

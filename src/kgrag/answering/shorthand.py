@@ -21,6 +21,8 @@ SHORTHAND = {
 }
 _TYPED = re.compile(r"(?<![\w/-])(" + "|".join(re.escape(w) for w in sorted(SHORTHAND, key=len, reverse=True))
                     + r")(?![\w/-])")
+# firmware or hardware shorthand glued to its version: "fw3", "fw3.1.2", "hw2" ("sw1" is as often a switch's name)
+_VERSIONED = re.compile(r"(?<![\w/-])(fw|hw)(\d+(?:\.\d+)*)(?![\w/-])")
 
 
 def _typed_units() -> dict[str, str]:
@@ -42,7 +44,8 @@ _TYPED_UNIT = re.compile(r"(?<![\w.])(\d+(?:[.,]\d+)?\s?)("
 
 
 def written_out(question: str) -> str:
-    """`question` with each shorthand word it types in lower case written out ("cmd" -> "command") and each unit
-    typed in lower case after a number written as the documents write it ("4-20ma" -> "4-20mA")."""
+    """`question` with each shorthand word it types in lower case written out ("cmd" -> "command", "fw3" -> "firmware
+    3") and each unit typed in lower case after a number written as the documents write it ("4-20ma" -> "4-20mA")."""
     question = _TYPED.sub(lambda m: SHORTHAND[m.group(1)], question)
+    question = _VERSIONED.sub(lambda m: f"{SHORTHAND[m.group(1)]} {m.group(2)}", question)
     return _TYPED_UNIT.sub(lambda m: m.group(1) + _UNITS[m.group(2)], question)
