@@ -781,6 +781,16 @@ def test_a_slash_joined_pair_of_words_is_also_each_word() -> None:
     assert "o" not in term_list("I/O")
 
 
+def test_an_identifier_of_software_documents_is_also_its_words() -> None:
+    """"default apdu timeout" meets the key "bacnet.apdu_timeout_ms" and "read points" the method
+    "Session.read_points()"; a value ("3.3V", "v3.1.2") is no identifier and stays whole."""
+    from kgrag.answering.words import content_terms, term_list
+
+    assert {"bacnet", "apdu", "timeout", "ms"} <= set(term_list("bacnet.apdu_timeout_ms = 6000"))
+    assert {"session", "read", "point"} <= content_terms("Call Session.read_points() with a list")
+    assert term_list("3.3V rail, firmware v3.1.2") == ["3.3v", "rail", "firmware", "v3.1.2"]
+
+
 def test_a_name_written_with_a_slash_is_found_when_each_side_is() -> None:
     from kgrag.answering.names import missing_names
 

@@ -36,13 +36,20 @@ _AMERICAN = {"colour": "color", "behaviour": "behavior", "favour": "favor", "met
 
 
 def words_of(text: str) -> list[str]:
-    """The raw words of `text`; a slash-joined pair is also its two words ("Timer/Counter" answers "timers")."""
+    """The raw words of `text`; a slash-joined pair is also its two words ("Timer/Counter" answers "timers"), and an
+    identifier of software documents also its words ("bacnet.apdu_timeout_ms" answers "apdu timeout")."""
     out = []
     for raw in _WORD.findall(text):
         out.append(raw)
-        if "/" in raw:
+        if "_" in raw or _DOTTED.search(raw):
+            out.extend(part for part in _JOINS.split(raw) if len(part) > 1)
+        elif "/" in raw:
             out.extend(part for part in raw.split("/") if len(part) > 1)
     return out
+
+
+_DOTTED = re.compile(r"[A-Za-z]\.[A-Za-z]")  # "Session.read_points", "cloud.endpoint"; "3.3V" is no identifier
+_JOINS = re.compile(r"[._/]")
 
 
 def content_terms(text: str) -> set[str]:
