@@ -65,6 +65,14 @@ def test_a_meaning_asked_as_users_type_it_reads_the_row_carrying_most_of_its_wor
     assert path == "table lookup" and text.rstrip().endswith("Meaning: Connected to the broker."), text
 
 
+def test_the_asked_cell_is_said_once_when_the_row_ends_on_it() -> None:
+    """"What does … mean?" over "LED | State | Meaning": the quote of the row ends on the meaning, which the lookup then
+    says again as its answer; it is said once, last."""
+    path, text = _ask("What does a blinking red ERR LED mean?")
+    assert path == "table lookup" and text.count("Buffer full") == 1, text
+    assert "ERR; State: blinking red [1]. Meaning: Buffer full, data is being dropped." in text, text
+
+
 def test_no_lookup_without_a_column_named_or_a_row_carrying_the_question() -> None:
     assert asked_column("Which configuration key sets the buffer size?", "Key | Default | Description") == 0
     assert asked_column("What is the poll interval for Modbus?", "Key | Default | Description") is None

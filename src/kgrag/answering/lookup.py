@@ -50,8 +50,8 @@ def asked_column(question: str, header: str) -> int | None:
 def try_lookup(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) -> str | None:
     """Of the best-ranked rows that carry the question's other asked words (those its document's title does not
     hold), the one carrying most of them ("led flashing red meaning": the "Flashing red" row, not the better-ranked
-    "Flashing green"), quoted with its marker, then the cell of the column the question asks; None when no row does
-    or the cell is empty or already in the question."""
+    "Flashing green"), quoted with its marker, then the cell of the column the question asks (said once: not also at
+    the quote's end); None when no row does or the cell is empty or already in the question."""
     if not (q.wants_name or _MEANS.match(q.text) or _ACTS.match(q.text)) or q.compares or q.yes_no:
         return None
     written = {w for s in ranked for w in term_list(s.unit.scoped())}  # "… when alarm A2 appears": a word no passage
@@ -71,5 +71,8 @@ def try_lookup(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) -
         share = attribute_share(rest, attested, u) if attested else 0.0
         if not value or content_terms(value) <= q.attributes or share < MIN_SHARE:
             continue
-        found.append((share, f"{answer_text(q, u, titles.get(u.block, ''))} [{u.cited()}]. {heads[column]}: {value}."))
+        value = value.rstrip(".")
+        quote, said = answer_text(q, u, titles.get(u.block, "")).rstrip("."), f"; {heads[column]}: {value}"
+        quote = quote[: -len(said)] if quote.endswith(said) else quote  # the asked cell is said once, last
+        found.append((share, f"{quote} [{u.cited()}]. {heads[column]}: {value}."))
     return max(found, key=lambda f: f[0])[1] if found else None  # the first of equal shares: the best ranked
