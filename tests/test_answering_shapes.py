@@ -799,6 +799,24 @@ def test_a_name_written_with_a_slash_is_found_when_each_side_is() -> None:
     assert missing_names(question, analyse(question), text) == []
 
 
+def test_a_pair_joined_by_to_is_found_when_each_side_is() -> None:
+    """"the v3-to-v2 rollback": the guide writes "roll back from v3 to v2", never "v3-to-v2"; the question is not
+    refused for naming a part the documents lack."""
+    from kgrag.answering.names import name_found
+
+    text = "rollback from v3 to v2: load the v2 image. the rs-232 port and the rs-485 port"
+    assert name_found("v3-to-v2", text) and name_found("RS-232-to-RS-485", text)
+    assert not name_found("v3-to-v4", text)
+    question = "Summarize the v3-to-v2 rollback procedure and its limitations."
+    answer = generate_answer(FakeLLM(replies=["The documents do not contain the answer."]), question, Context(
+        question=question, strategy="test", items=[ContextItem("chunk", "8 Rollback procedure\nThe rollback from v3 to "
+                                                               "v2 has limitations: settings are reset. To roll back, "
+                                                               "load the v2 image in the tool.", 0.5,
+                                                               "c1", "d-c1", {"title": "Migration guide"})],
+        tokens=40, budget=2000), mode="auto", focus_tokens=300)
+    assert "missing_parts" not in answer.context.info and "load the v2 image" in answer.text, answer.text
+
+
 def test_a_row_reads_its_numbers_with_their_unit_cell() -> None:
     headed = Unit(block=1, pos=0, text="I 3V3 | 3.3V output current | - | - | 800 | mA", kind="row",
                   header="Symbol | Description | Min | Typ | Max | Unit")

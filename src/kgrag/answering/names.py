@@ -29,8 +29,10 @@ def quoted_words(question: str) -> list[str]:
 def name_found(name: str, text_lower: str) -> bool:
     """A name occurs in the (lower-cased) text; one written without a hyphen also where the text hyphenates it ("LiPo"
     in "Li-Po"; "Wi-Fi", written with one, stays as written); a model code also without its hyphen ("KX-220" in
-    "kx220"); a part number also matches as the prefix of a longer order code."""
+    "kx220"); a part number also matches as the prefix of a longer order code; "A-to-B" where both sides occur."""
     low = name.lower()
+    if "-to-" in low:  # "v3-to-v2", "RS-232-to-RS-485": a pair the documents write apart ("from v3 back to v2")
+        return all(name_found(side, text_lower) for side in low.split("-to-"))
     bare = "-" not in low and low.isascii() and len(low) <= 40
     pattern = "-?".join(re.escape(c) for c in low) if bare else re.escape(low)
     if any(c.isdigit() for c in low) and any(c.isalpha() for c in low):  # a model code: "KX-220" also as a file
