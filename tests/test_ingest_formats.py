@@ -92,6 +92,32 @@ def test_an_html_ordered_list_keeps_its_step_numbers(tmp_path: Path) -> None:
     assert "7. Wait." in text and "- Freight is paid by the sender." in text
 
 
+def test_an_html_page_of_several_articles_is_read_whole_and_a_page_of_one_is_read_as_that_one(tmp_path: Path) -> None:
+    """A knowledge base's articles, a forum thread's posts: every one is content; a blog page's one <article> is its
+    content and the page's other text is not."""
+    text = _chunks_text(tmp_path, "kb.html", "<html><body><h1>Knowledge base</h1><article><h2>KB-1 Clock resets</h2><p>"
+                        "Replace the RTC battery.</p><article><p>A comment inside.</p></article></article><article><h2>"
+                        "KB-2 Upload rejected</h2><p>Write booleans as true or false.</p></article></body></html>")
+    assert "Replace the RTC battery." in text and "Write booleans as true or false." in text
+    text = _chunks_text(tmp_path, "post.html", "<html><body><div><p>Cookie notice for visitors.</p></div><article><h1>"
+                        "Release 4.1</h1><p>Adds TLS 1.3 to the cloud connection and fixes the clock drift after a power outage.</p><article><p>A reader's comment.</p></article></article>"
+                        "</body></html>")
+    assert "Adds TLS 1.3 to the cloud" in text and "reader's comment" in text and "Cookie notice" not in text
+
+
+def test_the_header_of_a_forum_post_is_kept_and_the_pages_banner_is_not(tmp_path: Path) -> None:
+    """Who wrote a post and whether it is the accepted answer sit in each post's <header>; the page's own <header>
+    is boilerplate, as before."""
+    posts = "".join(f'<div class="post{extra}"><header><span>{who}</span> · posted 2025-03-1{i}</header><p>{said}</p></div>'
+                    for i, (extra, who, said) in enumerate([("", "pete", "Set tls_min_version to 1.0 in the cloud section."),
+                                                            (" staff accepted", "✔ Accepted solution Lena",
+                                                             "Schema 3 accepts 1.2 or 1.3 only; fix the endpoint line.")]))
+    text = _chunks_text(tmp_path, "thread.html", f"<html><body><header><p>Community home · Sign in</p></header><h1>Cloud "
+                        f"offline after the upgrade</h1>{posts}</body></html>")
+    assert "pete · posted 2025-03-10" in text and "✔ Accepted solution Lena · posted 2025-03-11" in text, text
+    assert "Sign in" not in text
+
+
 def test_plain_text_paragraphs_and_hyphenation(tmp_path: Path) -> None:
     parsed = parse_file(FIXTURES / "notes.txt", root=None, settings=SETTINGS)
     doc = parsed.document

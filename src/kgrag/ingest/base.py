@@ -19,9 +19,11 @@ MAX_FILE_BYTES = 100 * 1024 * 1024  # larger files are refused with a clear reas
 # 9: a plain-text paragraph of pipe-joined cells is a table, and a row of names over rows of marks is its header;
 # 10: a plain-text one-line paragraph led by a record's code, "E3 - SPI clock glitch", is a heading; 11: a table row
 # or code line longer than the overlap is not repeated as its last words at the start of the next chunk; 12: an HTML
-# ordered list keeps its items' numbers, and a plain-text title may name a reference, a certificate, a bulletin …).
+# ordered list keeps its items' numbers, and a plain-text title may name a reference, a certificate, a bulletin …;
+# 13: an HTML page of several <article>s, a knowledge base's or a forum thread's, is read whole, not its first only,
+# and the <header> of an article or of a forum post, who wrote it and whether it is the accepted answer, is kept).
 # Stored in each document's meta; `kgrag add` re-reads documents another version parsed.
-PARSER_VERSION = "12"
+PARSER_VERSION = "13"
 PARSER_KEY = "parser"
 
 

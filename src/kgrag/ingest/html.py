@@ -33,7 +33,7 @@ def parse_html(path: Path) -> Parsed:
     }
     title_tag = soup.find("title")
     title = normalize_whitespace(title_tag.get_text(" ")) if title_tag else ""
-    root = soup.find("main") or soup.find("article") or soup.body or soup
+    root = soup.find("main") or _only_article(soup) or soup.body or soup
     if not title:
         h1 = root.find("h1")
         title = normalize_whitespace(h1.get_text(" ")) if h1 else ""
@@ -41,6 +41,25 @@ def parse_html(path: Path) -> Parsed:
     blocks = list(walker.walk(root))
     return Parsed(blocks, title=title, meta={"format": "html"}, product=metas.get("product", ""),
                   category=metas.get("category", ""), version=metas.get("version", ""))
+
+
+def _only_article(soup: BeautifulSoup) -> Tag | None:
+    """The page's one top-level <article>, its content; None for a page of several (a knowledge base's articles, a
+    forum thread's posts, an FAQ's items), which are all content."""
+    articles = [a for a in soup.find_all("article") if a.find_parent("article") is None]
+    return articles[0] if len(articles) == 1 else None
+
+
+def _heads_an_item(header: Tag) -> bool:
+    """A <header> inside an article or section, or heading one of several like items (a forum thread's posts): who
+    wrote it, when, whether it is the accepted answer. A page's own header (its banner) is boilerplate."""
+    if header.find_parent(["article", "section"]) is not None:
+        return True
+    item = header.parent
+    kind = (item.get("class") or [None])[0] if isinstance(item, Tag) and item.name not in ("body", "html", "main") else None
+    alike = [s for s in (*item.find_previous_siblings(item.name), *item.find_next_siblings(item.name))
+             if kind in (s.get("class") or [])] if kind else []
+    return bool(alike)
 
 
 def link_density(tag: Tag) -> float:
@@ -53,6 +72,8 @@ def link_density(tag: Tag) -> float:
 
 
 def _is_boilerplate(tag: Tag) -> bool:
+    if tag.name == "header" and _heads_an_item(tag):
+        return False
     if tag.name in DROP_TAGS or str(tag.get("role", "")).lower() in DROP_ROLES:
         return True
     if tag.has_attr("hidden") or str(tag.get("aria-hidden", "")).lower() == "true":
