@@ -31,3 +31,22 @@ def test_a_table_of_the_two_compared_things_is_the_summary_of_their_differences(
     focus = focus_units(question, texts, {1: "FAQ", 2: "Datasheet"}, 120)
     top = {s.unit.text for s in focus.ranked[:3]}  # the rows first, before sentences naming both revisions
     assert top == {"Radio | SX1276 | SX1262", "Sleep current | 4.5 µA | 1.8 µA", "Enclosure | IP65 | IP67"}
+
+
+def test_a_value_compared_with_another_products_is_the_row_setting_both_side_by_side() -> None:
+    """"… of the RC-360 compared with the RC-340" compares two products; over "Parameter | RC-340 | RC-360" each cell
+    is about both, so the row is quoted whole, not one product's value."""
+    from kgrag.answer import generate_answer
+    from kgrag.models.fake import FakeLLM
+    from kgrag.types import Context, ContextItem
+
+    question = "What is the maximum power consumption of the RC-360 compared with the RC-340?"
+    assert analyse(question).compares == [["RC-360"], ["RC-340"]]
+    data = ("3.1 Device data\nParameter | RC-340 | RC-360\nSupply voltage | 24 VAC/DC | 24 VAC/DC\n"
+            "Power consumption (max.) | 4.5 W | 6.0 W\nWeight | 140 g | 210 g")
+    context = Context(question=question, strategy="test", items=[ContextItem(
+        "chunk", data, 0.5, "c1", "d-c1", {"title": "RC-340 / RC-360 Installation Manual"})], tokens=60, budget=2000)
+    answer = generate_answer(FakeLLM(replies=["The RC-360 uses 6.0 W [1]."]), question, context, mode="auto",
+                             focus_tokens=300)
+    assert answer.context.info.get("answer_path") == "comparison", answer.text
+    assert "Power consumption (max.); RC-340: 4.5 W; RC-360: 6.0 W [1]" in answer.text, answer.text

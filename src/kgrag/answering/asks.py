@@ -80,16 +80,19 @@ COMPARATIVES = GREATER | frozenset(["less", "fewer", "lower", "shorter", "smalle
 _ALTERNATIVE = re.compile(r"\b(?:or|vs\.?|versus)\b", re.IGNORECASE)
 _EACH = re.compile(r"\b(?:each|respectively)\b", re.IGNORECASE)  # "do the A and the B each have": both sides asked
 _AND = re.compile(r"\band\b", re.IGNORECASE)
+_COMPARED = re.compile(r"\b(?:compared\s+(?:with|to)|as\s+opposed\s+to|relative\s+to)\b", re.IGNORECASE)
 
 
 def compared_names(question: str, phrases: list[list[str]]) -> list[list[str]]:
     """The two names a comparison question sets against each other ("Which has more flash, the Nano Every or the
     Nano?"; "How much EEPROM do the UNO and the Mega each have?"; "Do the A and the B take the same supply
-    voltage?"), or [] for any other question."""
+    voltage?"; "What is the power consumption of the A compared with the B?"), or [] for any other question."""
     if {w.lower() for w in TOKEN.findall(question)} & COMPARATIVES:
         joints = list(_ALTERNATIVE.finditer(question))[:1]
     elif _EACH.search(question) or asks_difference(question):  # "Do the A and the B take the same supply voltage?"
         joints = list(_AND.finditer(question))
+    elif _COMPARED.search(question):  # "the power consumption of the A compared with the B"
+        joints = list(_COMPARED.finditer(question))
     else:
         return []
     return names_around(question, phrases, joints)

@@ -9,14 +9,17 @@ import re
 from dataclasses import replace
 
 from kgrag.answering.asks import COMPARATIVES, GREATER
-from kgrag.answering.extract import Extraction, try_extract
+from kgrag.answering.columns import side_by_side
+from kgrag.answering.extract import Extraction, answer_text, try_extract
 from kgrag.answering.grounding import STANDALONE_NUMBER, number_value
 from kgrag.answering.names import title_names
 from kgrag.answering.select import Scored, attribute_share, name_score, variant_of
 from kgrag.answering.terms import QuestionTerms
 from kgrag.answering.units import FACT_SUBJECT
 from kgrag.answering.values import NUMBER_UNIT, dimension_of_unit
-from kgrag.answering.words import content_terms
+from kgrag.answering.words import content_terms, words_found
+
+MIN_LABEL_SHARE = 0.6  # of the asked words (the compared quantity's) a side-by-side row's label must write
 
 
 def phrase_after(words: frozenset[str]) -> re.Pattern[str]:
@@ -78,15 +81,15 @@ def _single_value(q: QuestionTerms, found: Extraction) -> tuple[float, str, str]
 
 
 def try_compare(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) -> str | None:
-    """Both products' quotes with their markers, then the larger or smaller one as asked; None unless both sides
-    are quoted."""
+    """Both products' quotes with their markers, then the larger or smaller one as asked, or the row of a table that
+    sets both side by side; None unless both sides are quoted."""
     if len(q.compares) != 2:
         return None
     a, b = q.compares
     quantity = compared_quantity(q.text)
     sides = [(a, _one_side(q, a, b, quantity, ranked, titles)), (b, _one_side(q, b, a, quantity, ranked, titles))]
     if any(found is None for _, found in sides):
-        return None
+        return _side_by_side_row(q, quantity, ranked, titles)
     text = " ".join(f"{found.text} [{found.unit.cited()}]." for _, found in sides if found)
     values = [_single_value(q, found) for _, found in sides if found]
     word = next((w for w in q.text.lower().split() if w.strip("?,.") in COMPARATIVES), "").strip("?,.")
@@ -96,3 +99,16 @@ def try_compare(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) 
         (wn, ww), (ln, lw) = ((a, wa), (b, wb)) if first else ((b, wb), (a, wa))
         text += f" {' '.join(wn)}: {ww}, {word} than {' '.join(ln)} ({lw})."
     return text
+
+
+def _side_by_side_row(q: QuestionTerms, quantity: set[str], ranked: list[Scored], titles: dict[int, str]) -> str | None:
+    """The best-ranked row of a table setting both compared things side by side ("Parameter | RC-340 | RC-360") whose
+    label writes the compared quantity ("Power consumption (max.) | 4.5 W | 6.0 W"), quoted whole: each side's
+    cell is about both, so neither side's own quote is found. None when no such row is ranked."""
+    asked = quantity or q.attributes - COMPARATIVES - {"compare", "compared", "comparison"}
+    for s in ranked:
+        label = s.unit.text.split("|")[0]
+        if (asked and side_by_side(q.compares, s.unit)
+                and len(words_found(asked, content_terms(label))) >= MIN_LABEL_SHARE * len(asked)):
+            return f"{answer_text(q, s.unit, titles.get(s.unit.block, ''))} [{s.unit.cited()}]."
+    return None
