@@ -572,6 +572,24 @@ def test_a_reply_copying_a_passage_that_misses_the_question_shows_the_passage_th
                                 "registers) and 06 (write single register) [2].", sources)  # it names the QX-700
 
 
+def test_a_quoted_line_is_led_by_the_code_of_the_article_it_belongs_to() -> None:
+    """A knowledge base's "Applies to:" line says nothing of which article it is in; quoted among the closest
+    passages, it is led by its article's code and title."""
+    from kgrag.answering.quotes import leads
+
+    assert leads("KB-1047 CO2 reading too high or responding slowly") and leads("E14 - Output fault")
+    assert not leads("Applies to") and not leads("3.2 Mounting") and not leads("RC-340 and RC-360")
+    kb = _item("KB-1047 CO2 reading too high or responding slowly\nApplies to: RC-340 and RC-360, all firmware "
+               "versions.\n\nKB-1042 CO2 value stuck near 400 ppm\nApplies to: RC-340 with firmware 3.0.x only.",
+               "c7", "Knowledge base")
+    question = "Does an article apply to every firmware version of the RC-360?"
+    evidence = generate_answer(FakeLLM(replies=["The documents do not contain the answer."]), question,
+                               Context(question=question, strategy="test", items=[kb], tokens=80, budget=2000),
+                               mode="auto", focus_tokens=300)
+    assert "KB-1047 CO2 reading too high or responding slowly: Applies to: RC-340 and RC-360" in evidence.text, \
+        evidence.text
+
+
 def test_a_release_notes_heading_gives_the_version_a_change_came_with() -> None:
     """"Which firmware version fixed the memory leak?": the fix is a line under "Firmware 4.1"; the heading gives
     its version, so that line is quoted with it, not a support ticket naming the version that had the leak. The
@@ -821,10 +839,10 @@ def test_quotes_answering_which_product_say_whose_they_are() -> None:
     blocks = build_blocks(_context(question))
     focus = focus_units(question, {b.n: b.text for b in blocks}, {b.n: b.header() for b in blocks}, 200)
     quoted = quote_answer(focus.ranked, n=1, titles={b.n: b.title for b in blocks})
-    assert quoted == "Orbit Carrier: I2C interface to the host board [1]."
-    assert quote_answer(focus.ranked, n=1) == "I2C interface to the host board [1]."
+    assert quoted == "Orbit Carrier: ZR-90 Pressure Sensor: I2C interface to the host board [1]."  # the line is the
+    assert quote_answer(focus.ranked, n=1) == "ZR-90 Pressure Sensor: I2C interface to the host board [1]."  # part's
     four = quote_answer(focus.ranked, n=4, titles={b.n: b.title for b in blocks})
-    assert four == ("Orbit Carrier: I2C interface to the host board [1]. Zephyr Board: Install the board package from "
+    assert four == ("Orbit Carrier: ZR-90 Pressure Sensor: I2C interface to the host board [1]. Zephyr Board: Install the board package from "
                     "the boards manager before uploading a sketch [3]. Orbit Carrier: ZR-90 Pressure Sensor: 260 to 1260 "
                     "hPa absolute pressure range; Temperature accuracy: ± 0.5 °C, 15 to +40 °C [1]. Zephyr Board: The "
                     "QX-700 is a capacitive sensor for relative humidity and temperature [2].")  # led again only after
@@ -836,7 +854,7 @@ def test_a_which_board_reply_that_names_no_board_shows_the_passages_with_their_p
     vague = generate_answer(FakeLLM(replies=["The board offers an I2C interface for connecting sensors [1]."]), question,
                             _context(question), mode="auto", focus_tokens=150)
     assert vague.context.info["no_product_named"] and vague.context.info["answer_path"] == "evidence"
-    assert "Orbit Carrier: I2C interface to the host board [1]." in vague.text
+    assert "Orbit Carrier: ZR-90 Pressure Sensor: I2C interface to the host board [1]." in vague.text
     named = generate_answer(FakeLLM(replies=["The Orbit Carrier offers it for connecting sensors [1]."]), question, _context(question),
                             mode="auto", focus_tokens=150)
     assert named.text == "The Orbit Carrier offers it for connecting sensors [1]." and named.grounded

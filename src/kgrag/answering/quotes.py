@@ -51,6 +51,17 @@ SAID_SHARE = 0.6  # share of a unit's words an answer must hold for the unit to 
 MIN_QUOTE_WORDS = 5
 _DATED = re.compile(r"\b(?:19|20)\d\d-\d\d-\d\d\b|\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?\s+"
                     r"(?:\d{1,2},?\s+)?(?:19|20)\d\d\b")  # a heading dating what is under it (a release, a revision)
+_RECORD = re.compile(r"^[A-Z]{1,5}-?\d{2,}[A-Za-z]?\s+[-–—:]?\s*[A-Z]")  # "KB-1047 CO2 reading too high", "E14 - Output …"
+
+
+def leads(heading: str) -> bool:
+    """A heading that says which record its lines belong to leads their quote: a release's date ("Firmware 4.0
+    (2026-05-02)"), a knowledge-base article's or an alarm's code ("KB-1047 CO2 reading too high or responding
+    slowly": "Applies to: RC-340 and RC-360" is that article's), a part's number ("BQ24125L I2C Controlled USB/Adapter
+    Charger": "92% Charge Efficiency at 2 A" is the charger's)."""
+    return bool(_DATED.search(heading) or _RECORD.match(heading))
+
+
 MAX_LIST_LINES = 8  # lines of a labelled spec list quoted together
 MAX_LABEL_WORDS = 20  # a longer label is the prose before the list: the lines are quoted without it
 
@@ -98,8 +109,8 @@ def quote_answer(ranked: list[Scored], n: int = QUOTES, titles: Mapping[int, str
             text = (f"{label}: " if len(label.split()) <= MAX_LABEL_WORDS else "") + "; ".join(u.display() for u in listed)
         else:
             text = " ".join(u.display() for u in window)
-            if _DATED.search(s.unit.heading) and s.unit.heading not in text:  # a release note's line under its
-                text = f"{s.unit.heading}: {text}"  # "Firmware 4.0 (2026-05-02)": which release it came with
+            if leads(s.unit.heading) and s.unit.heading not in text:  # a release note's line under its heading,
+                text = f"{s.unit.heading}: {text}"  # "Firmware 4.0 (2026-05-02)", an article's under its id
         quote = re.sub(r"\s{2,}", " ", CITE.sub("", text)).rstrip(" .;")  # a document's own "[1]" is no source
         fact = FACT_SUBJECT.match(s.unit.heading) if titles is not None else None  # a gathered graph fact: its subject
         title = (titles or {}).get(s.unit.block, "") or (fact["name"] if fact else "")
