@@ -5,6 +5,7 @@ Output:   ../docs/qml820_qml1600_maintenance_calibration_manual.pdf
 Only core fonts and latin-1 characters are used.
 """
 import os
+
 from fpdf import FPDF
 from fpdf.fonts import FontFace
 
