@@ -25,6 +25,7 @@ from kgrag.answering.names import missing_items, missing_kind, name_found, unkno
 from kgrag.answering.procedure import try_procedure
 from kgrag.answering.quotes import documents_tail, followed_by, key_quotes, quote_answer, sides_first
 from kgrag.answering.refusal import CITE, NO_ANSWER, is_refusal
+from kgrag.answering.remedy import try_remedy
 from kgrag.answering.select import Focus, focus_units
 from kgrag.answering.suits import try_suits, writes_value_for
 from kgrag.answering.terms import analyse, asks_product, question_coverage
@@ -207,6 +208,9 @@ def plan_answer(
         looked_up = try_lookup(q, focus.ranked, titles)  # "Which key sets …": a table cell
         if looked_up is not None:
             return quoted("table lookup", looked_up)
+        remedy = try_remedy(q, focus.ranked, titles, {b.n: str(b.source.get("section") or "") for b in blocks})
+        if remedy is not None:  # "X happens. What should I do?": the Resolution of the record describing X
+            return quoted("remedy", remedy, then_passages=False)
         labelled = try_labelled(q, focus.ranked, titles)  # "What is the workaround for …": a record's labelled line
         if labelled is not None:
             return quoted("labelled line", labelled)

@@ -1,0 +1,66 @@
+"""What to do about a problem is the Resolution of the record that describes it, not the passages its words find."""
+
+from __future__ import annotations
+
+from kgrag.answer import generate_answer
+from kgrag.answering.remedy import asks_remedy
+from kgrag.models.fake import FakeLLM
+from kgrag.types import Context, ContextItem
+
+CLOCK = """KB-1071 Clock resets to 2000-01-01 after a power outage
+Applies to: all RC-3xx models.
+
+Symptoms
+After power is restored, the controller time shows 2000-01-01 and schedules run at the wrong time.
+
+Cause
+The backup battery of the real-time clock is empty.
+
+Resolution
+1. Check the event log for E-BAT-LOW.
+2. Replace the battery with part number NB-BAT-2032.
+3. Set ntp_server so the time is restored automatically."""
+
+CO2 = """KB-1042 CO2 value stuck near 400 ppm
+Symptoms
+The CO2 value stays near 400 ppm in an occupied room after a power outage.
+
+Resolution
+1. Upgrade the controller to firmware 3.1.0 or later."""
+
+
+def _ask(question: str, *texts: tuple[str, str]) -> tuple[str, str]:
+    items = [ContextItem("chunk", text, 0.5, f"c{i}", f"d-c{i}", {"title": "Knowledge Base", "section": section})
+             for i, (section, text) in enumerate(texts, 1)]
+    context = Context(question=question, strategy="test", items=items, tokens=200, budget=2000)
+    answer = generate_answer(FakeLLM(replies=["The battery is empty [1]."]), question, context, mode="auto",
+                             focus_tokens=400)
+    return answer.context.info.get("answer_path", ""), answer.text
+
+
+def test_the_resolution_of_the_record_describing_the_problem_answers_what_to_do() -> None:
+    question = "The controller clock shows 2000-01-01 after a power outage. What should I do?"
+    path, text = _ask(question, ("KB-1071 Clock resets to 2000-01-01 after a power outage", CLOCK),
+                      ("KB-1042 CO2 value stuck near 400 ppm", CO2))
+    assert path == "remedy", text
+    assert text.startswith("Knowledge Base – KB-1071 Clock resets to 2000-01-01 after a power outage – Resolution: "
+                           "1. Check the event log for E-BAT-LOW. 2. Replace the battery"), text
+    assert "Upgrade the controller" not in text  # the other record's remedy
+
+
+def test_a_section_path_naming_the_problem_finds_a_resolution_cut_from_its_symptoms() -> None:
+    """The Resolution chunk of a long article is cut from its Symptoms; its section path still names the problem."""
+    resolution = "Resolution\n1. Upgrade the controller to firmware 3.1.0 or later.\n2. Check co2_abc_period_h = 168."
+    symptoms = "KB-1042 CO2 value stuck near 400 ppm\nSymptoms\nThe CO2 value stays near 400 ppm in a full room."
+    path, text = _ask("How do I fix a CO2 value stuck near 400 ppm?", ("KB-1042 CO2 value stuck near 400 ppm", symptoms),
+                      ("KB-1071 Clock resets to 2000-01-01 after a power outage", CLOCK),
+                      ("KB-1042 CO2 value stuck near 400 ppm > Resolution", resolution))
+    assert path == "remedy" and "1. Upgrade the controller to firmware 3.1.0 or later. 2. Check" in text, text
+
+
+def test_no_remedy_unless_asked_or_when_no_record_describes_the_problem() -> None:
+    assert asks_remedy("What should I do when E12 appears?") and asks_remedy("how to fix a stuck co2 value")
+    assert not asks_remedy("What does the Resolution section say about batteries?")
+    assert _ask("What is the battery part number?", ("KB-1071 Clock resets", CLOCK))[0] != "remedy"
+    assert _ask("The display flickers after a firmware update. What should I do?",
+                ("KB-1071 Clock resets to 2000-01-01 after a power outage", CLOCK))[0] != "remedy"
