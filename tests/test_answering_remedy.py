@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from kgrag.answer import generate_answer
-from kgrag.answering.remedy import asks_remedy
+from kgrag.answering.asks import asks_remedy
 from kgrag.models.fake import FakeLLM
 from kgrag.types import Context, ContextItem
 
@@ -43,9 +43,25 @@ def test_the_resolution_of_the_record_describing_the_problem_answers_what_to_do(
     path, text = _ask(question, ("KB-1071 Clock resets to 2000-01-01 after a power outage", CLOCK),
                       ("KB-1042 CO2 value stuck near 400 ppm", CO2))
     assert path == "remedy", text
-    assert text.startswith("Knowledge Base – KB-1071 Clock resets to 2000-01-01 after a power outage – Resolution: "
+    assert text.startswith("Knowledge Base – KB-1071 Clock resets to 2000-01-01 after a power outage: Resolution: "
                            "1. Check the event log for E-BAT-LOW. 2. Replace the battery"), text
     assert "Upgrade the controller" not in text  # the other record's remedy
+
+
+def test_why_and_what_to_do_is_the_records_cause_then_its_resolution() -> None:
+    question = "After a power outage the controller clock shows 2000-01-01. Why, and what can be done?"
+    path, text = _ask(question, ("KB-1071 Clock resets to 2000-01-01 after a power outage", CLOCK))
+    assert path == "remedy", text
+    assert ": Cause: The backup battery of the real-time clock is empty [1]. Resolution: 1. Check" in text, text
+
+
+def test_a_problem_told_in_the_users_words_finds_the_record_of_the_closest_passage() -> None:
+    """"the controller clock goes wrong after every power outage" writes too few of the article's words to pick it by
+    them; its closest passage is still the article's symptom."""
+    path, text = _ask("the controller clock goes wrong after every power outage, what now",
+                      ("KB-1071 Clock resets to 2000-01-01 after a power outage", CLOCK),
+                      ("KB-1042 CO2 value stuck near 400 ppm", CO2))
+    assert path == "remedy" and "Replace the battery" in text, text
 
 
 def test_a_section_path_naming_the_problem_finds_a_resolution_cut_from_its_symptoms() -> None:
@@ -60,7 +76,10 @@ def test_a_section_path_naming_the_problem_finds_a_resolution_cut_from_its_sympt
 
 def test_no_remedy_unless_asked_or_when_no_record_describes_the_problem() -> None:
     assert asks_remedy("What should I do when E12 appears?") and asks_remedy("how to fix a stuck co2 value")
+    assert asks_remedy("The fan keeps stopping. Is there a workaround?") and asks_remedy("logger offline again, what now")
+    assert asks_remedy("Readings drift after an hour – how can this be fixed?")
     assert not asks_remedy("What does the Resolution section say about batteries?")
+    assert not asks_remedy("What does alarm E12 mean?") and not asks_remedy("How do I install the driver?")
     assert _ask("What is the battery part number?", ("KB-1071 Clock resets", CLOCK))[0] != "remedy"
     assert _ask("The display flickers after a firmware update. What should I do?",
                 ("KB-1071 Clock resets to 2000-01-01 after a power outage", CLOCK))[0] != "remedy"

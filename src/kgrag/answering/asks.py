@@ -116,3 +116,21 @@ def names_around(question: str, phrases: list[list[str]], joints: list[re.Match[
         if before and after:
             return [before[-1], after[0]]
     return []
+
+
+_FIXING = r"(?:fix|solve|resolve|correct|cure|repair|clear|stop|prevent|avoid|recover|get\s+rid\s+of)"
+# "What should I do?", "what now", "How do I fix …?", "how to stop …", "what's the fix", "is there a workaround",
+# "how can this be fixed": wherever it stands, after the problem as users describe it
+_ASKS_REMEDY = re.compile(
+    rf"\bwhat\s+(?:should|do|must|can|could)\s+(?:i|we|you)\s+do\b|\bwhat\s+(?:can|should)\s+be\s+done\b|"
+    rf"\b(?:what|now)\s+(?:now|what)\s*[?.!]*\s*$|"
+    rf"\bhow\s+(?:do|can|could|should|would)\s+(?:i|we|you)\s+{_FIXING}\b|\bhow\s+to\s+{_FIXING}\b|"
+    rf"\bhow\s+(?:can|could|should|do)\s+(?:this|it|that|they)\s+be\s+(?:fixed|solved|resolved|corrected|cleared)\b|"
+    rf"\bwhat(?:'s|\s+is|\s+are)\s+the\s+(?:fix|fixes|remedy|remedies|solution|solutions|resolution|workaround|cure)\b|"
+    rf"\b(?:any|is\s+there\s+a|is\s+there\s+any)\s+(?:fix|solution|workaround|remedy)\b", re.IGNORECASE)
+
+
+def asks_remedy(question: str) -> bool:
+    """The question asks what to do about a problem (it may describe the problem first, in the user's words)."""
+    return bool(_ASKS_REMEDY.search(question))
+

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from kgrag.answering.asks import asks_remedy
 from kgrag.answering.extract import MIN_NAMES, answer_text
 from kgrag.answering.select import Scored, attribute_share
 from kgrag.answering.terms import QuestionTerms
@@ -23,9 +24,7 @@ _WHICH = re.compile(r"^\s*(?:which|what)\s+((?:[\w.\-/+]+\s+){1,3})", re.IGNOREC
 _MEANS = re.compile(r"^\s*(?:what\s+(?:does|do|did)\b.*\b(?:mean|indicate|signify|stand\s+for)\b|meaning\s+of\b|"
                     r"[^?]*\bmeaning\s*\??\s*$)", re.IGNORECASE)
 _MEANING_HEADS = frozenset({"meaning", "description", "indication", "definition", "explanation"})
-# "What should I do about error E12?", "How do I fix E07?": the row's action column ("Code | Meaning | Action")
-_ACTS = re.compile(r"^\s*(?:what\s+(?:should|do|must|can)\s+(?:i|we|you)\s+do\b|how\s+(?:do|can|should)\s+(?:i|we|you)\s+"
-                   r"(?:fix|solve|resolve|clear|correct|handle)\b|what\s+is\s+the\s+(?:remedy|solution|fix)\b)", re.IGNORECASE)
+# "What should I do about error E12?", "E07 again, how do I fix it?": the row's action column
 _ACTION_HEADS = frozenset({"action", "remedy", "solution", "corrective", "countermeasure", "fix", "measure"})
 
 
@@ -34,8 +33,8 @@ def asked_column(question: str, header: str) -> int | None:
     …" -> "Key"), its meaning column for "What does … mean?", its action column for "What should I do about …?";
     None when none does."""
     heads = [content_terms(h) for h in header.split("|")]
-    for asks, columns in ((_MEANS, _MEANING_HEADS), (_ACTS, _ACTION_HEADS)):
-        if asks.match(question):
+    for asks, columns in ((_MEANS.match, _MEANING_HEADS), (asks_remedy, _ACTION_HEADS)):
+        if asks(question):
             return next((i for i, named in enumerate(heads) if named & columns), None)
     m = _WHICH.match(question)
     if m is None:
@@ -52,7 +51,7 @@ def try_lookup(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) -
     hold), the one carrying most of them ("led flashing red meaning": the "Flashing red" row, not the better-ranked
     "Flashing green"), quoted with its marker, then the cell of the column the question asks (said once: not also at
     the quote's end); None when no row does or the cell is empty or already in the question."""
-    if not (q.wants_name or _MEANS.match(q.text) or _ACTS.match(q.text)) or q.compares or q.yes_no:
+    if not (q.wants_name or _MEANS.match(q.text) or asks_remedy(q.text)) or q.compares or q.yes_no:
         return None
     written = {w for s in ranked for w in term_list(s.unit.scoped())}  # "… when alarm A2 appears": a word no passage
     best_named = max((s.names for s in ranked[:CANDIDATES]), default=0.0)  # writes tells no row apart

@@ -9,64 +9,82 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from kgrag.answering.asks import asks_remedy
 from kgrag.answering.select import Scored
 from kgrag.answering.terms import QuestionTerms
 from kgrag.answering.units import Unit
 from kgrag.answering.words import term_list, words_found
 
-# "What should I do?", "How do I fix …?", "how to solve …", "what is the fix / remedy / solution …", "what now"
-_ASKS_REMEDY = re.compile(
-    r"\bwhat\s+(?:should|do|must|can)\s+(?:i|we|you)\s+do\b|\bwhat\s+now\b|"
-    r"\bhow\s+(?:do|can|should|would)\s+(?:i|we|you)\s+(?:fix|solve|resolve|correct|cure|repair|get\s+rid\s+of)\b|"
-    r"\bhow\s+to\s+(?:fix|solve|resolve|correct|cure|repair)\b|"
-    r"\bwhat\s+(?:is|are)\s+the\s+(?:fix|fixes|remedy|remedies|solution|solutions|resolution)\b", re.IGNORECASE)
-_ASKING = frozenset({"fix", "solve", "resolve", "correct", "cure", "repair", "remedy", "solution", "resolution",
-                     "rid", "now", "happen", "happens", "problem", "issue"})
+_ASKING = frozenset({"fix", "solve", "resolve", "correct", "cure", "repair", "clear", "stop", "prevent", "avoid",
+                     "recover", "remedy", "solution", "resolution", "workaround", "rid", "now", "happen", "happens",
+                     "problem", "issue", "done", "fixed", "solved", "resolved"})
 REMEDY_HEADS = frozenset({"resolution", "solution", "remedy", "fix", "workaround", "corrective action",
                           "what to do", "remedies", "solutions", "corrective actions"})
+CAUSE_HEADS = frozenset({"cause", "causes", "root cause", "reason", "explanation"})
+_ASKS_WHY = re.compile(r"\bwhy\b|\bwhat\s+(?:is\s+|was\s+)?caus", re.IGNORECASE)  # and what to do about it
 MIN_SHARE = 0.6  # of the symptom's words the record (its section path and text) must write
+CLOSEST = 0.9  # else the record must hold a passage scoring this share of the best passage's score
 MAX_UNITS = 10  # units of a remedy quoted at most (its steps and the notes under them)
 
 
-def asks_remedy(question: str) -> bool:
-    """The question asks what to do about a problem it describes."""
-    return bool(_ASKS_REMEDY.search(question))
+def _label(text: str) -> str:
+    return text.strip(" :").lower()
 
 
-def _remedy_units(block: int, ranked: list[Scored]) -> list[Unit]:
-    """The units of `block` under a remedy heading ("Resolution", "Workaround"), in order."""
-    return sorted((s.unit for s in ranked if s.unit.block == block and s.unit.kind != "heading"
-                   and s.unit.heading.strip(" :").lower() in REMEDY_HEADS), key=lambda u: u.pos)
+def _under(units: list[Unit], heads: frozenset[str], sections: Mapping[int, str]) -> list[Unit]:
+    """The units of a record's section headed by one of `heads` ("Resolution"), in order: those under such a
+    heading, or in a block whose section path ends on it ("KB-1078 … > Cause"), less the heading lines themselves;
+    of the first block that has them, so the section is cited once."""
+    found = sorted((u for u in units if u.kind != "heading" and _label(u.text) not in heads
+                    and (_label(u.heading) in heads or _label(sections.get(u.block, "").split(" > ")[-1]) in heads)),
+                   key=lambda u: (u.block, u.pos))
+    return [u for u in found if u.block == found[0].block]
+
+
+def _record_of(block: int, titles: Mapping[int, str], sections: Mapping[int, str]) -> tuple[str, str]:
+    """A block's record: its document and the first element of its section path that is no remedy heading
+    ("KB-1042 CO2 value stuck near 400 ppm" for "KB-1042 … > Resolution"), so an article cut between chunks is one."""
+    path = [p for p in sections.get(block, "").split(" > ") if p.strip(" :").lower() not in REMEDY_HEADS]
+    return titles.get(block, ""), path[0] if path else f"#{block}"
 
 
 def try_remedy(q: QuestionTerms, ranked: list[Scored], titles: Mapping[int, str],
                sections: Mapping[int, str]) -> str | None:
-    """The remedy section of the one record (a block: its section path, "KB-1071 Clock resets … > Resolution", and
-    text) that writes most of the problem's words, at least MIN_SHARE of them, quoted in order with its marker; None
-    when the question asks no remedy, no block has a remedy section, or two records tie."""
-    if not asks_remedy(q.text):
+    """The remedy section of one record (its section path, "KB-1071 Clock resets … > Resolution", and its text, in
+    one block or cut between several), quoted in order with its marker: the record that writes most of the problem's
+    words, at least MIN_SHARE of them, else the one holding the closest passage when the problem is told in the
+    user's own words. None when the question asks no remedy, no record has a remedy section, or two records tie."""
+    if not asks_remedy(q.text) or not (symptom := q.attributes - _ASKING):
         return None
-    symptom = q.attributes - _ASKING
     named = {w for n in [*q.names, *q.parts] for w in term_list(n)}
-    if not symptom:
+    records: dict[tuple[str, str], list[Scored]] = {}
+    for s in ranked:
+        records.setdefault(_record_of(s.unit.block, titles, sections), []).append(s)
+    candidates: list[tuple[float, float, tuple[str, str], list[Unit]]] = []
+    for key, units in records.items():
+        remedy = _under([s.unit for s in units], REMEDY_HEADS, sections)
+        words = set(term_list(" ".join([key[1], *(s.unit.scoped() for s in units)])))
+        if remedy and words_found(named, words) == named:  # "alarm E14", "the RC-340": that code's or product's record
+            share = len(words_found(symptom, words)) / len(symptom)
+            candidates.append((share, max(s.score for s in units), key, remedy))
+    top = max((s.score for s in ranked), default=0.0)
+    by_share = sorted(candidates, key=lambda c: -c[0])
+    by_score = sorted(candidates, key=lambda c: -c[1])
+    if by_share and by_share[0][0] >= MIN_SHARE and (len(by_share) == 1 or by_share[1][0] < by_share[0][0]):
+        _, _, (title, record), remedy = by_share[0]
+    elif by_score and by_score[0][1] >= CLOSEST * top and (len(by_score) == 1 or by_score[1][1] < by_score[0][1]):
+        _, _, (title, record), remedy = by_score[0]
+    else:
         return None
-    candidates: list[tuple[float, int, list[Unit]]] = []
-    for block in dict.fromkeys(s.unit.block for s in ranked):
-        remedy = _remedy_units(block, ranked)
-        if not remedy:
-            continue
-        record = " ".join([sections.get(block, ""), *(s.unit.scoped() for s in ranked if s.unit.block == block)])
-        words = set(term_list(record))
-        if words_found(named, words) != named:  # "alarm E14", "the RC-340": the record of that code or product
-            continue
-        share = len(words_found(symptom, words)) / len(symptom)
-        candidates.append((share, block, remedy))
-    candidates.sort(key=lambda c: -c[0])
-    if not candidates or candidates[0][0] < MIN_SHARE or len(candidates) > 1 and candidates[1][0] == candidates[0][0]:
-        return None
-    _, block, remedy = candidates[0]
-    path = [p for p in sections.get(block, "").split(" > ") if p.strip(" :").lower() not in REMEDY_HEADS]
-    lead = " – ".join(x for x in (titles.get(block, ""), *path[:1], remedy[0].heading.strip(" :")) if x)
-    said = re.sub(r"\s+", " ", " ".join(u.text for u in remedy[:MAX_UNITS])).strip().rstrip(".")
-    return f"{lead}: {said} [{remedy[0].cited()}]."
+    lead = " – ".join(x for x in (title, record if not record.startswith("#") else "") if x)
+    parts = [_section("Resolution" if _label(remedy[0].heading) not in REMEDY_HEADS else remedy[0].heading, remedy)]
+    cause = _under([s.unit for s in records[(title, record)]], CAUSE_HEADS, sections)
+    if cause and _ASKS_WHY.search(q.text):  # "Why, and what can be done?": the record's cause first
+        parts.insert(0, _section("Cause", cause))
+    return f"{lead}: {' '.join(parts)}" if lead else " ".join(parts)
 
+
+def _section(label: str, units: list[Unit]) -> str:
+    """A record's section quoted under its label, in order, with its marker ("Resolution: 1. … 2. … [3].")."""
+    said = re.sub(r"\s+", " ", " ".join(u.text for u in units[:MAX_UNITS])).strip().rstrip(".")
+    return f"{label.strip(' :')}: {said} [{units[0].cited()}]."
