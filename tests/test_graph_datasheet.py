@@ -364,3 +364,14 @@ def test_a_compatible_product_listed_with_its_sku_is_no_part() -> None:
     t = triples(extract(chunk("Kestrel K33: SKU: ZBX00074\nKestrel K74: SKU: ZBX00042")))
     assert not [r for r in t if r[1] == "has component"]
     assert ("Zephyr Mini Rev2", "has sensor", "QX210") in triples(extract(chunk("QX210 Barometer\n260 to 1260 hPa")))
+
+
+def test_a_title_whose_only_number_is_a_software_version_names_a_document_not_a_product() -> None:
+    """In a flat folder the title is the chunk's identity: "ZoneLoom SDK 3.1 — Python API Reference" and "Migration
+    Guide: v2 → v3" are documents, whose facts have no product; a model number still makes one ("RC-340 … Manual")."""
+    for title, kind in [("ZoneLoom SDK 3.1 — Python API Reference", "Document"),
+                        ("ZoneLoom Migration Guide: v2 → v3", "Document"),
+                        ("ZoneLoom RC-340 / RC-360 Installation Manual", "Product"),
+                        ("Zephyr Mini Rev2 Datasheet", "Product")]:
+        c = Chunk(chunk_id="d1-00000", doc_id="d1", text="Supported controllers: RC-340", ord=0)
+        assert types(DatasheetExtractor({"d1": title}).extract(c)).get(title) == kind, title

@@ -83,8 +83,13 @@ def product_of(chunk: Chunk, title: str) -> str:
 
 
 def identity_is_product(chunk: Chunk, name: str) -> bool:
-    """A folder/record product is a product; a bare document title only when it carries a model number."""
-    return bool(L.clean(chunk.product)) or any(c.isdigit() for c in name)
+    """A folder/record product is a product; a bare document title only when it carries a model number, not only a
+    software version ("ZoneLoom SDK 3.1 — Python API Reference", "Migration Guide: v2 → v3" are documents)."""
+    return bool(L.clean(chunk.product)) or any(any(c.isdigit() for c in w) and not _VERSION.fullmatch(w.strip("(),:;"))
+                                               for w in name.split())
+
+
+_VERSION = re.compile(r"[vV]?\d+(?:\.(?:\d+|x))+|[vV]\d+")  # "3.1", "2.6.x", "v2": a release, not a model number
 
 
 def title_alias(product: str, title: str) -> str:
