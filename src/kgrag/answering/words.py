@@ -41,7 +41,7 @@ def words_of(text: str) -> list[str]:
     out = []
     for raw in _WORD.findall(text):
         out.append(raw)
-        if "_" in raw or _DOTTED.search(raw):
+        if "_" in raw or "." in raw and _DOTTED.search(raw):
             out.extend(part for part in _JOINS.split(raw) if len(part) > 1)
         elif "/" in raw:
             out.extend(part for part in raw.split("/") if len(part) > 1)
