@@ -799,6 +799,15 @@ def test_a_name_written_with_a_slash_is_found_when_each_side_is() -> None:
     assert missing_names(question, analyse(question), text) == []
 
 
+def test_a_tables_abbreviation_is_the_word_a_question_writes_in_full() -> None:
+    """"Power consumption (max.)" answers "maximum power consumption", "hardware rev A/B" "hardware revision B";
+    "15 min" stays minutes (no "min" -> "minimum")."""
+    from kgrag.answering.words import content_terms
+
+    assert {"maximum", "revision", "typical", "firmware"} <= content_terms("Power (max.), rev A, typ. 3 V, fw update")
+    assert "minimum" not in content_terms("warm-up 15 min")
+
+
 def test_a_pair_joined_by_to_is_found_when_each_side_is() -> None:
     """"the v3-to-v2 rollback": the guide writes "roll back from v3 to v2", never "v3-to-v2"; the question is not
     refused for naming a part the documents lack."""

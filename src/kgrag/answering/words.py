@@ -25,7 +25,7 @@ def fold(raw: str) -> str:
         word = word[:-2]
     if word.endswith("s") and len(word) > 3 and not any(ch.isdigit() for ch in word) and not word.endswith(("ss", "us")):
         word = word[:-1]
-    return _AMERICAN.get(word, word)
+    return _AMERICAN.get(word, _ABBREVIATED.get(word, word))
 
 
 # British spellings a question may use where a datasheet writes the American one ("colours" ~ "colors").
@@ -33,6 +33,10 @@ _AMERICAN = {"colour": "color", "behaviour": "behavior", "favour": "favor", "met
              "fibre": "fiber", "litre": "liter", "aluminium": "aluminum", "grey": "gray", "analogue": "analog",
              "catalogue": "catalog", "programme": "program", "licence": "license", "defence": "defense",
              "mould": "mold", "tyre": "tire", "modelling": "modeling", "travelling": "traveling", "labelled": "labeled"}
+
+
+# Abbreviations tables write for a word a question writes in full ("Power consumption (max.)", "hardware rev A/B").
+_ABBREVIATED = {"rev": "revision", "max": "maximum", "typ": "typical", "hw": "hardware", "fw": "firmware"}
 
 
 def words_of(text: str) -> list[str]:
