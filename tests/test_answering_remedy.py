@@ -55,6 +55,14 @@ def test_why_and_what_to_do_is_the_records_cause_then_its_resolution() -> None:
     assert ": Cause: The backup battery of the real-time clock is empty [1]. Resolution: 1. Check" in text, text
 
 
+def test_why_a_problem_happens_is_the_cause_of_the_record_describing_it() -> None:
+    path, text = _ask("Why does the controller clock show 2000-01-01 after a power outage?",
+                      ("KB-1071 Clock resets to 2000-01-01 after a power outage", CLOCK),
+                      ("KB-1042 CO2 value stuck near 400 ppm", CO2))
+    assert path == "remedy" and text.endswith("after a power outage: Cause: The backup battery of the real-time clock is "
+                                              "empty [1]."), text
+
+
 def test_a_problem_told_in_the_users_words_finds_the_record_of_the_closest_passage() -> None:
     """"the controller clock goes wrong after every power outage" writes too few of the article's words to pick it by
     them; its closest passage is still the article's symptom."""

@@ -17,11 +17,15 @@ from kgrag.answering.words import term_list, words_found
 
 _ASKING = frozenset({"fix", "solve", "resolve", "correct", "cure", "repair", "clear", "stop", "prevent", "avoid",
                      "recover", "remedy", "solution", "resolution", "workaround", "rid", "now", "happen", "happens",
-                     "problem", "issue", "done", "fixed", "solved", "resolved"})
+                     "problem", "issue", "done", "fixed", "solved", "resolved", "why", "cause", "causes", "caused",
+                     "causing", "reason"})
 REMEDY_HEADS = frozenset({"resolution", "solution", "remedy", "fix", "workaround", "corrective action",
                           "what to do", "remedies", "solutions", "corrective actions"})
 CAUSE_HEADS = frozenset({"cause", "causes", "root cause", "reason", "explanation"})
 _ASKS_WHY = re.compile(r"\bwhy\b|\bwhat\s+(?:is\s+|was\s+)?caus", re.IGNORECASE)  # and what to do about it
+# "Why does the clock reset after an outage?", "What causes …?": the record's Cause, when no remedy is asked
+_ASKS_CAUSE = re.compile(r"^\s*why\b|\bwhy\s*\?\s*$|\bwhat\s+(?:causes|caused|is\s+causing|could\s+cause)\b|"
+                         r"\bwhat\s+is\s+the\s+(?:root\s+)?cause\b", re.IGNORECASE)
 MIN_SHARE = 0.6  # of the symptom's words the record (its section path and text) must write
 CLOSEST = 0.9  # else the record must hold a passage scoring this share of the best passage's score
 MAX_UNITS = 10  # units of a remedy quoted at most (its steps and the notes under them)
@@ -33,9 +37,10 @@ def _label(text: str) -> str:
 
 def _under(units: list[Unit], heads: frozenset[str], sections: Mapping[int, str]) -> list[Unit]:
     """The units of a record's section headed by one of `heads` ("Resolution"), in order: those under such a
-    heading, or in a block whose section path ends on it ("KB-1078 … > Cause"), less the heading lines themselves;
+    heading, or in a block whose section path ends on it ("KB-1078 … > Cause"), less the heading and title lines;
     of the first block that has them, so the section is cited once."""
     found = sorted((u for u in units if u.kind != "heading" and _label(u.text) not in heads
+                    and u.text != sections.get(u.block, "").split(" > ")[0]  # the record's title line
                     and (_label(u.heading) in heads or _label(sections.get(u.block, "").split(" > ")[-1]) in heads)),
                    key=lambda u: (u.block, u.pos))
     return [u for u in found if u.block == found[0].block]
@@ -51,10 +56,13 @@ def _record_of(block: int, titles: Mapping[int, str], sections: Mapping[int, str
 def try_remedy(q: QuestionTerms, ranked: list[Scored], titles: Mapping[int, str],
                sections: Mapping[int, str]) -> str | None:
     """The remedy section of one record (its section path, "KB-1071 Clock resets … > Resolution", and its text, in
-    one block or cut between several), quoted in order with its marker: the record that writes most of the problem's
+    one block or cut between several), or its Cause when the question asks why and no remedy, quoted in order with
+    its marker: the record that writes most of the problem's
     words, at least MIN_SHARE of them, else the one holding the closest passage when the problem is told in the
     user's own words. None when the question asks no remedy, no record has a remedy section, or two records tie."""
-    if not asks_remedy(q.text) or not (symptom := q.attributes - _ASKING):
+    remedy_asked = asks_remedy(q.text)
+    heads = REMEDY_HEADS if remedy_asked else CAUSE_HEADS if _ASKS_CAUSE.search(q.text) else None
+    if heads is None or not (symptom := q.attributes - _ASKING):
         return None
     named = {w for n in [*q.names, *q.parts] for w in term_list(n)}
     records: dict[tuple[str, str], list[Scored]] = {}
@@ -62,7 +70,7 @@ def try_remedy(q: QuestionTerms, ranked: list[Scored], titles: Mapping[int, str]
         records.setdefault(_record_of(s.unit.block, titles, sections), []).append(s)
     candidates: list[tuple[float, float, tuple[str, str], list[Unit]]] = []
     for key, units in records.items():
-        remedy = _under([s.unit for s in units], REMEDY_HEADS, sections)
+        remedy = _under([s.unit for s in units], heads, sections)
         words = set(term_list(" ".join([key[1], *(s.unit.scoped() for s in units)])))
         if remedy and words_found(named, words) == named:  # "alarm E14", "the RC-340": that code's or product's record
             share = len(words_found(symptom, words)) / len(symptom)
@@ -77,8 +85,9 @@ def try_remedy(q: QuestionTerms, ranked: list[Scored], titles: Mapping[int, str]
     else:
         return None
     lead = " – ".join(x for x in (title, record if not record.startswith("#") else "") if x)
-    parts = [_section("Resolution" if _label(remedy[0].heading) not in REMEDY_HEADS else remedy[0].heading, remedy)]
-    cause = _under([s.unit for s in records[(title, record)]], CAUSE_HEADS, sections)
+    default = "Resolution" if remedy_asked else "Cause"
+    parts = [_section(remedy[0].heading if _label(remedy[0].heading) in heads else default, remedy)]
+    cause = _under([s.unit for s in records[(title, record)]], CAUSE_HEADS, sections) if remedy_asked else []
     if cause and _ASKS_WHY.search(q.text):  # "Why, and what can be done?": the record's cause first
         parts.insert(0, _section("Cause", cause))
     return f"{lead}: {' '.join(parts)}" if lead else " ".join(parts)
