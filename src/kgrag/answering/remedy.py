@@ -2,7 +2,7 @@
 What should I do?" over a knowledge-base article "KB-1071 Clock resets to 2000-01-01 after a power outage" with its
 "Symptoms", "Cause" and "Resolution" sections is answered by the Resolution's steps. The question's words are those of
 the symptom, so the passages they find are the Symptoms and the Cause, quoted as "no direct answer", and a small model
-given them says what went wrong, not what to do."""
+given them says what went wrong, not what to do. "Why does X happen?" asked alone is answered by the record's Cause."""
 
 from __future__ import annotations
 
