@@ -4,6 +4,7 @@ the section path; tables become ` | `-joined row lines."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import chain
 from pathlib import Path
 
 from bs4 import BeautifulSoup, NavigableString, Tag
@@ -56,10 +57,11 @@ def _heads_an_item(header: Tag) -> bool:
     if header.find_parent(["article", "section"]) is not None:
         return True
     item = header.parent
-    kind = (item.get("class") or [None])[0] if isinstance(item, Tag) and item.name not in ("body", "html", "main") else None
-    alike = [s for s in (*item.find_previous_siblings(item.name), *item.find_next_siblings(item.name))
-             if kind in (s.get("class") or [])] if kind else []
-    return bool(alike)
+    if not isinstance(item, Tag) or item.name in ("body", "html", "main") or not item.get("class"):
+        return False
+    kind = item["class"][0]
+    siblings = chain(item.previous_siblings, item.next_siblings)  # stops at the first like item
+    return any(isinstance(s, Tag) and s.name == item.name and kind in (s.get("class") or []) for s in siblings)
 
 
 def link_density(tag: Tag) -> float:
