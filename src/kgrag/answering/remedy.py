@@ -35,42 +35,43 @@ def _label(text: str) -> str:
     return text.strip(" :").lower()
 
 
-def _under(units: list[Unit], heads: frozenset[str], sections: Mapping[int, str]) -> list[Unit]:
+def _under(units: list[Unit], heads: frozenset[str], paths: Mapping[int, list[str]]) -> list[Unit]:
     """The units of a record's section headed by one of `heads` ("Resolution"), in order: those under such a
     heading, or in a block whose section path ends on it ("KB-1078 … > Cause"), less the heading and title lines;
     of the first block that has them, so the section is cited once."""
     found = sorted((u for u in units if u.kind != "heading" and _label(u.text) not in heads
-                    and u.text != sections.get(u.block, "").split(" > ")[0]  # the record's title line
-                    and (_label(u.heading) in heads or _label(sections.get(u.block, "").split(" > ")[-1]) in heads)),
+                    and u.text != paths[u.block][0]  # the record's title line
+                    and (_label(u.heading) in heads or _label(paths[u.block][-1]) in heads)),
                    key=lambda u: (u.block, u.pos))
     return [u for u in found if u.block == found[0].block]
 
 
-def _record_of(block: int, titles: Mapping[int, str], sections: Mapping[int, str]) -> tuple[str, str]:
+def _record_of(block: int, title: str, path: list[str]) -> tuple[str, str]:
     """A block's record: its document and the first element of its section path that is no remedy heading
     ("KB-1042 CO2 value stuck near 400 ppm" for "KB-1042 … > Resolution"), so an article cut between chunks is one."""
-    path = [p for p in sections.get(block, "").split(" > ") if p.strip(" :").lower() not in REMEDY_HEADS]
-    return titles.get(block, ""), path[0] if path else f"#{block}"
+    return title, next((p for p in path if _label(p) not in REMEDY_HEADS), f"#{block}")
 
 
 def try_remedy(q: QuestionTerms, ranked: list[Scored], titles: Mapping[int, str],
                sections: Mapping[int, str]) -> str | None:
     """The remedy section of one record (its section path, "KB-1071 Clock resets … > Resolution", and its text, in
     one block or cut between several), or its Cause when the question asks why and no remedy, quoted in order with
-    its marker: the record that writes most of the problem's
-    words, at least MIN_SHARE of them, else the one holding the closest passage when the problem is told in the
-    user's own words. None when the question asks no remedy, no record has a remedy section, or two records tie."""
+    its marker: the record that writes most of the problem's words, at least MIN_SHARE of them, else the one holding
+    the closest passage when the problem is told in the user's own words. None when the question asks no remedy, no
+    record has a remedy section, or two records tie."""
     remedy_asked = asks_remedy(q.text)
     heads = REMEDY_HEADS if remedy_asked else CAUSE_HEADS if _ASKS_CAUSE.search(q.text) else None
     if heads is None or not (symptom := q.attributes - _ASKING):
         return None
     named = {w for n in [*q.names, *q.parts] for w in term_list(n)}
+    paths = {s.unit.block: sections.get(s.unit.block, "").split(" > ") for s in ranked}
+    record_of = {b: _record_of(b, titles.get(b, ""), path) for b, path in paths.items()}
     records: dict[tuple[str, str], list[Scored]] = {}
     for s in ranked:
-        records.setdefault(_record_of(s.unit.block, titles, sections), []).append(s)
+        records.setdefault(record_of[s.unit.block], []).append(s)
     candidates: list[tuple[float, float, tuple[str, str], list[Unit]]] = []
     for key, units in records.items():
-        remedy = _under([s.unit for s in units], heads, sections)
+        remedy = _under([s.unit for s in units], heads, paths)
         words = set(term_list(" ".join([key[1], *(s.unit.scoped() for s in units)])))
         if remedy and words_found(named, words) == named:  # "alarm E14", "the RC-340": that code's or product's record
             share = len(words_found(symptom, words)) / len(symptom)
@@ -87,7 +88,7 @@ def try_remedy(q: QuestionTerms, ranked: list[Scored], titles: Mapping[int, str]
     lead = " – ".join(x for x in (title, record if not record.startswith("#") else "") if x)
     default = "Resolution" if remedy_asked else "Cause"
     parts = [_section(remedy[0].heading if _label(remedy[0].heading) in heads else default, remedy)]
-    cause = _under([s.unit for s in records[(title, record)]], CAUSE_HEADS, sections) if remedy_asked else []
+    cause = _under([s.unit for s in records[(title, record)]], CAUSE_HEADS, paths) if remedy_asked else []
     if cause and _ASKS_WHY.search(q.text):  # "Why, and what can be done?": the record's cause first
         parts.insert(0, _section("Cause", cause))
     return f"{lead}: {' '.join(parts)}" if lead else " ".join(parts)
