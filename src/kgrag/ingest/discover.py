@@ -11,7 +11,8 @@ from pathlib import Path
 from kgrag.errors import IngestError
 
 SUPPORTED_SUFFIXES: frozenset[str] = frozenset(
-    {".pdf", ".html", ".htm", ".md", ".markdown", ".txt", ".text", ".jsonl", ".docx", ".pptx"}
+    {".pdf", ".html", ".htm", ".md", ".markdown", ".txt", ".text", ".jsonl", ".docx", ".pptx", ".xlsx", ".xlsm",
+     ".csv", ".tsv", ".eml"}
 )
 
 

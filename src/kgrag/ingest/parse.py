@@ -26,10 +26,12 @@ from kgrag.ingest.clean import word_count
 from kgrag.ingest.discover import SUPPORTED_SUFFIXES
 from kgrag.ingest.html import parse_html
 from kgrag.ingest.jsonl import common, read_records
+from kgrag.ingest.mail import parse_eml
 from kgrag.ingest.markdown import parse_markdown
 from kgrag.ingest.office import parse_docx, parse_pptx
 from kgrag.ingest.pdf import parse_pdf
 from kgrag.ingest.pdf_ocr import ocr_chunk_meta
+from kgrag.ingest.sheets import parse_csv, parse_xlsx
 from kgrag.ingest.text import parse_text
 from kgrag.ingest.textio import check_size
 from kgrag.progress import Progress
@@ -46,6 +48,11 @@ LOADERS: dict[str, Callable[[Path], Parsed]] = {
     ".text": parse_text,
     ".docx": parse_docx,
     ".pptx": parse_pptx,
+    ".xlsx": parse_xlsx,
+    ".xlsm": parse_xlsx,
+    ".csv": parse_csv,
+    ".tsv": parse_csv,
+    ".eml": parse_eml,
 }
 
 

@@ -5,7 +5,7 @@ paragraph whose lines are cells joined by "|" is a table, one row per line."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from itertools import chain, islice
 from pathlib import Path
 
@@ -44,7 +44,7 @@ def parse_text(path: Path) -> Parsed:
     """Blocks of a plain-text file, sections from its headings, its title from the first paragraph."""
     lines = iter_lines(path)
     head = list(islice(lines, TITLE_SCAN_LINES))  # read once: the title's lines are the blocks' first lines
-    blocks = list(_blocks(chain(head, lines)))
+    blocks = list(text_blocks(chain(head, lines)))
     return Parsed(blocks, title=text_title(head), meta={"format": "text"})
 
 
@@ -104,7 +104,7 @@ def table_rows(lines: list[str]) -> list[str] | None:
     return [" | ".join(normalize_whitespace(c) for c in r) for r in rows]
 
 
-def _blocks(lines: Iterator[str]) -> Iterator[Block]:
+def text_blocks(lines: Iterable[str]) -> Iterator[Block]:
     """Paragraph blocks under a heading stack; a paragraph ends at a blank line, a rule or the size bound."""
     stack = HeadingStack()
     para: list[str] = []

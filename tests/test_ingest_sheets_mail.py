@@ -1,0 +1,159 @@
+"""Spreadsheet (CSV/TSV, XLSX) and e-mail (.eml) loaders on files made here: a sheet's rows as a table under its
+header with every cell in its column, a reply thread read message by message with its authors; damaged files are one
+clear error that does not stop the others."""
+
+from __future__ import annotations
+
+import datetime as dt
+from email.message import EmailMessage
+from pathlib import Path
+
+import xlsxwriter
+
+from kgrag.config import ChunkingSettings
+from kgrag.index import Index
+from kgrag.ingest import parse_file
+from kgrag.ingest.mail import split_thread
+
+SETTINGS = ChunkingSettings()
+
+
+def _text(path: Path) -> str:
+    return "\n".join(c.text for c in parse_file(path, root=path.parent, settings=SETTINGS).chunks)
+
+
+def _workbook(path: Path) -> Path:
+    book = xlsxwriter.Workbook(str(path))
+    parts = book.add_worksheet("Spare parts")
+    parts.write("A1", "Prices valid from 1 March 2026")
+    for r, row in enumerate([("Part no.", "Description", "Fits", "Price (EUR)", "Lead time"),
+                             ("TX-FLT-2", "Sintered filter cap", "TX-200, TX-210", 18.0, "2 weeks"),
+                             ("TX-CAB-5", "Probe cable\n5 m", "", 42.5, "stock")], start=2):
+        parts.write_row(r, 1, row)  # the table starts in column B, under a blank row
+    limits = book.add_worksheet("Test limits")
+    limits.write_row(0, 0, ["Model", "RH accuracy", "Calibrated"])
+    limits.write_row(1, 0, ["TX-210", 0.015])
+    limits.write_datetime(1, 2, dt.datetime(2026, 2, 14), book.add_format({"num_format": "yyyy-mm-dd"}))
+    limits.set_column(1, 1, None, book.add_format({"num_format": "0.0%"}))
+    limits.write_number(1, 1, 0.015, book.add_format({"num_format": "0.0%"}))
+    book.add_worksheet("Empty")
+    book.close()
+    return path
+
+
+def test_xlsx_sheets_are_sections_and_rows_keep_their_columns(tmp_path: Path) -> None:
+    parsed = parse_file(_workbook(tmp_path / "parts.xlsx"), root=tmp_path, settings=SETTINGS)
+    assert parsed.document.meta["format"] == "xlsx" and parsed.document.meta["tables"] == 2
+    text = "\n".join(c.text for c in parsed.chunks)
+    assert "Prices valid from 1 March 2026" in text  # a note above the table is a line of text
+    assert ("Part no. | Description | Fits | Price (EUR) | Lead time\n"
+            "TX-FLT-2 | Sintered filter cap | TX-200, TX-210 | 18 | 2 weeks\n"
+            "TX-CAB-5 | Probe cable 5 m |  | 42.5 | stock") in text  # no empty column B, "18" not "18.0"
+    assert "Model | RH accuracy | Calibrated\nTX-210 | 1.5% | 2026-02-14" in text
+    sections = {s for c in parsed.chunks for s in [c.section, *c.meta.get("sections", [])]}
+    assert sections == {"Spare parts", "Test limits"}  # an empty sheet is no section
+
+
+def test_csv_export_is_a_table_with_its_header(tmp_path: Path) -> None:
+    path = tmp_path / "tickets_export.csv"
+    path.write_text('ticket_id;product;resolution;status\n'
+                    'T-1043;TX-210;"Update to firmware 2.4.1\n(fixes RH drift)";closed\n'
+                    'T-1044;TX-200;;open\n', encoding="utf-8")
+    parsed = parse_file(path, root=tmp_path, settings=SETTINGS)
+    assert parsed.document.meta["format"] == "csv" and parsed.document.title == "tickets_export"
+    assert parsed.chunks[0].text == ("ticket_id | product | resolution | status\n"
+                                     "T-1043 | TX-210 | Update to firmware 2.4.1 (fixes RH drift) | closed\n"
+                                     "T-1044 | TX-200 |  | open")
+    tsv = tmp_path / "limits.tsv"
+    tsv.write_text("model\tmax temperature\tnote\nTX-200\t50\tsee datasheet section 4\nTX-210\t60\tsee datasheet section 5\n", encoding="utf-8")
+    assert _text(tsv) == ("model | max temperature | note\nTX-200 | 50 | see datasheet section 4\n"
+                          "TX-210 | 60 | see datasheet section 5")
+
+
+def _email(path: Path, body: str, html: str | None = None) -> Path:
+    message = EmailMessage()
+    message["From"] = "Jane Doe <jane@acme.example>"
+    message["To"] = "Bob Smith <bob@customer.example>"
+    message["Date"] = "Tue, 03 Mar 2026 09:12:00 +0000"
+    message["Subject"] = "RE: RE: RH drift on TX-210"
+    message.set_content(body)
+    if html is not None:
+        message.add_alternative(html, subtype="html")
+    path.write_bytes(bytes(message))
+    return path
+
+
+THREAD = """Hi Bob,
+
+please update to firmware 2.4.1, which fixes the
+humidity drift. Your RMA number is RMA-5521.
+
+Jane
+
+This e-mail is confidential and meant for its addressee only.
+
+On Mon, 2 Mar 2026 at 16:05, Bob Smith <bob@customer.example>
+wrote:
+> Our TX-210 reads 8 %RH too high since
+> the update to 2.4.0.
+>
+> This e-mail is confidential and meant for its addressee only.
+>
+> -----Original Message-----
+> From: Jane Doe <jane@acme.example>
+> Sent: Sunday, 1 March 2026 10:00
+> Subject: RH drift
+>
+> Please send the serial number.
+"""
+
+
+def test_email_thread_is_read_message_by_message(tmp_path: Path) -> None:
+    parsed = parse_file(_email(tmp_path / "drift.eml", THREAD), root=tmp_path, settings=SETTINGS)
+    doc = parsed.document
+    assert doc.title == "RH drift on TX-210" and doc.meta["format"] == "eml"
+    text = "\n".join(c.text for c in parsed.chunks)
+    assert "please update to firmware 2.4.1, which fixes the humidity drift. Your RMA number is RMA-5521." in text
+    assert "Our TX-210 reads 8 %RH too high since the update to 2.4.0." in text  # quote marks gone, lines joined
+    assert ">" not in text.replace("<jane@acme.example>", "").replace("<bob@customer.example>", "")
+    assert text.count("This e-mail is confidential") == 1  # a repeated disclaimer is kept once
+    sections = [c.section for c in parsed.chunks] + [s for c in parsed.chunks for s in c.meta.get("sections", [])]
+    assert "On Mon, 2 Mar 2026 at 16:05, Bob Smith <bob@customer.example> wrote" in sections
+    assert "On Sunday, 1 March 2026 10:00, Jane Doe <jane@acme.example> wrote" in sections
+    assert "To: Bob Smith <bob@customer.example>" in text
+
+
+def test_split_thread_assigns_lines_by_quote_depth() -> None:
+    lines = ["Top reply.", "On Monday, Ann wrote:", "> Middle.", "> On Sunday, Ben wrote:", ">> Oldest.", "> Middle again."]
+    assert split_thread(lines, "top") == [("top", ["Top reply."]), ("On Monday, Ann wrote", ["Middle.", "Middle again."]),
+                                          ("On Sunday, Ben wrote", ["Oldest."])]
+
+
+def test_html_only_email_keeps_its_quotes_apart(tmp_path: Path) -> None:
+    message = EmailMessage()
+    message["From"], message["Subject"] = "Jane Doe <jane@acme.example>", "Filter cap"
+    message.set_content("<p>Order <b>TX-FLT-2</b>.</p><ul><li>Fits TX-200</li><li>Fits TX-210</li></ul>"
+                        "<p>On Mon, Ann wrote:</p><blockquote><p>Which filter do I need?</p></blockquote>",
+                        subtype="html")
+    (tmp_path / "cap.eml").write_bytes(bytes(message))
+    parsed = parse_file(tmp_path / "cap.eml", root=tmp_path, settings=SETTINGS)
+    text = "\n".join(c.text for c in parsed.chunks)
+    assert "Order TX-FLT-2." in text and "- Fits TX-200\n- Fits TX-210" in text
+    assert "On Mon, Ann wrote" in {s for c in parsed.chunks for s in [c.section, *c.meta.get("sections", [])]}
+
+
+def test_office_exports_are_indexed_and_bad_ones_reported(empty_index: Index, tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    _workbook(docs / "parts.xlsx")
+    _email(docs / "drift.eml", THREAD)
+    (docs / "broken.xlsx").write_text("not a workbook", encoding="utf-8")
+    (docs / "notmail.eml").write_text("just a line of text\n", encoding="utf-8")
+    (docs / "binary.csv").write_bytes(b"\x00\x01\x02 binary")
+    report = empty_index.add([docs])
+    assert report.added == 2
+    reasons = {Path(e.path).name: e.reason for e in report.errors}
+    assert reasons == {"broken.xlsx": "corrupt xlsx (not a zip package)", "binary.csv": "binary file",
+                       "notmail.eml": "not an e-mail message (no From or Subject header)"}
+    hits = empty_index.search("which RMA number did support give for the drift", strategy="sparse").items
+    assert hits and "RMA-5521" in hits[0].text
