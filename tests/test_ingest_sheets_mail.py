@@ -28,14 +28,20 @@ def _workbook(path: Path) -> Path:
     parts.write("A1", "Prices valid from 1 March 2026")
     for r, row in enumerate([("Part no.", "Description", "Fits", "Price (EUR)", "Lead time"),
                              ("TX-FLT-2", "Sintered filter cap", "TX-200, TX-210", 18.0, "2 weeks"),
-                             ("TX-CAB-5", "Probe cable\n5 m", "", 42.5, "stock")], start=2):
+                             ("TX-CAB-5", "Probe cable\n5 m", "", 42.5, "stock"),
+                             ("TX-KIT-9", "Service kit", "all", 1250, "stock")], start=2):
         parts.write_row(r, 1, row)  # the table starts in column B, under a blank row
+    parts.set_column(4, 4, None, book.add_format({"num_format": "#,##0.00"}))
+    for r, price in ((3, 18.0), (4, 42.5), (5, 1250)):
+        parts.write_number(r, 4, price, book.add_format({"num_format": "#,##0.00"}))
+    parts.merge_range("B8:F8", "Prices exclude VAT.")  # a note merged across the table's width
     limits = book.add_worksheet("Test limits")
-    limits.write_row(0, 0, ["Model", "RH accuracy", "Calibrated"])
-    limits.write_row(1, 0, ["TX-210", 0.015])
-    limits.write_datetime(1, 2, dt.datetime(2026, 2, 14), book.add_format({"num_format": "yyyy-mm-dd"}))
-    limits.set_column(1, 1, None, book.add_format({"num_format": "0.0%"}))
-    limits.write_number(1, 1, 0.015, book.add_format({"num_format": "0.0%"}))
+    limits.write_row(0, 0, ["Register", "Default TX-200", "Default TX-210", "RH accuracy", "Calibrated"])
+    limits.write("A2", "Alarm delay (s)")
+    limits.merge_range("B2:C2", 30)  # one default merged over both models' columns
+    limits.write("D2", 0.015)
+    limits.write_datetime(1, 4, dt.datetime(2026, 2, 14), book.add_format({"num_format": "yyyy-mm-dd"}))
+    limits.write_number(1, 3, 0.015, book.add_format({"num_format": "0.0%"}))
     book.add_worksheet("Empty")
     book.close()
     return path
@@ -47,9 +53,12 @@ def test_xlsx_sheets_are_sections_and_rows_keep_their_columns(tmp_path: Path) ->
     text = "\n".join(c.text for c in parsed.chunks)
     assert "Prices valid from 1 March 2026" in text  # a note above the table is a line of text
     assert ("Part no. | Description | Fits | Price (EUR) | Lead time\n"
-            "TX-FLT-2 | Sintered filter cap | TX-200, TX-210 | 18 | 2 weeks\n"
-            "TX-CAB-5 | Probe cable 5 m |  | 42.5 | stock") in text  # no empty column B, "18" not "18.0"
-    assert "Model | RH accuracy | Calibrated\nTX-210 | 1.5% | 2026-02-14" in text
+            "TX-FLT-2 | Sintered filter cap | TX-200, TX-210 | 18.00 | 2 weeks\n"
+            "TX-CAB-5 | Probe cable 5 m |  | 42.50 | stock\n"
+            "TX-KIT-9 | Service kit | all | 1,250.00 | stock") in text  # no empty column A, prices as Excel shows them
+    assert "Prices exclude VAT." in text and "Prices exclude VAT. |" not in text  # a merged note read once
+    assert ("Register | Default TX-200 | Default TX-210 | RH accuracy | Calibrated\n"
+            "Alarm delay (s) | 30 | 30 | 1.5% | 2026-02-14") in text  # the merged default is each model's
     sections = {s for c in parsed.chunks for s in [c.section, *c.meta.get("sections", [])]}
     assert sections == {"Spare parts", "Test limits"}  # an empty sheet is no section
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
+import re
 from collections.abc import Iterable, Iterator
 from itertools import chain, islice
 from pathlib import Path
@@ -16,7 +17,9 @@ from kgrag.ingest.base import Block, Parsed
 from kgrag.ingest.textio import iter_lines
 
 SNIFF_LINES = 20  # lines of a CSV file its delimiter is guessed from
+MERGED_BYTES = 10 * 2**20  # workbooks up to this size are read whole, which merged cells need; larger ones streamed
 _DELIMITERS = ",;\t|"
+_DIGITS = re.compile(r"([#,]*0)(?:\.(0+))?")  # a number format's digits: "#,##0.00", "0", "0.0"
 
 
 def parse_csv(path: Path) -> Parsed:
@@ -38,23 +41,27 @@ def parse_csv(path: Path) -> Parsed:
 
 
 def parse_xlsx(path: Path) -> Parsed:
-    """Blocks of an Excel workbook, sheet by sheet (each a section named by the sheet), the cached values of formulas;
-    a sheet's rows are read in `row_blocks`' way."""
+    """Blocks of an Excel workbook, sheet by sheet (each a section named by the sheet), each cell as Excel shows it (a
+    formula's last computed value, in the cell's number format); a merged cell's value stands in every cell it spans
+    (a default merged over four models' columns is each model's), so a sheet's rows read as `row_blocks` reads them.
+    A workbook over MERGED_BYTES is streamed instead, its merged cells left as Excel stores them."""
     import zipfile
 
     import openpyxl
 
     if not zipfile.is_zipfile(path):
         raise IngestError(path, "corrupt xlsx (not a zip package)")
+    streamed = path.stat().st_size > MERGED_BYTES
     try:
-        book = openpyxl.load_workbook(path, read_only=True, data_only=True)
+        book = openpyxl.load_workbook(path, read_only=streamed, data_only=True)
     except Exception as exc:  # openpyxl raises many types (KeyError, InvalidFileException, XML errors)
         raise IngestError(path, f"corrupt xlsx ({type(exc).__name__}: {exc})".strip()) from exc
     blocks: list[Block] = []
     try:
         for number, sheet in enumerate(book.worksheets, start=1):
             name = " ".join(str(sheet.title).split()) or f"Sheet {number}"
-            rows = ([_cell_text(c.value, getattr(c, "number_format", "")) for c in row] for row in sheet.iter_rows())
+            merged = {} if streamed else _merged_values(sheet)
+            rows = ([_shown(cell, merged) for cell in row] for row in sheet.iter_rows())
             content = list(row_blocks(rows, (name,), number))
             if content:
                 blocks += [Block((name,), name, "heading", number), *content]
@@ -62,6 +69,24 @@ def parse_xlsx(path: Path) -> Parsed:
     finally:
         book.close()
     return Parsed(blocks, title=title, meta={"format": "xlsx", "sheets": len(book.worksheets)})
+
+
+def _shown(cell: Any, merged: dict[tuple[int, int], str]) -> str:
+    """The cell's text, its merged range's when it lies in one (a streamed sheet's empty cells have no position)."""
+    where = (getattr(cell, "row", None), getattr(cell, "column", None))
+    return merged.get(where) or _cell_text(cell.value, getattr(cell, "number_format", "General"))  # type: ignore[arg-type]
+
+
+def _merged_values(sheet: Any) -> dict[tuple[int, int], str]:
+    """(row, column) → the text of the merged range's first cell, for every cell of every merged range."""
+    values: dict[tuple[int, int], str] = {}
+    for merge in sheet.merged_cells.ranges:
+        first = sheet.cell(merge.min_row, merge.min_col)
+        text = _cell_text(first.value, first.number_format)
+        for row in range(merge.min_row, merge.max_row + 1):
+            for column in range(merge.min_col, merge.max_col + 1):
+                values[(row, column)] = text
+    return values
 
 
 def row_blocks(rows: Iterable[list[str]], path: tuple[str, ...], page: int | None = None) -> Iterator[Block]:
@@ -72,6 +97,9 @@ def row_blocks(rows: Iterable[list[str]], path: tuple[str, ...], page: int | Non
     for row in chain(rows, [[]]):
         while row and not row[-1]:
             row = row[:-1]
+        filled = [c for c in row if c]
+        if len(filled) > 1 and len(set(filled)) == 1:  # a title or a note merged across the row: its text once
+            row = row[:row.index(filled[0]) + 1]
         if row:
             run.append(row)
             continue
@@ -89,17 +117,16 @@ def row_blocks(rows: Iterable[list[str]], path: tuple[str, ...], page: int | Non
         run = []
 
 
-def _cell_text(value: Any, number_format: str = "") -> str:
-    """A cell's value as it reads: whole numbers without ".0", percentages in percent, dates without a midnight
-    time; its own line breaks and runs of spaces become one space (a row is one line)."""
+def _cell_text(value: Any, number_format: str = "General") -> str:
+    """A cell's value as Excel shows it: a number in its format's decimals, percent and thousands separators ("General"
+    to 12 significant digits, "12" not "12.0"), a date without a midnight time; its own line breaks and runs of spaces
+    become one space (a row is one line)."""
     if value is None:
         return ""
     if isinstance(value, bool):
         return "TRUE" if value else "FALSE"
     if isinstance(value, int | float):
-        if "%" in (number_format or ""):
-            return f"{_number(value * 100)}%"
-        return _number(value)
+        return _number(value, number_format or "General")
     if isinstance(value, dt.datetime):
         return value.date().isoformat() if value.time() == dt.time() else value.isoformat(" ", "minutes")
     if isinstance(value, dt.date | dt.time):
@@ -107,6 +134,17 @@ def _cell_text(value: Any, number_format: str = "") -> str:
     return " ".join(str(value).split())
 
 
-def _number(value: float) -> str:
-    """12.0 → "12", 0.30000000000000004 → "0.3": as a spreadsheet shows it, to 12 significant digits."""
-    return f"{round(value, 10):.12g}"
+def _number(value: float, number_format: str) -> str:
+    """The number in a numeric format's first section: "0.00" two decimals, "#,##0" thousands separators, "0.0%" in
+    percent; "General" (or a format not of digits) as Excel's General shows it."""
+    section = number_format.split(";")[0]
+    percent = "%" in section
+    if percent:
+        value *= 100
+    digits = _DIGITS.search(section)
+    if digits is None:
+        text = f"{round(value, 10):.12g}"
+    else:
+        decimals = len(digits.group(2) or "")
+        text = f"{value:{',' if ',' in digits.group(1) else ''}.{decimals}f}"
+    return f"{text}%" if percent else text
