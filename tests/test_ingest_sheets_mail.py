@@ -166,3 +166,19 @@ def test_office_exports_are_indexed_and_bad_ones_reported(empty_index: Index, tm
                        "notmail.eml": "not an e-mail message (no From or Subject header)"}
     hits = empty_index.search("which RMA number did support give for the drift", strategy="sparse").items
     assert hits and "RMA-5521" in hits[0].text
+
+
+def test_split_thread_reads_german_and_french_attributions() -> None:
+    assert split_thread(["Danke.", "Am 01.03.2026 um 10:00 schrieb Jan Berg <j@x.de>:", "> Bitte Seriennummer senden."],
+                        "top") == [("top", ["Danke."]), ("Am 01.03.2026 um 10:00 schrieb Jan Berg <j@x.de>",
+                                                         ["Bitte Seriennummer senden."])]
+    assert split_thread(["Merci.", "Le 1 mars 2026, Marie <m@x.fr> a écrit :", "> Le numéro de série ?"], "top")[1][0] == (
+        "Le 1 mars 2026, Marie <m@x.fr> a écrit")
+
+
+def test_an_unknown_charset_is_read_as_utf8_not_a_crash(tmp_path: Path) -> None:
+    path = tmp_path / "odd.eml"
+    path.write_bytes(b"From: a@example.com\nSubject: Probe cable\nContent-Type: text/plain; charset=x-unknown-8\n\n"
+                     b"The probe cable TX-CAB-5 is 5 m long and fits every TX-200 and TX-210 transmitter we ship.\n")
+    text = _text(path)
+    assert "The probe cable TX-CAB-5 is 5 m long" in text

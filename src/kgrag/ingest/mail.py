@@ -20,7 +20,9 @@ from kgrag.ingest.clean import normalize_whitespace
 from kgrag.ingest.text import text_blocks
 
 _QUOTE = re.compile(r"^(\s?>)+\s?")
-_ATTRIBUTION = re.compile(r"^On\s.{4,300}\swrote:$")  # "On Tue, 3 Mar 2026 at 09:12, Jane Doe <j@x.com> wrote:"
+# "On Tue, 3 Mar 2026 at 09:12, Jane Doe <j@x.com> wrote:", as German and French mail clients write it too
+_ATTRIBUTION = re.compile(r"^(?:On\s.{4,300}\swrote|Am\s.{4,300}\sschrieb\s.{1,200}|Le\s.{4,300}\sa écrit\s?):$")
+_ATTRIBUTION_START = ("On ", "Am ", "Le ")
 _ORIGINAL = re.compile(r"^-{2,}\s*(?:Original Message|Forwarded message)\s*-{2,}$", re.I)
 _OUTLOOK_FIELD = re.compile(r"^(From|Sent|Date|To|Cc|Subject):\s*(.*)$", re.I)
 _REPLY_PREFIX = re.compile(r"^(?:(?:re|fwd?|aw|sv|wg)\s*:\s*)+", re.I)
@@ -68,10 +70,10 @@ def split_thread(lines: list[str], top: str) -> list[tuple[str, list[str]]]:
     while i < len(lines):
         depth, text = _unquote(lines[i])
         wrapped = f"{text} {_unquote(lines[i + 1])[1]}" if i + 1 < len(lines) else ""
-        if _ATTRIBUTION.match(text) or (text.startswith("On ") and _ATTRIBUTION.match(wrapped)):
+        if _ATTRIBUTION.match(text) or (text.startswith(_ATTRIBUTION_START) and _ATTRIBUTION.match(wrapped)):
             heading = text if _ATTRIBUTION.match(text) else wrapped
             i += 1 if heading == text else 2
-            messages.append((heading.removesuffix(":"), []))
+            messages.append((heading.removesuffix(":").rstrip(), []))
             at_depth[depth + 1] = len(messages) - 1
             continue
         fields, used = _outlook_fields(lines, i, depth)
@@ -123,7 +125,10 @@ def _body_lines(message: EmailMessage) -> list[str]:
     part = message.get_body(preferencelist=("plain", "html"))
     if part is None:
         return []
-    content = str(part.get_content())
+    try:
+        content = str(part.get_content())
+    except LookupError:  # a charset Python does not know: its bytes read as UTF-8, as mail clients fall back
+        content = (part.get_payload(decode=True) or b"").decode("utf-8", errors="replace")
     if part.get_content_type() == "text/plain":
         return normalize_whitespace(content).split("\n")
     soup = BeautifulSoup(content, "lxml")
