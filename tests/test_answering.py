@@ -149,6 +149,17 @@ def test_a_number_merged_with_an_empty_columns_dash_keeps_its_unit() -> None:
     assert labels.display().endswith("Unit: mA")  # no number to carry it: the unit column stays
 
 
+def test_a_unit_column_does_not_measure_the_columns_that_name_their_own_unit() -> None:
+    """A calibration sheet's "Unit" column is the span gas's ("%VOL"); its intervals say theirs in the header ("Bump
+    test interval (days)"): the quote read "Bump test interval (days): 30 %VOL"."""
+    from kgrag.answering.units import Unit
+
+    row = Unit(block=1, pos=0, text="GX-410 | 30 | 6 | 20.9 | %VOL", kind="row",
+               header="Model | Bump test interval (days) | Calibration interval (months) | Span concentration | Unit")
+    assert row.display() == ("Model: GX-410; Bump test interval (days): 30; Calibration interval (months): 6; "
+                             "Span concentration: 20.9 %VOL")
+
+
 def test_selection_picks_the_row_with_the_asked_unit_and_product() -> None:
     question = "What is the temperature accuracy of the QX-700?"
     blocks = build_blocks(_context(question))

@@ -92,7 +92,8 @@ class Unit:
             cells = [c.strip() for c in self.text.split("|")]
             if len(heads) == len(cells):
                 unit_col = next((i for i, h in enumerate(heads) if unit_column(h) and cells[i]), -1)
-                measured = [with_unit(c, cells[unit_col]) for c in cells] if unit_col >= 0 else []
+                measured = [None if BRACKET_UNIT.search(h) else with_unit(c, cells[unit_col])  # "Flow (L/min)"
+                            for h, c in zip(heads, cells, strict=True)] if unit_col >= 0 else []  # has its own
                 if any(measured):  # "Max: 800; Unit: mA" reads "Max: 800 mA"
                     cells = [m or c for m, c in zip(measured, cells, strict=True)]
                     del heads[unit_col], cells[unit_col]
