@@ -240,13 +240,15 @@ def try_extract(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) 
             continue
         fits.append(s)
     # a row of the same table that carries more of the asked words holds the answer in words ("Parity | Even" for
-    # "the default parity"): its sibling with a number ("Baud rate | 19200 bit/s") is not it
-    named_better: dict[tuple[int, str], float] = {}
+    # "the default parity"): its sibling with a number ("Baud rate | 19200 bit/s") is not it; a table cut between
+    # chunks is one table (its header repeated in each, under one document's title)
+    named_better: dict[tuple[str, str], float] = {}
     for s in ranked[:CANDIDATES]:
         if s.unit.kind == "row" and s.unit.header:
-            key = (s.unit.block, s.unit.header)
+            key = (titles.get(s.unit.block, ""), s.unit.header)
             named_better[key] = max(named_better.get(key, 0.0), s.attributes)
-    fits = [s for s in fits if s.unit.kind != "row" or named_better.get((s.unit.block, s.unit.header), 0.0) <= s.attributes]
+    fits = [s for s in fits if s.unit.kind != "row"
+            or named_better.get((titles.get(s.unit.block, ""), s.unit.header), 0.0) <= s.attributes]
     if not fits:
         return None
     # the asked attribute decides, then the row whose label asks for no more than that ("flash | 2 MB" before
