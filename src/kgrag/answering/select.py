@@ -20,7 +20,7 @@ from kgrag.answering.asks import asks_difference, asks_overview
 from kgrag.answering.aspects import aspect_terms, label_terms, labelled_by
 from kgrag.answering.columns import side_by_side
 from kgrag.answering.names import name_found, title_names, whole_name
-from kgrag.answering.records import other_records
+from kgrag.answering.records import asked_record_numbers, other_records
 from kgrag.answering.repeats import near_copy
 from kgrag.answering.terms import CLASS_WORDS, QuestionTerms, analyse
 from kgrag.answering.units import FACT_SUBJECT, Unit, block_units, render
@@ -89,14 +89,15 @@ def _norm(values: list[float]) -> list[float]:
 
 def distinguishing_names(q: QuestionTerms, block_texts: list[str]) -> list[list[str]]:
     """The question's names that tell blocks apart, as phrases (the words of one name together): a name found in
-    nearly every block (a vendor on every page) identifies nothing. Bare numbers are not names on their own."""
+    nearly every block (a vendor on every page) identifies nothing. Bare numbers are not names on their own, but the
+    number of an asked record is ("register 30008")."""
     lows = [t.lower() for t in block_texts]
     phrases = [[w for w in p if not w.isdigit()] for p in q.phrases]
     phrases = [p for p in phrases if p]
     common = max(2, 0.9 * len(lows))
     rare = [p for p in phrases if any(w in q.parts for w in p)
             or sum(all(name_found(w, t) for w in p) for t in lows) < common]
-    return rare or phrases
+    return (rare or phrases) + [[number] for number in asked_record_numbers(q.text)]
 
 
 def variant_of(q: QuestionTerms, text: str) -> bool:
