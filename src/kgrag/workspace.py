@@ -43,6 +43,7 @@ class Workspace:
         self._docs: dict[str, Document] | None = None
         self._docs_generation = ""
         self._version_chunks: dict[str, frozenset[str]] = {}  # version -> its chunk ids, for _docs_generation
+        self._document_chunks: dict[str, frozenset[str]] = {}  # doc_id -> its chunk ids, for _docs_generation
         self._lock_depth = 0  # write_lock nesting
 
     # -- models (loaded on first use) --------------------------------------------------------------
@@ -78,7 +79,15 @@ class Workspace:
             self._docs = {d.doc_id: d for d in self.store.list_documents()}
             self._docs_generation = gen
             self._version_chunks = {}
+            self._document_chunks = {}
         return self._docs
+
+    def document_chunks(self, doc_id: str) -> frozenset[str]:
+        """Chunk ids of one document, cached with the documents (a question naming it searches them each time)."""
+        self.documents()  # first: a changed index drops the cached ids
+        if doc_id not in self._document_chunks:
+            self._document_chunks[doc_id] = frozenset(c.chunk_id for c in self.store.chunks_of_document(doc_id))
+        return self._document_chunks[doc_id]
 
     def version_chunks(self, version: str) -> frozenset[str]:
         """Chunk ids of the documents with this `version` metadata, cached with the documents: a version filter

@@ -30,7 +30,7 @@ _CODE_TITLE = re.compile(r"^[A-Z]{1,4}-?\d{1,4}[A-Za-z]?(?:\s*:|\s+[-–—])\s+
 RECORD_LEVEL = 5  # below any numbered section: a record heading closes only the record before it
 _WORD_OF_FOUR = re.compile(r"[^\W\d_]{4,}")  # a heading has a real word: "24 VDC" or "10 mA" is a value
 # The kinds of document a title line names ("User Manual", "Firmware Release Notes", "TECHNICAL SUPPORT LOG" …).
-_DOCUMENT_KIND = re.compile(
+DOCUMENT_KIND = re.compile(
     r"(?i)\b(?:data\s?sheets?|spec(?:ification)?\s+sheets?|manuals?|handbooks?|guides?|release\s+notes?|"
     r"change\s?logs?|(?:application|app|technical)\s+notes?|white\s?papers?|product\s+briefs?|brochures?|"
     r"catalogu?es?|frequently\s+asked\s+questions|faqs?|logs?|instructions|tutorials?|errata|quick\s?start|"
@@ -58,7 +58,7 @@ def text_title(lines: list[str]) -> str:
         elif first:
             break
     titled = [line for line in first[:TITLE_LINES] if len(line) <= MAX_TITLE_CHARS and line[-1] not in ".,;:"
-              and _DOCUMENT_KIND.search(line)]
+              and DOCUMENT_KIND.search(line)]
     if titled:
         return titled[0]
     return first[0] if len(first) == 1 and len(first[0]) <= MAX_HEADING_CHARS else ""

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from kgrag.retrieve.fusion import alpha_fuse
+from kgrag.retrieve.named_documents import NAMED_PASSAGES, interleaved, named_documents
 from kgrag.retrieve.packing import chunk_item
 from kgrag.types import ContextItem
 
@@ -36,10 +37,29 @@ def sparse_search(index: Workspace, query: str, k: int, version: str | None = No
 def hybrid_search(
     index: Workspace, query: str, k: int, alpha: float, version: str | None = None, sparse_query: str | None = None
 ) -> list[tuple[str, float]]:
-    """Min-max α-fusion of dense and BM25 candidates (k each), union by chunk id."""
-    dense = dense_search(index, query, k, version)
+    """Min-max α-fusion of dense and BM25 candidates (k each), union by chunk id; the passages of the documents the
+    question names go first in turn (`named_passages_first`)."""
+    vector = embed_query(index, query)
+    allowed = allowed_chunks(index, version)
+    dense = index.store.search_vectors("chunk", vector, k, allowed)
     sparse = sparse_search(index, sparse_query or query, k, version)
-    return alpha_fuse(dense, sparse, alpha, k)
+    ranked = alpha_fuse(dense, sparse, alpha, k)
+    return named_passages_first(index, query, vector, ranked, alpha, allowed, sparse_query)[:k]
+
+
+def named_passages_first(
+    index: Workspace, query: str, vector: np.ndarray, ranked: Sequence[tuple[str, float]], alpha: float,
+    allowed: set[str] | frozenset[str] | None, sparse_query: str | None = None,
+) -> list[tuple[str, float]]:
+    """`ranked` with the best passages of the documents the question names ("according to the training deck",
+    retrieve/named_documents.py), searched among their own chunks, in every other place from the top."""
+    named = set().union(*(index.document_chunks(d) for d in named_documents(index.documents(), query)))
+    named = named & allowed if allowed is not None else named
+    if not named:
+        return list(ranked)
+    inside = alpha_fuse(index.store.search_vectors("chunk", vector, NAMED_PASSAGES, named),
+                        index.store.search_text(sparse_query or query, NAMED_PASSAGES, sorted(named)), alpha, NAMED_PASSAGES)
+    return interleaved(inside[:NAMED_PASSAGES], ranked)
 
 
 def chunk_items(index: Workspace, ranked: Sequence[tuple[str, float]]) -> list[ContextItem]:

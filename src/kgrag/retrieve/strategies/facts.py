@@ -27,7 +27,7 @@ from kgrag.graph.algorithms import subgraph_from
 from kgrag.graph.datasheet.vocab import PRODUCT_TYPE
 from kgrag.graph.keys import name_tokens
 from kgrag.retrieve.base import Retriever, register
-from kgrag.retrieve.chunks import allowed_chunks, chunk_items, sparse_search
+from kgrag.retrieve.chunks import allowed_chunks, chunk_items, named_passages_first, sparse_search
 from kgrag.retrieve.compact import MAX_OVERLAP, compact_items, novel_items
 from kgrag.retrieve.diversity import mmr_order
 from kgrag.retrieve.fact_table import CLASS_WEIGHT, UNIT_WEIGHT, collect_facts, fact_lines, fit_facts
@@ -117,7 +117,7 @@ def rank_chunks(index: Any, adj: GraphAdjacency, question: str, qvec: np.ndarray
             if own and not own & products:
                 scores[cid] *= float(opts.get("other_product", OTHER_PRODUCT))
     ranked = sorted(((c, s + bonus.get(c, 0.0)) for c, s in scores.items()), key=lambda kv: (-kv[1], kv[0]))
-    return ranked, info
+    return named_passages_first(index, question, qvec, ranked, alpha, allowed), info
 
 
 BRIDGE_TOP = 5  # first-ranked chunks that vote for the product a which-board question points to

@@ -1,0 +1,74 @@
+"""Documents a question names by their title or their kind ("according to the partner training deck", "in the support
+ticket export", "the Blackmoor e-mail thread"): the question reads that document, but its passages can be outscored by
+other documents' passages that share more of the question's words (a chunk's text holds no title). The named
+documents' chunks are searched on their own too, and their best passages take every other place at the top."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Mapping, Sequence
+
+from kgrag.answering.words import content_terms
+from kgrag.ingest.text import DOCUMENT_KIND
+from kgrag.types import Document
+
+# what users call a document of a format ("the deck", "the spreadsheet", "the e-mail thread", "the export")
+KIND_WORDS: dict[str, frozenset[str]] = {
+    "pptx": frozenset({"deck", "slide", "presentation"}),
+    "eml": frozenset({"email", "e-mail", "mail", "thread"}),
+    "xlsx": frozenset({"workbook", "spreadsheet", "sheet"}),
+    "csv": frozenset({"export", "csv"}),
+}
+# kinds of document a question names besides those a title line names (ingest/text.DOCUMENT_KIND)
+_MORE_KINDS = re.compile(r"(?i)\b(?:specifications?|training|decks?|slides?|presentations?|exports?|threads?|e-?mails?|"
+                         r"forums?|knowledge\s+base|spreadsheets?|workbooks?|price\s+lists?)\b")
+MIN_NAMING = 2  # title words of its own, a kind word counting as one, that name a document
+NAMED_PASSAGES = 3  # a named document's best passages put at the top
+SEEN = 10  # places at the top of a ranking where a named passage already counts as found
+
+
+def named_documents(documents: Mapping[str, Document], question: str) -> list[str]:
+    """The doc_ids the question names: it writes a kind of document the document is ("the training deck", "the
+    changelog", "the e-mail thread") and, with it, MIN_NAMING words of its title that few other titles have
+    ("partner" and "training" of "Sentinel GX-400 - Channel partner training"; "Sentinel" is every title's), a word
+    for its format counting as one. Nothing when the question names no kind, or would name most of the documents."""
+    asked_kinds = kind_terms(question)
+    if not asked_kinds:
+        return []
+    asked = content_terms(question)
+    titles = {doc_id: content_terms(doc.title) for doc_id, doc in documents.items()}
+    shared = Counter(w for words in titles.values() for w in words)
+    common = max(2.0, len(titles) / 2)
+    named = []
+    for doc_id, words in titles.items():
+        own = {w for w in words if shared[w] < common}
+        kind = KIND_WORDS.get(str(documents[doc_id].meta.get("format", "")), frozenset())
+        is_kind = bool(asked_kinds & (kind | kind_terms(documents[doc_id].title)))
+        if is_kind and len(own & asked) + bool(kind & asked) >= MIN_NAMING:
+            named.append(doc_id)
+    return named if len(named) < common else []
+
+
+def kind_terms(text: str) -> set[str]:
+    """The words of the kinds of document `text` writes ("release notes", "deck", "e-mail")."""
+    spans = [m.group(0) for pattern in (DOCUMENT_KIND, _MORE_KINDS) for m in pattern.finditer(text)]
+    return content_terms(" ".join(spans))
+
+
+def interleaved(named: Sequence[tuple[str, float]], ranked: Sequence[tuple[str, float]]) -> list[tuple[str, float]]:
+    """`ranked` with the `named` passages it does not have among its first SEEN places put in every other place from
+    the top (a named passage ranked there already keeps its place: moving it only reorders what a small model reads);
+    a placed passage takes the score of the one it precedes, so the scores still fall down the list."""
+    seen = {c for c, _ in ranked[:SEEN]}
+    missing = [c for c, _ in named if c not in seen]
+    rest = [c for c, _ in ranked if c not in missing]
+    merged: list[str] = []
+    for i in range(max(len(missing), len(rest))):
+        merged += ([missing[i]] if i < len(missing) else []) + ([rest[i]] if i < len(rest) else [])
+    scores = dict(ranked)
+    out: list[tuple[str, float]] = []
+    for i, chunk_id in enumerate(merged):
+        later = [scores[c] for c in merged[i:] if c in scores and c not in missing]
+        out.append((chunk_id, max(later, default=dict(named).get(chunk_id, 0.0))))
+    return out
