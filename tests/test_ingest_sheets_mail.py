@@ -182,3 +182,25 @@ def test_an_unknown_charset_is_read_as_utf8_not_a_crash(tmp_path: Path) -> None:
                      b"The probe cable TX-CAB-5 is 5 m long and fits every TX-200 and TX-210 transmitter we ship.\n")
     text = _text(path)
     assert "The probe cable TX-CAB-5 is 5 m long" in text
+
+
+def test_a_table_of_measurements_is_content_under_its_header(tmp_path: Path) -> None:
+    """A calibration export is mostly digits: read as prose it was dropped as noise, and the file was not indexed."""
+    path = tmp_path / "calibration_results.csv"
+    rows = "\n".join(f"GX430-{1000 + i},2024-10-{1 + i % 28:02d},{0.1 * i:.1f},{-1.5 + 0.1 * i:.2f},PASS" for i in range(40))
+    path.write_text(f"serial,date,zero offset ppm,span error %,result\n{rows}\n", encoding="utf-8")
+    text = _text(path)
+    assert text.startswith("serial | date | zero offset ppm | span error % | result\nGX430-1000 | 2024-10-01 | 0.0")
+    assert "GX430-1039 | 2024-10-12 | 3.9 | 2.40 | PASS" in text
+
+
+def test_a_text_of_digits_is_refused_with_the_reason(tmp_path: Path) -> None:
+    import pytest
+
+    from kgrag.errors import IngestError
+
+    path = tmp_path / "dump.txt"
+    path.write_text("\n".join(f"x {i} {i * 2}.0 {i * 3}.5 {i * 4}.25 {i * 5}.125 {i * 6}.0625" for i in range(60)),
+                    encoding="utf-8")
+    with pytest.raises(IngestError, match=r"no indexable text \(60 words, but mostly digits and symbols\)"):
+        parse_file(path, root=tmp_path, settings=SETTINGS)

@@ -38,6 +38,7 @@ from kgrag.progress import Progress
 from kgrag.tokens import count_tokens
 from kgrag.types import Chunk, Document
 
+DATA_FORMATS = frozenset({"csv", "xlsx"})  # tables of measurements: a row of numbers under its header is content
 LOADERS: dict[str, Callable[[Path], Parsed]] = {
     ".pdf": parse_pdf,
     ".html": parse_html,
@@ -95,10 +96,12 @@ def _parse_blocks(path: Path, parsed: Parsed, doc: Document, settings: ChunkingS
     """Chunk the loader's blocks and stamp document metadata on every chunk."""
     if not any(b.kind != "heading" for b in parsed.blocks):
         raise IngestError(path, "no text content")
-    drafts = chunk_blocks(parsed.blocks, settings)
+    drafts = chunk_blocks(parsed.blocks, settings, data_tables=parsed.meta.get("format") in DATA_FORMATS)
     if not drafts:
         words = sum(word_count(b.text) for b in parsed.blocks)
-        raise IngestError(path, f"no indexable text (only {words} words after cleaning)")
+        if words < settings.min_tokens:
+            raise IngestError(path, f"no indexable text (only {words} words after cleaning)")
+        raise IngestError(path, f"no indexable text ({words} words, but mostly digits and symbols)")
     doc.product = parsed.product or doc.product
     doc.title = title_with_variant(parsed.title or doc.title, doc.product)
     doc.category = parsed.category or doc.category
