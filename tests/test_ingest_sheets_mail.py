@@ -204,3 +204,25 @@ def test_a_text_of_digits_is_refused_with_the_reason(tmp_path: Path) -> None:
                     encoding="utf-8")
     with pytest.raises(IngestError, match=r"no indexable text \(60 words, but mostly digits and symbols\)"):
         parse_file(path, root=tmp_path, settings=SETTINGS)
+
+
+def test_an_attached_document_is_read_under_its_name(tmp_path: Path) -> None:
+    """The customer's logger export came as an attachment: its rows are the facts the thread talks about."""
+    message = EmailMessage()
+    message["From"], message["Subject"] = "Tom <tom@customer.example>", "Drift log for 01187"
+    message.set_content("Hi Priya,\n\nthe temperature log of unit 01187 is attached, as you asked.\n\nTom\n")
+    rows = "\n".join(f"2024-10-0{1 + i % 7} {i % 24:02d}:00,{54.8 + i * 0.01:.2f}" for i in range(30))
+    message.add_attachment(f"time,sensor temperature degC\n{rows}\n".encode(), maintype="text", subtype="csv",
+                           filename="01187_temperature_log.csv")
+    message.add_attachment(b"PK\x03\x04 not really a workbook", maintype="application",
+                           subtype="vnd.openxmlformats-officedocument.spreadsheetml.sheet", filename="broken.xlsx")
+    message.add_attachment(b"\x89PNG\r\n\x1a\n", maintype="image", subtype="png", filename="photo.png")
+    (tmp_path / "log.eml").write_bytes(bytes(message))
+    parsed = parse_file(tmp_path / "log.eml", root=tmp_path, settings=SETTINGS)
+    text = "\n".join(c.text for c in parsed.chunks)
+    assert "Attachments: 01187_temperature_log.csv, broken.xlsx, photo.png" in text
+    assert "time | sensor temperature degC\n2024-10-01 00:00 | 54.80" in text
+    assert "The attachment broken.xlsx could not be read (corrupt xlsx (KeyError" not in text  # not a zip at all:
+    assert "The attachment broken.xlsx could not be read (corrupt xlsx (not a zip package))." in text
+    sections = {s for c in parsed.chunks for s in [c.section, *c.meta.get("sections", [])]}
+    assert "Attachment: 01187_temperature_log.csv" in sections and not any("photo.png" in s for s in sections)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 
 from kgrag.config import ChunkingSettings
 from kgrag.ingest.base import Block
-from kgrag.ingest.clean import is_low_information, word_count
+from kgrag.ingest.clean import is_low_information
 from kgrag.ingest.sentences import split_sentences
 from kgrag.ingest.table_header import header_like
 from kgrag.tokens import count_tokens, truncate_tokens
@@ -74,7 +74,7 @@ class Draft:
     page_end: int | None
     paths: list[tuple[str, ...]]
     tokens: int = 0  # exact cl100k count of `text`
-    rows: bool = False  # table rows only, under their header
+    rows: bool = False  # holds table rows under their header
 
 
 def build_sections(blocks: Iterable[Block], budget: int) -> list[Section]:
@@ -292,14 +292,14 @@ def _emit(section: Section, units: list[Unit], n_overlap: int, max_tokens: int) 
             tokens = count_tokens(text)
     pages = [u.page for u in used if u.page is not None]
     draft = Draft(text, body, section.label(), min(pages, default=None), max(pages, default=None),
-                  list(section.paths), tokens, rows=all(u.line for u in used) and any(u.header for u in used))
+                  list(section.paths), tokens, rows=any(u.header for u in used))
     return draft, k
 
 
 def chunk_blocks(blocks: Iterable[Block], settings: ChunkingSettings, data_tables: bool = False) -> list[Draft]:
-    """Blocks -> chunk drafts within the token limit; low-information drafts are dropped. `data_tables`: a draft of
-    table rows under their header is content however few letters its cells have (a spreadsheet's or an export's
-    measurements: the header says what each number is), as long as it has `min_tokens` words."""
+    """Blocks -> chunk drafts within the token limit; low-information drafts are dropped. `data_tables`: a draft
+    holding table rows under their header is content however few letters its cells have (a spreadsheet's or an export's
+    measurements: the header says what each number is), as long as it has `min_tokens` tokens."""
     head_room = max(8, settings.max_tokens // 4)
     sections = build_sections(blocks, max(8, settings.max_tokens - head_room))
     for section in sections:
@@ -309,7 +309,7 @@ def chunk_blocks(blocks: Iterable[Block], settings: ChunkingSettings, data_table
     drafts: list[Draft] = []
     for section in sections:
         drafts.extend(d for d in pack_section(section, settings) if not is_low_information(d.body, settings.min_tokens)
-                      or data_tables and d.rows and word_count(d.body) >= settings.min_tokens)
+                      or data_tables and d.rows and d.tokens >= settings.min_tokens)
     return drafts
 
 

@@ -6,7 +6,8 @@ with its author. A disclaimer or signature paragraph every message repeats is ke
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+import tempfile
+from collections.abc import Callable, Iterator, Mapping
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
@@ -31,8 +32,9 @@ _HTML_LINES = {"br", "li", "tr"}
 _HTML_HIDDEN = {"script", "style", "head", "title"}
 
 
-def parse_eml(path: Path) -> Parsed:
-    """Blocks of one e-mail: its header fields, then each message of its thread as a section, newest first."""
+def parse_eml(path: Path, loaders: Mapping[str, Callable[[Path], Parsed]] | None = None) -> Parsed:
+    """Blocks of one e-mail: its header fields, then each message of its thread as a section, newest first, then the
+    attached documents that one of `loaders` (suffix -> loader, parse.LOADERS) reads."""
     try:
         with open(path, "rb") as fh:
             message = BytesParser(policy=policy.default).parse(fh)
@@ -57,7 +59,38 @@ def parse_eml(path: Path) -> Parsed:
             if block.kind == "heading" or block.text not in seen:
                 seen.add(block.text)
                 blocks.append(Block((heading, *block.path), block.text, block.kind))
-    return Parsed(blocks, title=_REPLY_PREFIX.sub("", subject) or subject, meta={"format": "eml"})
+    attached, formats = attachment_blocks(message, loaders or {})
+    return Parsed(blocks + attached, title=_REPLY_PREFIX.sub("", subject) or subject,
+                  meta={"format": "eml", "attached_formats": formats})
+
+
+def attachment_blocks(message: EmailMessage, loaders: Mapping[str, Callable[[Path], Parsed]]
+                      ) -> tuple[list[Block], list[str]]:
+    """The blocks of each attached document a loader reads (a customer's CSV log, a PDF report, a Word file), each
+    under a section "Attachment: <name>", and the formats read; one that cannot be read leaves a line saying so, not
+    an error (the mail is still read)."""
+    blocks: list[Block] = []
+    formats: list[str] = []
+    for part in message.iter_attachments():
+        name = Path(str(part.get_filename() or "")).name
+        loader = loaders.get(Path(name).suffix.lower())
+        payload = part.get_payload(decode=True) if loader is not None else None
+        if loader is None or not isinstance(payload, bytes) or not payload:
+            continue
+        heading = f"Attachment: {name}"
+        with tempfile.TemporaryDirectory() as folder:
+            file = Path(folder) / name
+            file.write_bytes(payload)
+            try:
+                parsed = loader(file)
+            except Exception as exc:  # any loader's failure on a damaged attachment (IngestError, XML, zip errors)
+                reason = exc.reason if isinstance(exc, IngestError) else f"{type(exc).__name__}: {exc}"
+                blocks.append(Block((heading,), f"The attachment {name} could not be read ({reason})."))
+                continue
+        blocks.append(Block((heading,), heading, "heading"))
+        blocks += [Block((heading, *b.path), b.text, b.kind, b.page) for b in parsed.blocks]
+        formats.append(str(parsed.meta.get("format", "")))
+    return blocks, formats
 
 
 def split_thread(lines: list[str], top: str) -> list[tuple[str, list[str]]]:

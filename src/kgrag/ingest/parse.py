@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -53,8 +54,8 @@ LOADERS: dict[str, Callable[[Path], Parsed]] = {
     ".xlsm": parse_xlsx,
     ".csv": parse_csv,
     ".tsv": parse_csv,
-    ".eml": parse_eml,
 }
+LOADERS[".eml"] = partial(parse_eml, loaders=LOADERS)  # a mail's attachments are read by their own loaders
 
 
 def parse_file(
@@ -96,7 +97,9 @@ def _parse_blocks(path: Path, parsed: Parsed, doc: Document, settings: ChunkingS
     """Chunk the loader's blocks and stamp document metadata on every chunk."""
     if not any(b.kind != "heading" for b in parsed.blocks):
         raise IngestError(path, "no text content")
-    drafts = chunk_blocks(parsed.blocks, settings, data_tables=parsed.meta.get("format") in DATA_FORMATS)
+    formats = {parsed.meta.get("format"), *parsed.meta.get("attached_formats", [])}  # a mail's attachments' too
+    data_tables = bool(formats & DATA_FORMATS)
+    drafts = chunk_blocks(parsed.blocks, settings, data_tables=data_tables)
     if not drafts:
         words = sum(word_count(b.text) for b in parsed.blocks)
         if words < settings.min_tokens:
