@@ -242,7 +242,7 @@ def test_token_limit_respected_for_every_format(max_tokens: int) -> None:
 def test_supported_suffixes() -> None:
     assert frozenset(
         {".pdf", ".html", ".htm", ".md", ".markdown", ".txt", ".text", ".jsonl", ".docx", ".pptx", ".xlsx", ".xlsm",
-         ".csv", ".tsv", ".eml"}) == SUPPORTED_SUFFIXES
+         ".csv", ".tsv", ".eml", ".mbox"}) == SUPPORTED_SUFFIXES
 
 
 def test_plain_text_manual_headings_become_sections() -> None:

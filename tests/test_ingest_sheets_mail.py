@@ -8,9 +8,11 @@ import datetime as dt
 from email.message import EmailMessage
 from pathlib import Path
 
+import pytest
 import xlsxwriter
 
 from kgrag.config import ChunkingSettings
+from kgrag.errors import IngestError
 from kgrag.index import Index
 from kgrag.ingest import parse_file
 from kgrag.ingest.mail import split_thread
@@ -195,10 +197,6 @@ def test_a_table_of_measurements_is_content_under_its_header(tmp_path: Path) -> 
 
 
 def test_a_text_of_digits_is_refused_with_the_reason(tmp_path: Path) -> None:
-    import pytest
-
-    from kgrag.errors import IngestError
-
     path = tmp_path / "dump.txt"
     path.write_text("\n".join(f"x {i} {i * 2}.0 {i * 3}.5 {i * 4}.25 {i * 5}.125 {i * 6}.0625" for i in range(60)),
                     encoding="utf-8")
@@ -226,3 +224,31 @@ def test_an_attached_document_is_read_under_its_name(tmp_path: Path) -> None:
     assert "The attachment broken.xlsx could not be read (corrupt xlsx (not a zip package))." in text
     sections = {s for c in parsed.chunks for s in [c.section, *c.meta.get("sections", [])]}
     assert "Attachment: 01187_temperature_log.csv" in sections and not any("photo.png" in s for s in sections)
+
+
+def test_a_mailbox_export_is_read_message_by_message(tmp_path: Path) -> None:
+    """A reply in the mailbox quotes the message before it, which the mailbox also holds: its paragraphs once."""
+    import mailbox
+
+    first = EmailMessage()
+    first["From"], first["Subject"] = "Tom <tom@customer.example>", "Drift on 01187"
+    first.set_content("Unit 01187 drifts below zero every afternoon since September; the others are fine.\n")
+    reply = EmailMessage()
+    reply["From"], reply["Subject"] = "Priya <priya@acme.example>", "RE: Drift on 01187"
+    reply.set_content("Please log register 30005 for a day.\n\nOn Mon, Tom wrote:\n> Unit 01187 drifts below zero every "
+                      "afternoon since September; the others are fine.\n")
+    box = mailbox.mbox(tmp_path / "support.mbox")
+    box.add(first)
+    box.add(reply)
+    box.flush()
+    box.close()
+    parsed = parse_file(tmp_path / "support.mbox", root=tmp_path, settings=SETTINGS)
+    assert parsed.document.meta["format"] == "mbox" and parsed.document.meta["messages"] == 2
+    text = "\n".join(c.text for c in parsed.chunks)
+    assert text.count("drifts below zero every afternoon") == 1 and "Please log register 30005 for a day." in text
+    sections = {s for c in parsed.chunks for s in [c.section, *c.meta.get("sections", [])]}
+    assert {"Drift on 01187 > Tom <tom@customer.example> wrote",
+            "RE: Drift on 01187 > Priya <priya@acme.example> wrote"} <= sections
+    (tmp_path / "empty.mbox").write_text("no messages here at all\n", encoding="utf-8")
+    with pytest.raises(IngestError, match="no e-mail messages in the mailbox"):
+        parse_file(tmp_path / "empty.mbox", root=tmp_path, settings=SETTINGS)

@@ -124,8 +124,8 @@ def register(app: typer.Typer) -> None:
         reindex: bool = typer.Option(False, "--reindex", help="Run `kgrag index` right after (graph, communities)."),
         quiet: bool = QuietOption,
     ) -> None:
-        """Index documents: PDF, DOCX, PPTX, XLSX, CSV, EML, HTML, Markdown, text, pre-chunked JSONL. Unchanged files are
-        skipped."""
+        """Index documents: PDF, DOCX, PPTX, XLSX, CSV, EML, MBOX, HTML, Markdown, text, pre-chunked JSONL. Unchanged
+        files are skipped."""
         idx = Index.init(index) if not (index / "kgrag.toml").exists() else Index.open(index)
         with idx.write_lock():
             report = _add(idx, paths, quiet, version)

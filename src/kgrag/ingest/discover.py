@@ -12,7 +12,7 @@ from kgrag.errors import IngestError
 
 SUPPORTED_SUFFIXES: frozenset[str] = frozenset(
     {".pdf", ".html", ".htm", ".md", ".markdown", ".txt", ".text", ".jsonl", ".docx", ".pptx", ".xlsx", ".xlsm",
-     ".csv", ".tsv", ".eml"}
+     ".csv", ".tsv", ".eml", ".mbox"}
 )
 
 

@@ -1,10 +1,12 @@
-"""E-mail loader (.eml): the subject is the title, and a reply thread is read message by message. The newest message
-is on top and each earlier one is quoted below it ("On …, X wrote:" over "> " lines, or an "-----Original Message-----"
-block); each message becomes a section named by who wrote it and when, its quote marks removed, so a fact is read
-with its author. A disclaimer or signature paragraph every message repeats is kept once."""
+"""E-mail loaders (.eml, and .mbox mailbox exports): the subject is the title, and a reply thread is read message by
+message. The newest message is on top and each earlier one is quoted below it ("On …, X wrote:" over "> " lines, or an
+"-----Original Message-----" block); each message becomes a section named by who wrote it and when, its quote marks
+removed, so a fact is read with its author. A disclaimer or signature paragraph every message repeats is kept once;
+attached documents follow."""
 
 from __future__ import annotations
 
+import mailbox
 import re
 import tempfile
 from collections.abc import Callable, Iterator, Mapping
@@ -40,18 +42,51 @@ def parse_eml(path: Path, loaders: Mapping[str, Callable[[Path], Parsed]] | None
             message = BytesParser(policy=policy.default).parse(fh)
     except OSError as exc:
         raise IngestError(path, f"cannot read file ({exc.strerror or exc})") from exc
-    if not isinstance(message, EmailMessage) or not (message["from"] or message["subject"]):
+    if not _is_mail(message):
         raise IngestError(path, "not an e-mail message (no From or Subject header)")
+    blocks, formats = message_blocks(message, loaders or {}, set())
     subject = normalize_whitespace(str(message["subject"] or ""))
+    return Parsed(blocks, title=_REPLY_PREFIX.sub("", subject) or subject,
+                  meta={"format": "eml", "attached_formats": formats})
+
+
+def parse_mbox(path: Path, loaders: Mapping[str, Callable[[Path], Parsed]] | None = None) -> Parsed:
+    """Blocks of a mailbox export (Thunderbird, Google Takeout): each message a section named by its subject, read as
+    `parse_eml` reads one; a paragraph an earlier message quoted or repeated is kept once."""
+    try:
+        box = mailbox.mbox(path, factory=lambda fh: BytesParser(policy=policy.default).parse(fh), create=False)
+        messages = [m for m in box if _is_mail(m)]
+    except (OSError, mailbox.Error) as exc:
+        raise IngestError(path, f"cannot read mailbox ({exc})") from exc
+    if not messages:
+        raise IngestError(path, "no e-mail messages in the mailbox")
+    blocks: list[Block] = []
+    formats: list[str] = []
+    seen: set[str] = set()
+    for message in messages:
+        label = normalize_whitespace(str(message["subject"] or "")) or "(no subject)"
+        own, attached = message_blocks(message, loaders or {}, seen)
+        blocks += [Block((label,), label, "heading"), *(Block((label, *b.path), b.text, b.kind, b.page) for b in own)]
+        formats += attached
+    return Parsed(blocks, meta={"format": "mbox", "messages": len(messages), "attached_formats": formats})
+
+
+def _is_mail(message: object) -> bool:
+    return isinstance(message, EmailMessage) and bool(message["from"] or message["subject"])
+
+
+def message_blocks(message: EmailMessage, loaders: Mapping[str, Callable[[Path], Parsed]], seen: set[str]
+                   ) -> tuple[list[Block], list[str]]:
+    """One message's blocks (its fields, its thread message by message, its attachments) and its attachments'
+    formats; a paragraph in `seen` (an earlier message's, a repeated disclaimer) is left out, and `seen` grows."""
     top = f"On {message['date']}, {message['from']} wrote" if message["date"] else f"{message['from'] or ''} wrote"
     blocks = [Block((top,), top, "heading")]
     fields = [f"{name}: {normalize_whitespace(str(message[name]))}" for name in ("From", "To", "Cc", "Date", "Subject")
               if message[name]]
-    attached = [part.get_filename() for part in message.iter_attachments() if part.get_filename()]
-    if attached:
-        fields.append(f"Attachments: {', '.join(str(a) for a in attached)}")
+    names = [str(part.get_filename()) for part in message.iter_attachments() if part.get_filename()]
+    if names:
+        fields.append(f"Attachments: {', '.join(names)}")
     blocks.append(Block((top,), "\n".join(fields)))
-    seen: set[str] = set()
     for heading, lines in split_thread(_body_lines(message), top):
         if heading != top:
             blocks.append(Block((heading,), heading, "heading"))
@@ -59,9 +94,8 @@ def parse_eml(path: Path, loaders: Mapping[str, Callable[[Path], Parsed]] | None
             if block.kind == "heading" or block.text not in seen:
                 seen.add(block.text)
                 blocks.append(Block((heading, *block.path), block.text, block.kind))
-    attached, formats = attachment_blocks(message, loaders or {})
-    return Parsed(blocks + attached, title=_REPLY_PREFIX.sub("", subject) or subject,
-                  meta={"format": "eml", "attached_formats": formats})
+    attached, formats = attachment_blocks(message, loaders)
+    return blocks + attached, formats
 
 
 def attachment_blocks(message: EmailMessage, loaders: Mapping[str, Callable[[Path], Parsed]]

@@ -27,7 +27,7 @@ from kgrag.ingest.clean import word_count
 from kgrag.ingest.discover import SUPPORTED_SUFFIXES
 from kgrag.ingest.html import parse_html
 from kgrag.ingest.jsonl import common, read_records
-from kgrag.ingest.mail import parse_eml
+from kgrag.ingest.mail import parse_eml, parse_mbox
 from kgrag.ingest.markdown import parse_markdown
 from kgrag.ingest.office import parse_docx, parse_pptx
 from kgrag.ingest.pdf import parse_pdf
@@ -56,6 +56,7 @@ LOADERS: dict[str, Callable[[Path], Parsed]] = {
     ".tsv": parse_csv,
 }
 LOADERS[".eml"] = partial(parse_eml, loaders=LOADERS)  # a mail's attachments are read by their own loaders
+LOADERS[".mbox"] = partial(parse_mbox, loaders=LOADERS)
 
 
 def parse_file(

@@ -42,7 +42,7 @@ def make_router(max_upload_bytes: int) -> APIRouter:
         summary="Upload one or more files; they are indexed in the background (poll GET /jobs/{job_id})",
     )
     def upload(
-        files: list[UploadFile] = File(..., description="PDF, DOCX, PPTX, XLSX, CSV, EML, HTML, Markdown, text or pre-chunked JSONL files."),
+        files: list[UploadFile] = File(..., description="PDF, DOCX, PPTX, XLSX, CSV, EML, MBOX, HTML, Markdown, text or pre-chunked JSONL files."),
         replace: bool = Form(False, description="Overwrite a stored upload of the same name instead of renaming."),
         stages: str = Form(
             "",
