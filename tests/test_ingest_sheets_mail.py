@@ -15,6 +15,7 @@ from kgrag.config import ChunkingSettings
 from kgrag.errors import IngestError
 from kgrag.index import Index
 from kgrag.ingest import parse_file
+from kgrag.ingest.details import document_details, format_details
 from kgrag.ingest.mail import split_thread
 
 SETTINGS = ChunkingSettings()
@@ -224,6 +225,9 @@ def test_an_attached_document_is_read_under_its_name(tmp_path: Path) -> None:
     assert "The attachment broken.xlsx could not be read (corrupt xlsx (not a zip package))." in text
     sections = {s for c in parsed.chunks for s in [c.section, *c.meta.get("sections", [])]}
     assert "Attachment: 01187_temperature_log.csv" in sections and not any("photo.png" in s for s in sections)
+    details = format_details(document_details(parsed.document))  # `kgrag documents --details`
+    assert details.startswith("eml · ") and "1 attachments" in details
+    assert parsed.document.meta["warnings"] == ["attachment broken.xlsx not read: corrupt xlsx (not a zip package)"]
 
 
 def test_a_mailbox_export_is_read_message_by_message(tmp_path: Path) -> None:

@@ -25,6 +25,9 @@ def document_details(doc: Document) -> dict[str, Any]:
         "ocr_confidence": ocr.get("mean_confidence"),
         "ocr_low_confidence_pages": ocr.get("low_confidence_pages", []),
         "tables": meta.get("tables"),
+        "sheets": meta.get("sheets"),  # a workbook's
+        "messages": meta.get("messages"),  # a mailbox's
+        "attachments": len(meta["attachments"]) if "attachments" in meta else None,  # documents a mail attached
         "warnings": warnings,
     }
 
@@ -41,4 +44,7 @@ def format_details(details: dict[str, Any]) -> str:
         parts.append(f"{details['ocr_pages']} OCR pages" + (f" (conf {conf:.2f})" if conf is not None else ""))
     if details["tables"] is not None:
         parts.append(f"{details['tables']} tables")
+    for key in ("sheets", "messages", "attachments"):
+        if details.get(key):
+            parts.append(f"{details[key]} {key}")
     return " · ".join(parts)

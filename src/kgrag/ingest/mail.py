@@ -10,6 +10,7 @@ import mailbox
 import re
 import tempfile
 from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
@@ -44,10 +45,9 @@ def parse_eml(path: Path, loaders: Mapping[str, Callable[[Path], Parsed]] | None
         raise IngestError(path, f"cannot read file ({exc.strerror or exc})") from exc
     if not _is_mail(message):
         raise IngestError(path, "not an e-mail message (no From or Subject header)")
-    blocks, formats = message_blocks(message, loaders or {}, set())
+    blocks, read = message_blocks(message, loaders or {}, set())
     subject = normalize_whitespace(str(message["subject"] or ""))
-    return Parsed(blocks, title=_REPLY_PREFIX.sub("", subject) or subject,
-                  meta={"format": "eml", "attached_formats": formats})
+    return Parsed(blocks, title=_REPLY_PREFIX.sub("", subject) or subject, meta={"format": "eml", **read.meta()})
 
 
 def parse_mbox(path: Path, loaders: Mapping[str, Callable[[Path], Parsed]] | None = None) -> Parsed:
@@ -61,14 +61,27 @@ def parse_mbox(path: Path, loaders: Mapping[str, Callable[[Path], Parsed]] | Non
     if not messages:
         raise IngestError(path, "no e-mail messages in the mailbox")
     blocks: list[Block] = []
-    formats: list[str] = []
+    read = Attachments()
     seen: set[str] = set()
     for message in messages:
         label = normalize_whitespace(str(message["subject"] or "")) or "(no subject)"
         own, attached = message_blocks(message, loaders or {}, seen)
         blocks += [Block((label,), label, "heading"), *(Block((label, *b.path), b.text, b.kind, b.page) for b in own)]
-        formats += attached
-    return Parsed(blocks, meta={"format": "mbox", "messages": len(messages), "attached_formats": formats})
+        read.formats += attached.formats
+        read.problems += attached.problems
+    return Parsed(blocks, meta={"format": "mbox", "messages": len(messages), **read.meta()})
+
+
+@dataclass
+class Attachments:
+    """What a mail's attachments gave: the formats read, and a line for each that could not be read."""
+
+    formats: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+    def meta(self) -> dict[str, list[str]]:
+        """The document metadata: `attachments` (formats read) and `warnings` (`kgrag documents --details`)."""
+        return {"attachments": self.formats, "warnings": self.problems}
 
 
 def _is_mail(message: object) -> bool:
@@ -76,9 +89,9 @@ def _is_mail(message: object) -> bool:
 
 
 def message_blocks(message: EmailMessage, loaders: Mapping[str, Callable[[Path], Parsed]], seen: set[str]
-                   ) -> tuple[list[Block], list[str]]:
-    """One message's blocks (its fields, its thread message by message, its attachments) and its attachments'
-    formats; a paragraph in `seen` (an earlier message's, a repeated disclaimer) is left out, and `seen` grows."""
+                   ) -> tuple[list[Block], Attachments]:
+    """One message's blocks (its fields, its thread message by message, its attachments) and what its attachments
+    gave; a paragraph in `seen` (an earlier message's, a repeated disclaimer) is left out, and `seen` grows."""
     top = f"On {message['date']}, {message['from']} wrote" if message["date"] else f"{message['from'] or ''} wrote"
     blocks = [Block((top,), top, "heading")]
     fields = [f"{name}: {normalize_whitespace(str(message[name]))}" for name in ("From", "To", "Cc", "Date", "Subject")
@@ -94,17 +107,17 @@ def message_blocks(message: EmailMessage, loaders: Mapping[str, Callable[[Path],
             if block.kind == "heading" or block.text not in seen:
                 seen.add(block.text)
                 blocks.append(Block((heading, *block.path), block.text, block.kind))
-    attached, formats = attachment_blocks(message, loaders)
-    return blocks + attached, formats
+    attached, read = attachment_blocks(message, loaders)
+    return blocks + attached, read
 
 
 def attachment_blocks(message: EmailMessage, loaders: Mapping[str, Callable[[Path], Parsed]]
-                      ) -> tuple[list[Block], list[str]]:
+                      ) -> tuple[list[Block], Attachments]:
     """The blocks of each attached document a loader reads (a customer's CSV log, a PDF report, a Word file), each
-    under a section "Attachment: <name>", and the formats read; one that cannot be read leaves a line saying so, not
-    an error (the mail is still read)."""
+    under a section "Attachment: <name>", and what was read; one that cannot be read leaves a line saying so and a
+    warning, not an error (the mail is still read)."""
     blocks: list[Block] = []
-    formats: list[str] = []
+    read = Attachments()
     for part in message.iter_attachments():
         name = Path(str(part.get_filename() or "")).name
         loader = loaders.get(Path(name).suffix.lower())
@@ -120,11 +133,12 @@ def attachment_blocks(message: EmailMessage, loaders: Mapping[str, Callable[[Pat
             except Exception as exc:  # any loader's failure on a damaged attachment (IngestError, XML, zip errors)
                 reason = exc.reason if isinstance(exc, IngestError) else f"{type(exc).__name__}: {exc}"
                 blocks.append(Block((heading,), f"The attachment {name} could not be read ({reason})."))
+                read.problems.append(f"attachment {name} not read: {reason}")
                 continue
         blocks.append(Block((heading,), heading, "heading"))
         blocks += [Block((heading, *b.path), b.text, b.kind, b.page) for b in parsed.blocks]
-        formats.append(str(parsed.meta.get("format", "")))
-    return blocks, formats
+        read.formats.append(str(parsed.meta.get("format", "")))
+    return blocks, read
 
 
 def split_thread(lines: list[str], top: str) -> list[tuple[str, list[str]]]:

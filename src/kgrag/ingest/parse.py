@@ -98,7 +98,7 @@ def _parse_blocks(path: Path, parsed: Parsed, doc: Document, settings: ChunkingS
     """Chunk the loader's blocks and stamp document metadata on every chunk."""
     if not any(b.kind != "heading" for b in parsed.blocks):
         raise IngestError(path, "no text content")
-    formats = {parsed.meta.get("format"), *parsed.meta.get("attached_formats", [])}  # a mail's attachments' too
+    formats = {parsed.meta.get("format"), *parsed.meta.get("attachments", [])}  # a mail's attachments' too
     data_tables = bool(formats & DATA_FORMATS)
     drafts = chunk_blocks(parsed.blocks, settings, data_tables=data_tables)
     if not drafts:
