@@ -5,6 +5,7 @@ documents' chunks are searched on their own too, and their best passages take ev
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -37,17 +38,27 @@ def named_documents(documents: Mapping[str, Document], question: str) -> list[st
     if not asked_kinds:
         return []
     asked = content_terms(question)
-    titles = {doc_id: content_terms(doc.title) for doc_id, doc in documents.items()}
+    titles = {doc_id: _title_terms(doc.title) for doc_id, doc in documents.items()}
     shared = Counter(w for words in titles.values() for w in words)
     common = max(2.0, len(titles) / 2)
     named = []
     for doc_id, words in titles.items():
-        own = {w for w in words if shared[w] < common}
         kind = KIND_WORDS.get(str(documents[doc_id].meta.get("format", "")), frozenset())
-        is_kind = bool(asked_kinds & (kind | kind_terms(documents[doc_id].title)))
-        if is_kind and len(own & asked) + bool(kind & asked) >= MIN_NAMING:
+        found = sum(1 for w in words & asked if shared[w] < common) + bool(kind & asked)
+        if found >= MIN_NAMING and asked_kinds & (kind | _title_kinds(documents[doc_id].title)):
             named.append(doc_id)
     return named if len(named) < common else []
+
+
+@functools.lru_cache(maxsize=65536)
+def _title_terms(title: str) -> frozenset[str]:
+    """A title's content words, read once per title (every search of a question naming a kind reads every title)."""
+    return frozenset(content_terms(title))
+
+
+@functools.lru_cache(maxsize=65536)
+def _title_kinds(title: str) -> frozenset[str]:
+    return frozenset(kind_terms(title))
 
 
 def kind_terms(text: str) -> set[str]:
