@@ -66,6 +66,14 @@ def test_xlsx_sheets_are_sections_and_rows_keep_their_columns(tmp_path: Path) ->
     assert sections == {"Spare parts", "Test limits"}  # an empty sheet is no section
 
 
+def test_a_number_reads_in_its_cells_format() -> None:
+    from kgrag.ingest.sheets import _cell_text
+
+    assert [_cell_text(v, f) for v, f in [(1.23e-5, "0.00E+00"), (1250, "#,##0.00"), (0.015, "0.0%"), (12.0, "General"),
+                                          (0.1 + 0.2, "General"), (1234567.891, "#,##0")]] == [
+        "1.23E-05", "1,250.00", "1.5%", "12", "0.3", "1,234,568"]
+
+
 def test_csv_export_is_a_table_with_its_header(tmp_path: Path) -> None:
     path = tmp_path / "tickets_export.csv"
     path.write_text('ticket_id;product;resolution;status\n'

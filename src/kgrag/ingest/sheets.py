@@ -136,7 +136,7 @@ def _cell_text(value: Any, number_format: str = "General") -> str:
 
 def _number(value: float, number_format: str) -> str:
     """The number in a numeric format's first section: "0.00" two decimals, "#,##0" thousands separators, "0.0%" in
-    percent; "General" (or a format not of digits) as Excel's General shows it."""
+    percent, "0.00E+00" scientific; "General" (or a format not of digits) as Excel's General shows it."""
     section = number_format.split(";")[0]
     percent = "%" in section
     if percent:
@@ -144,6 +144,8 @@ def _number(value: float, number_format: str) -> str:
     digits = _DIGITS.search(section)
     if digits is None:
         text = f"{round(value, 10):.12g}"
+    elif "E" in section.upper():  # "0.00E+00": scientific, as Excel shows 1.23E-05
+        text = f"{value:.{len(digits.group(2) or '')}E}"
     else:
         decimals = len(digits.group(2) or "")
         text = f"{value:{',' if ',' in digits.group(1) else ''}.{decimals}f}"
