@@ -682,6 +682,15 @@ def test_a_product_named_after_its_chip_is_not_the_chip() -> None:
     assert unknown_names(q.text, q, shown, [("Zephyr Board", sku.text, False)], "auto") is None
 
 
+def test_a_title_writing_a_word_and_a_part_together_pairs_them() -> None:
+    """"the Blackmoor GX-430 units": a support mail titled "GX-430 zero drifting … - Blackmoor STW" is about them; a
+    site's name beside a model is no product of a line named after its chip."""
+    q = analyse("What zero deadband did support recommend for the Blackmoor GX-430 units?")
+    text = "the three gx-430 transmitters in the digester building at blackmoor stw drift; set the zero deadband to 10."
+    titles = ["[GXT-10857] GX-430 zero drifting negative / E17 faults - Blackmoor STW", "GX-400 Product Specification"]
+    assert missing_names(q.text, q, text, titles) == []
+
+
 def test_a_multi_word_name_counts_whole() -> None:
     """A compared product whose every word appears somewhere ("Zephyr", "Board", and "ME" as an acronym, not the
     stop word) is still missing when the context never names it whole; a name holding a part number the context

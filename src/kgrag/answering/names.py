@@ -69,11 +69,11 @@ def missing_names(question: str, q: QuestionTerms, names_text: str, titles: Sequ
              and not is_class_word(n) and not is_vocabulary(n)]
     missing = [n for n in names if not all(mentioned(p, names_text) for p in n.split("/") if p)]  # "J-Link/Blackmagic"
     squashed = squash(names_text)
-    title_words = " ".join(titles).lower()
+    lowered = [t.lower() for t in titles]
     for phrase in q.phrases:  # a name of several words counts whole: "Nicla Sense ME" is not "Nicla Sense Env"
         parts = [w for w in phrase if w in q.parts]
         if (len(phrase) - len(parts) <= 1 and any(name_found(w, names_text) for w in parts)
-                and not _product_after_its_chip(phrase, parts, names_text, title_words, rows)):
+                and not _product_after_its_chip(phrase, parts, names_text, lowered, rows)):
             missing = [n for n in missing if n not in phrase]  # "Microchip ATECC608A": the part is what is named
             continue  # (not "Arduino Nano ESP32": a product named after its chip is more than the chip)
         phrase = trim_class_words(trim_figures(trim_class_words(phrase)))  # "the Nicla Voice Board": the datasheet
@@ -115,14 +115,17 @@ def trim_figures(phrase: list[str]) -> list[str]:
 _NEAR_WORDS = 3  # words between a product line's name and a part number that name one product ("Portenta H7 Lite: ABX00045")
 
 
-def _product_after_its_chip(phrase: list[str], parts: list[str], names_text: str, title_words: str,
+def _product_after_its_chip(phrase: list[str], parts: list[str], names_text: str, titles: Sequence[str],
                             rows: Callable[[], str] = str) -> bool:
-    """A name of a part number and a word of the documents' titles ("Nano ESP32") that the (lower-cased) context
-    never writes within a few words of each other: a product of that line named after its chip, not the chip (a
-    Nano 33 IoT datasheet's "module based on ESP32" is far from its "Nano"). "Portenta ABX00045" is named by
-    "Portenta H7 Lite: ABX00045" (a table's header over its SKU cell, in `rows`)."""
+    """A name of a part number and a word of the documents' (lower-cased) titles ("Nano ESP32") that the
+    (lower-cased) context never writes within a few words of each other: a product of that line named after its chip,
+    not the chip (a Nano 33 IoT datasheet's "module based on ESP32" is far from its "Nano"). "Portenta ABX00045" is
+    named by "Portenta H7 Lite: ABX00045" (a table's header over its SKU cell, in `rows`), "Blackmoor GX-430" by a
+    title writing both ("GX-430 zero drifting negative … - Blackmoor STW")."""
     others = [w.lower() for w in phrase if w not in parts]
-    if len(others) != 1 or not name_found(others[0], title_words):
+    if len(others) != 1 or not name_found(others[0], " ".join(titles)):
+        return False
+    if any(name_found(others[0], t) and all(name_found(p.lower(), t) for p in parts) for t in titles):
         return False
     other = re.escape(others[0])
     near = rf"[^\w\n]+(?:[\w.-]+[^\w\n]+){{0,{_NEAR_WORDS}}}"
