@@ -80,7 +80,7 @@ def test_csv_export_is_a_table_with_its_header(tmp_path: Path) -> None:
                     'T-1043;TX-210;"Update to firmware 2.4.1\n(fixes RH drift)";closed\n'
                     'T-1044;TX-200;;open\n', encoding="utf-8")
     parsed = parse_file(path, root=tmp_path, settings=SETTINGS)
-    assert parsed.document.meta["format"] == "csv" and parsed.document.title == "tickets_export"
+    assert parsed.document.meta["format"] == "csv" and parsed.document.title == "tickets export"  # the name in words
     assert parsed.chunks[0].text == ("ticket_id | product | resolution | status\n"
                                      "T-1043 | TX-210 | Update to firmware 2.4.1 (fixes RH drift) | closed\n"
                                      "T-1044 | TX-200 |  | open")

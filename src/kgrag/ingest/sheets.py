@@ -37,7 +37,7 @@ def parse_csv(path: Path) -> Parsed:
         rows = [[_cell_text(c) for c in row] for row in csv.reader(chain(head, lines), delimiter=delimiter)]
     except csv.Error as exc:
         raise IngestError(path, f"malformed CSV ({exc})") from exc
-    return Parsed(list(row_blocks(rows, ())), meta={"format": "csv", "rows": len(rows)})
+    return Parsed(list(row_blocks(rows, ())), title=file_title(path), meta={"format": "csv", "rows": len(rows)})
 
 
 def parse_xlsx(path: Path) -> Parsed:
@@ -65,7 +65,7 @@ def parse_xlsx(path: Path) -> Parsed:
             content = list(row_blocks(rows, (name,), number))
             if content:
                 blocks += [Block((name,), name, "heading", number), *content]
-        title = " ".join((book.properties.title or "").split())
+        title = " ".join((book.properties.title or "").split()) or file_title(path)
     finally:
         book.close()
     return Parsed(blocks, title=title, meta={"format": "xlsx", "sheets": len(book.worksheets)})
@@ -87,6 +87,12 @@ def _merged_values(sheet: Any) -> dict[tuple[int, int], str]:
             for column in range(merge.min_col, merge.max_col + 1):
                 values[(row, column)] = text
     return values
+
+
+def file_title(path: Path) -> str:
+    """A data file's title when it has none of its own: its name in words ("sentinel_gx400_support_tickets_export"
+    reads "sentinel gx400 support tickets export"), as an export tool writes the name."""
+    return " ".join(path.stem.replace("_", " ").split())
 
 
 def row_blocks(rows: Iterable[list[str]], path: tuple[str, ...], page: int | None = None) -> Iterator[Block]:
