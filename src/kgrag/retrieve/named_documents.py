@@ -77,9 +77,11 @@ def interleaved(named: Sequence[tuple[str, float]], ranked: Sequence[tuple[str, 
     merged: list[str] = []
     for i in range(max(len(missing), len(rest))):
         merged += ([missing[i]] if i < len(missing) else []) + ([rest[i]] if i < len(rest) else [])
-    scores = dict(ranked)
+    scores, placed, own = dict(ranked), set(missing), dict(named)
     out: list[tuple[str, float]] = []
-    for i, chunk_id in enumerate(merged):
-        later = [scores[c] for c in merged[i:] if c in scores and c not in missing]
-        out.append((chunk_id, max(later, default=dict(named).get(chunk_id, 0.0))))
-    return out
+    best: float | None = None  # the highest score of the ranked passages from here down, read bottom up
+    for chunk_id in reversed(merged):
+        if chunk_id not in placed:
+            best = scores[chunk_id] if best is None else max(best, scores[chunk_id])
+        out.append((chunk_id, best if best is not None else own.get(chunk_id, 0.0)))
+    return out[::-1]
