@@ -66,7 +66,7 @@ def parse_mbox(path: Path, loaders: Mapping[str, Callable[[Path], Parsed]] | Non
     for message in messages:
         label = normalize_whitespace(str(message["subject"] or "")) or "(no subject)"
         own, attached = message_blocks(message, loaders or {}, seen)
-        blocks += [Block((label,), label, "heading"), *(Block((label, *b.path), b.text, b.kind, b.page) for b in own)]
+        blocks += _sectioned(label, own)
         read.formats += attached.formats
         read.problems += attached.problems
     return Parsed(blocks, meta={"format": "mbox", "messages": len(messages), **read.meta()})
@@ -135,10 +135,14 @@ def attachment_blocks(message: EmailMessage, loaders: Mapping[str, Callable[[Pat
                 blocks.append(Block((heading,), f"The attachment {name} could not be read ({reason})."))
                 read.problems.append(f"attachment {name} not read: {reason}")
                 continue
-        blocks.append(Block((heading,), heading, "heading"))
-        blocks += [Block((heading, *b.path), b.text, b.kind, b.page) for b in parsed.blocks]
+        blocks += _sectioned(heading, parsed.blocks)
         read.formats.append(str(parsed.meta.get("format", "")))
     return blocks, read
+
+
+def _sectioned(heading: str, blocks: list[Block]) -> list[Block]:
+    """`blocks` as a section under `heading`: its heading block first, each block's path below it."""
+    return [Block((heading,), heading, "heading"), *(Block((heading, *b.path), b.text, b.kind, b.page) for b in blocks)]
 
 
 def split_thread(lines: list[str], top: str) -> list[tuple[str, list[str]]]:
