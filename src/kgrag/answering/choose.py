@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from kgrag.answering.asks import alternative_names
 from kgrag.answering.compare import unit_about
-from kgrag.answering.grounding import number_value
+from kgrag.answering.numbers import number_value
 from kgrag.answering.select import Scored
 from kgrag.answering.terms import PRODUCT_WORDS, QuestionTerms
 from kgrag.answering.values import NUMBER, NUMBER_UNIT, RANGE_ENDS, dimension_of_unit, dimension_words

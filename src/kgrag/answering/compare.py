@@ -11,8 +11,8 @@ from dataclasses import replace
 from kgrag.answering.asks import COMPARATIVES, GREATER
 from kgrag.answering.columns import side_by_side
 from kgrag.answering.extract import Extraction, answer_text, try_extract
-from kgrag.answering.grounding import STANDALONE_NUMBER, number_value
 from kgrag.answering.names import title_names
+from kgrag.answering.numbers import STANDALONE_NUMBER, number_value
 from kgrag.answering.select import Scored, attribute_share, name_score, variant_of
 from kgrag.answering.terms import QuestionTerms
 from kgrag.answering.units import FACT_SUBJECT

@@ -11,19 +11,28 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from kgrag.answering.asks import TOKEN, second_question
+from kgrag.answering.asks import TOKEN, asks_remedy, second_question
 from kgrag.answering.names import made_up_names, name_found, title_names
+from kgrag.answering.numbers import (
+    BARE,
+    JOINED_WORD,
+    MONEY,
+    STANDALONE_NUMBER,
+    number_form,
+    number_uses,
+    stated_values,
+    without_heading_numbers,
+)
 from kgrag.answering.on_topic import echoes, off_topic
 from kgrag.answering.refusal import CITE
 from kgrag.answering.terms import CLASS_WORDS, PRODUCT_WORDS, analyse, asked_head, asks_kind, asks_product
-from kgrag.answering.units import BRACKET_UNIT, FACT_SUBJECT, unit_column
+from kgrag.answering.units import FACT_SUBJECT
 from kgrag.answering.values import (
     ASKS_PART_NUMBER,
     ASKS_VERSION,
     COST,
     NUMBER_UNIT,
     NUMBER_WORDS,
-    PRICE,
     RANGE_ENDS,
     RATING_CODES,
     VERSION,
@@ -31,18 +40,17 @@ from kgrag.answering.values import (
     count_digits,
     dimension_of_unit,
     part_numbers,
-    slash_list_word,
     value_dimensions,
     without_values_of,
     written_dimensions,
 )
 from kgrag.answering.words import fold, stem
 
-STANDALONE_NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*")  # standalone numbers: "3.3", "1,000", "260"; not "ESP32"
 _IN_PRODUCT = re.compile(r"^in product \| ([^\[\n]+)", re.MULTILINE)
 # A number of its own: a count word, or digits not glued after letters ("U3", "LV52204" and "Cortex-M4" name parts)
 _ANY_NUMBER = re.compile(rf"(?<![\w-])(?:{NUMBER_WORDS})(?![\w-])|(?<![A-Za-z\d.])\d+(?:[.,]\d+)?", re.IGNORECASE)
-DESIGNATION = re.compile(r"\b([A-Z]{2,5}|Class|Level|Grade|Type|Cat)[ -](\d+(?:\.\d+)?)\b(?!\s?%)")  # "SIL 3", "IP 67"
+# "SIL 3", "IP 67"; not "BL-3" of a version family "BL-3.x"
+DESIGNATION = re.compile(r"\b([A-Z]{2,5}|Class|Level|Grade|Type|Cat)[ -](\d+(?:\.\d+)?)\b(?!\s?%|\.[A-Za-z])")
 # A question asking a protection or safety designation ("What IP rating …", "which SIL level"); the codes are general
 # engineering knowledge, like the quantities of `values.DIMENSIONS`.
 _ASKS_DESIGNATION = re.compile(rf"\b({'|'.join(sorted(RATING_CODES))})\s+(?:rating|code|class|level)s?\b"
@@ -50,131 +58,7 @@ _ASKS_DESIGNATION = re.compile(rf"\b({'|'.join(sorted(RATING_CODES))})\s+(?:rati
 _ASKS_YEAR = re.compile(r"\b(?:which|what)\s+year\b|\buntil\s+when\b", re.IGNORECASE)
 _YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
 _VERSION_WORD = re.compile(r"\bversions?\b", re.IGNORECASE)
-_PAGE_REF = re.compile(r"\bpp?\.\s?\d+(?:\s?[-–]\s?\d+)?")  # "p. 7", "pp. 4-5"
-BARE = ""  # a number written without a unit after it (a table cell whose unit is in the header, a count)
-MONEY = "price"  # a number written as a price ("$ 12.90", "12 USD"): only a price backs one
-# "10 USB-C Connector", "2.5 HS3003 Sensor", "section: 2 Features > 2.1 General": the number of a heading, a figure's
-# legend or a list item, no value and no version; at the start of a line or in a block header's section path
-_HEADING_NUMBER = re.compile(r"(?m)(?:^|(?<=section: )|(?<= > ))\d{1,3}(?:\.\d{1,2}){0,3}(?= [A-Z][^|\n]*$)")
 _HOW_ADJECTIVE = re.compile(r"^\s*how\s+(\w+)", re.IGNORECASE)  # "how long", "how fast", "how heavy": the asked quantity
-_HYPHEN_UNIT = re.compile(r"-([A-Za-zµμΩ°]{1,4})(?![\w-])")  # a unit joined by a hyphen: "2.5-A", "12-bit"
-# Letters glued to a number or joined by a hyphen: "2D", "2-way", "EE2-5NU-L" name a kind or a part; "2x" counts, and
-# "480x800" is a grid
-_JOINED_WORD = re.compile(r"-?(?!x\b)[A-Za-zµμΩ°]+(?!\d)")
-# What names a dotted number written after it as a version or a section: "USB 2.0", "TLS 1.2", "OpenGL ES 2.0",
-# "Section 3.8" (an acronym, or the word)
-_VERSION_NAME = re.compile(r"(?:\b[A-Z]{2,}[A-Za-z]*|\b(?i:section|version|rev|revision|v))\.? $")
-
-
-def number_form(raw: str) -> str:
-    """The value a written number means: "1,000" is a thousand, "3,3" three point three, "5.0" is "5"."""
-    raw = raw.strip().lstrip("+-−±~ ").rstrip(".,")
-    if re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", raw):  # thousands separators: "1,000", "12,500.5"
-        raw = raw.replace(",", "")
-    raw = raw.replace(",", ".")  # a decimal comma
-    return raw.rstrip("0").rstrip(".") if "." in raw else raw
-
-
-def number_value(raw: str) -> float | None:
-    """A written number as a float, its sign kept ("-20", "−20" -> -20.0, "1,000" -> 1000.0); None when it is no plain number
-    ("8k")."""
-    try:
-        return float(number_form(raw).replace(" ", "")) * (-1 if raw.strip().startswith(("-", "−")) else 1)
-    except ValueError:
-        return None
-
-
-def _row_dimensions(text: str) -> list[set[str]]:
-    """Per line of `text`: what its bare numbers measure when it is a row of a table whose header ends in a "Unit"
-    column ("Symbol | Description | Min | Typ | Max | Unit" then "V IN | Input voltage | 6 | 7.0 | 32 | V": volts)
-    or names the last column's unit in brackets ("Substance | Maximum limit (ppm)" then "Cadmium (Cd) | 100": ppm, not
-    a bare 100 that could back any value); an empty set elsewhere."""
-    out, unit_table, column = [], False, set()
-    for line in text.split("\n"):
-        cells = line.split("|")
-        bracket = BRACKET_UNIT.search(cells[-1]) if len(cells) >= 2 else None
-        if bracket and (keys := _unit_keys(bracket.group(1))) and not any(c.isdigit() for c in cells[-1]):
-            unit_table, column = False, keys  # "Substance | Maximum limit (ppm)": its column's unit
-            out.append(set())
-        elif len(cells) < 3:
-            unit_table = False
-            column = column if len(cells) == 2 else set()
-            out.append(column)
-        elif unit_column(cells[-1]):
-            unit_table, column = True, set()
-            out.append(set())
-        else:
-            out.append(_unit_keys(cells[-1]) if unit_table else column)
-    return out
-
-
-# Unit names a reply may spell out for the symbol a datasheet writes ("100 meters" is "100 m", not "100 mil"), and
-# symbols written two ways.
-_UNIT_NAMES = {"meter": "m", "metre": "m", "millimeter": "mm", "millimetre": "mm", "centimeter": "cm",
-               "centimetre": "cm", "kilometer": "km", "kilometre": "km", "volt": "V", "ampere": "A", "milliamp": "mA",
-               "watt": "W", "second": "s", "millisecond": "ms", "minute": "min", "hour": "h", "gram": "g",
-               "kilogram": "kg", "hertz": "Hz", "byte": "B", "milliampere": "mA", "microamp": "µA", "microampere": "µA",
-               "millivolt": "mV", "milliwatt": "mW", "microsecond": "µs", "kilohertz": "kHz", "megahertz": "MHz"}
-_UNIT_SYMBOLS = {"KB": "kB", "ºC": "°C", "C": "°C", "sec": "s", "amp": "A", "ohm": "Ω", "inch": "in", "inches": "in"}
-
-
-def _unit_keys(unit: str) -> set[str]:
-    """What a number written with `unit` measures, and in which unit: "length@m" for "m" and "meters", "length@mil"
-    for "mil" (the same number in another unit of one quantity is another value)."""
-    unit = unit.strip()
-    symbol = re.sub(r"(?<=V)(?:AC|DC)$", "", unit.replace("μ", "µ"), flags=re.IGNORECASE)
-    word = symbol.lower()
-    if len(word) > 4 and word.rstrip("s") in _UNIT_NAMES:  # a spelled-out name: "meters", "Volts", "hertz"
-        symbol = _UNIT_NAMES[word.rstrip("s")]
-    symbol = _UNIT_SYMBOLS.get(symbol, symbol)
-    return {f"{d}@{symbol}" for d in dimension_of_unit(unit)}
-
-
-def without_heading_numbers(text: str) -> str:
-    """`text` without the numbers of its headings and list items (`_HEADING_NUMBER`); "5 V Power Supply" keeps its
-    value."""
-    return _HEADING_NUMBER.sub(lambda m: m.group(0) if NUMBER_UNIT.match(text, m.start()) or RANGE_ENDS.match(
-        text, m.start()) else "", text)
-
-
-def number_uses(text: str) -> dict[str, set[str]]:
-    """Each number of `text` -> the quantities it is written with, in which unit (`_unit_keys`; BARE when no unit
-    follows it, unless its table row names the unit in a "Unit" column)."""
-    uses: dict[str, set[str]] = defaultdict(set)
-    text = CITE.sub(" ", _PAGE_REF.sub(" ", without_heading_numbers(text)))  # "p. 7", "[7]", "section: 10 …": where
-    for line, row_dims in zip(text.split("\n"), _row_dimensions(text), strict=True):
-        with_unit: set[int] = set()
-        for m in RANGE_ENDS.finditer(line):  # "260 to 1260 hPa": the first end is in hPa too, not a bare 260
-            uses[number_form(m.group(1))] |= _unit_keys(m.group(3)) or {BARE}
-            with_unit.add(m.end(1))
-        for m in NUMBER_UNIT.finditer(line):
-            uses[number_form(m.group(1))] |= _unit_keys(m.group(2)) or {BARE}
-            with_unit.add(m.end(1))
-        for m in PRICE.finditer(line):
-            uses[number_form(m.group(1) or m.group(2))].add(MONEY)
-        for m in STANDALONE_NUMBER.finditer(line):
-            if m.end() in with_unit:
-                continue
-            if "." in m.group(0) and _VERSION_NAME.search(line, 0, m.start()):  # "USB 2.0": no bare 2
-                continue
-            joined = _HYPHEN_UNIT.match(line, m.end())  # "2.5-A Fast Charging": amperes, not a bare 2.5
-            listed = slash_list_word(line, m.start(), m.end())  # "24/30/110/220V": volts; "10/100 M": no bare 10
-            if listed is not None:
-                uses[number_form(m.group(0))] |= _unit_keys(listed) if listed else {BARE}
-            elif joined and (keys := _unit_keys(joined.group(1))):
-                uses[number_form(m.group(0))] |= keys
-            elif not _JOINED_WORD.match(line, m.end()):  # "2D", "2-way ranging", "6-axis": a kind, not a value
-                uses[number_form(m.group(0))] |= row_dims or {BARE}
-    return uses
-
-
-def stated_values(reply: str) -> list[tuple[str, set[str]]]:
-    """The quantities an answer states, with what they measure: "1.12 kg" (mass), "10 hours" (time), "$1,000"."""
-    text = CITE.sub(" ", reply)
-    found = [(m.group(1), _unit_keys(m.group(2))) for m in NUMBER_UNIT.finditer(text)]
-    found += [(m.group(1) or m.group(2), {MONEY}) for m in PRICE.finditer(text)]
-    return [(number_form(v), dims) for v, dims in found if number_form(v)]
-
 
 def unsupported_values(reply: str, sources: Iterable[str]) -> list[str]:
     """The stated quantities of `reply` that no source gives: the number is absent, or written only with units
@@ -223,7 +107,15 @@ def unsupported_versions(reply: str, sources: Iterable[str]) -> list[str]:
     number ("section: 2.1 General Specifications", a line "2.1 General …") writes no version."""
     written = " ".join(without_heading_numbers(text) for text in sources).lower()
     said = [m.group(0) for m in VERSION.finditer(CITE.sub(" ", reply))]
-    return [v for v in dict.fromkeys(said) if not re.search(rf"(?<![\w.]){re.escape(v.lower())}(?![\w])", written)]
+    return [v for v in dict.fromkeys(said) if not re.search(rf"(?<![\w.]){re.escape(v.lower())}(?![\w])", written)
+            and not _dotted_number_written(v, written)]
+
+
+def _dotted_number_written(version: str, written: str) -> bool:
+    """A dotted version ("version 3.1", "v2.6.0") whose number the sources write, however they name it ("GX Service
+    Tool 3.1 or later"); a single number ("version 3") must be written as a version."""
+    number = re.search(r"\d+(?:\.\d+)+", version)
+    return bool(number) and re.search(rf"(?<![\w.]){re.escape(number.group(0))}(?![\w]|\.\d)", written) is not None
 
 
 def values_of_other_products(reply: str, question: str, sources: Iterable[tuple[str, str]]) -> list[str]:
@@ -294,7 +186,10 @@ def lacks_asked_value(question: str, reply: str) -> bool:
     plain = CITE.sub(" ", reply)
     if _ASKS_YEAR.search(question):  # "Until which year is it produced?": a year, not an MTBF table
         return not _YEAR.search(plain)
-    if ASKS_VERSION.search(question) and q.wants_value and not q.yes_no:  # "What firmware version comes preloaded?"
+    if asks_remedy(question):  # "The conductivity value keeps rising. What can I do?": a remedy, no value
+        return False
+    how = _HOW_ADJECTIVE.match(question)  # "How long does it show the firmware version?" asks a time, no version
+    if ASKS_VERSION.search(question) and q.wants_value and not q.yes_no and not how:  # "What firmware version …?"
         return not VERSION.search(without_heading_numbers(plain))
     if ASKS_PART_NUMBER.search(question) and not q.yes_no:  # "the part number of the switch": one the question lacks
         return not set(part_numbers(plain)) - set(part_numbers(question))
@@ -318,10 +213,9 @@ def lacks_asked_value(question: str, reply: str) -> bool:
         counted = {d for u in (q.count_of, q.count_of + "s") for d in dimension_of_unit(u)}  # "how many bits": a unit
         valued = {m.start(1) for m in NUMBER_UNIT.finditer(text)} | {m.start(1) for m in RANGE_ENDS.finditer(text)}
         bare = [m for m in _ANY_NUMBER.finditer(text) if m.start() not in valued and count_digits(m.group(0)) not in written
-                and not _JOINED_WORD.match(text, m.end())]
+                and not JOINED_WORD.match(text, m.end())]
         return bool(stated) and not bare and not stated & counted
-    how = _HOW_ADJECTIVE.match(question)  # "How long does it take to boot after power is applied?" asks a time
-    asked = asked_dimensions({fold(how.group(1))}) if how else set()
+    asked = asked_dimensions({fold(how.group(1))}) if how else set()  # "How long does it take to boot …?" asks a time
     return bool(stated) and not stated & (asked or q.dimensions)
 
 

@@ -3,6 +3,7 @@ something else. Such replies are set aside for the closest passages (`grounding.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from kgrag.answering.asks import asks_overview
@@ -15,6 +16,7 @@ from kgrag.answering.words import content_terms, fold, words_found
 
 OFF_TOPIC_WORDS = 8  # content words from which a reply is more than a name: one answering nothing asked is off topic
 _LABEL_WORDS = content_terms(GRAPH_FACTS)  # the prompt's scaffolding: no content a reply can give
+_OWN_NUMBER = re.compile(r"(?<![\w.\[-])\d+(?:[.,]\d+)*(?![\w-])")  # "is 7", "has 2 ports"; not "AS-200", "v3", "2D"
 
 
 def echoes(question: str, reply: str, titles: str = "") -> bool:
@@ -22,10 +24,11 @@ def echoes(question: str, reply: str, titles: str = "") -> bool:
     temperature sensor is on the Arduino DIN Celsius"): no content word beyond the question's, the sources' document
     titles and the prompt's own label of the graph's facts ("The Opta certified for ATEX zone is [1] (knowledge graph
     facts, each line citing its source)"). A yes/no question restated is its "yes", so it never echoes; a value the
-    question does not write is said ("The maximum suction lift is 2 m")."""
+    question does not write is said ("The maximum suction lift is 2 m", "The factory Modbus address is 7")."""
     plain = CITE.sub("", reply)
     said = content_terms(plain) - content_terms(question) - content_terms(titles) - _LABEL_WORDS
     said |= {m.group(0) for m in NUMBER_UNIT.finditer(without_values_of(plain, question))}
+    said |= set(_OWN_NUMBER.findall(plain)) - set(_OWN_NUMBER.findall(f"{question}\n{titles}"))  # "… address is 7"
     return not analyse(question).yes_no and not said
 
 

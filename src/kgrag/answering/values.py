@@ -88,7 +88,7 @@ NUMBER_UNIT = re.compile(rf"(?<![\w.])(?<![A-Z]{{2}}-)({NUMBER}{MULTIPLIER})\s?(
 PRICE = re.compile(r"(?:[$€£¥]\s?(\d[\d.,]*\d|\d))|(?:(\d[\d.,]*\d|\d)\s?(?:USD|EUR|GBP|dollars|euros)\b)")  # "$ 12.90", "12 USD"
 # A version: "5.0", "v1.2.3", "Rev 3", "version 2"; and a question asking one ("which kernel version").
 VERSION = re.compile(rf"(?<![\w.])[vV]?\d+(?:\.\d+)+(?!\w|\.\d)(?!\s?(?:{_UNIT_ALT})(?![\w]))"
-                     r"|\b(?:v|ver|version|rev|revision)\.?\s?\d+\b", re.IGNORECASE)  # not a quantity: "3.3 V"
+                     r"|\b(?:v|ver|version|rev|revision)\.?\s?\d+(?:\.\d+)*\b", re.IGNORECASE)  # not a quantity: "3.3 V"
 RATING_CODES = frozenset({"IP", "IK", "NEMA", "SIL"})  # protection and safety designations: "IP30", "IK08", "SIL 2"
 RATING = re.compile(rf"\b({'|'.join(sorted(RATING_CODES))})\s?-?\d")
 ASKS_VERSION = re.compile(r"\bversions?\b(?!\s+of\s+the\b)|^\s*which\s+(?:firmware|software|release)\b", re.IGNORECASE)

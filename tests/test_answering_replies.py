@@ -1,0 +1,68 @@
+"""A small model's correct reply is kept as the answer, not set aside for the closest passages: prices whose currency
+is in a column header, dotted versions, a bare value the question does not write, remedies and "how long" questions."""
+
+from __future__ import annotations
+
+from kgrag.answering.grounding import lacks_asked_value, reply_problems, unsupported_designations, unsupported_values
+from kgrag.answering.numbers import MONEY, number_uses
+from kgrag.answering.on_topic import echoes
+
+PARTS = ("Parts\nCategory | Part number | Description | List price (GBP) | Lead time (working days) | Notes\n"
+         "Sensor cells | ZX-410-O2 | Replacement O2 cell | 118.00 | 5 | Expected life 2 years\n"
+         " | ZX-440-IR | NDIR methane module | 389.00 | 15 | Factory calibrated")
+
+
+def test_a_price_under_a_currency_column_backs_a_price_and_nothing_else() -> None:
+    """"389.00" under "List price (GBP)" is a price: "389.00 GBP" is what the sources say, "389 mA" is not; the same
+    for a label naming its unit in brackets ("List price (EUR): 1,250.00")."""
+    uses = number_uses(PARTS)
+    assert uses["389"] == {MONEY} and uses["118"] == {MONEY}
+    assert uses["15"] == {""}  # "(working days)" is no unit in brackets: the lead time stays a bare number
+    assert unsupported_values("The ZX-440-IR costs 389.00 GBP and ships in 15 working days [1].", [PARTS]) == []
+    assert unsupported_values("The ZX-440-IR draws 389 mA [1].", [PARTS]) == ["389"]
+    label = "Spare kit. List price (EUR): 1,250.00; Supply current (mA): 12"
+    assert number_uses(label)["1250"] == {MONEY} and number_uses(label)["12"] == {"current@mA"}
+    assert unsupported_values("The kit costs €1,250 [1].", [label]) == []
+    assert unsupported_values("The kit costs $12 [1].", [label]) == ["12"]
+
+
+def test_a_dotted_version_is_backed_by_its_number_however_the_sources_name_it() -> None:
+    """"version 3.1" where the changelog writes "Service Tool 3.1 or later"; a version no source writes ("version
+    3.2") or a bare major ("version 3") is still made up."""
+    source = "Firmware 2.6.0: images are signed. Service Tool 3.1 or later is required; Service Tool 3.0.x aborts."
+    question = "Which Service Tool version is needed to load firmware 2.6.0?"
+    ok = "The Service Tool version 3.1 or later is required to load 2.6.x images [1]."
+    assert "unsupported_values" not in reply_problems(question, ok, [("Changelog", source)])
+    assert reply_problems(question, "Service Tool version 3.2 is required [1].", [("Changelog", source)])[
+        "unsupported_values"] == ["version 3.2"]
+    assert reply_problems(question, "Service Tool version 3 is required [1].", [("Changelog", source)])[
+        "unsupported_values"] == ["version 3"]
+
+
+def test_a_bare_value_the_question_does_not_write_is_an_answer_not_an_echo() -> None:
+    """"The factory Modbus address of the AS-200 is 7" gives a value; a reply of markers only, or cut inside one
+    ("[1] [1"), still restates the question, and so does a number of the product's name."""
+    question = "What is the factory Modbus address of the AS-200?"
+    assert not echoes(question, "The factory Modbus address of the AS-200 is 7 [1].")
+    assert not echoes("How many serial ports does the GW-500 have?", "The GW-500 has 2 serial ports [1].")
+    assert echoes(question, "The factory Modbus address of the AS-200 is [1] [1]. [1")
+    assert echoes(question, "The factory Modbus address of the AS-200 is [2].")  # its name's number is the question's
+
+
+def test_a_remedy_or_a_duration_question_needs_no_other_value() -> None:
+    """A question asking what to do about a value ("The conductivity value keeps rising. What can I do?") is answered
+    by a remedy; "How long does the display show the firmware version?" by a time, not a version."""
+    assert not lacks_asked_value("The conductivity value keeps rising. What can I do?",
+                                 "The electrodes are fouled. Clean them with citric acid [2].")
+    question = "How long does the display show the firmware version after power-up?"
+    assert not lacks_asked_value(question, "It shows the firmware version for 3 seconds after power-up [1].")
+    assert lacks_asked_value(question, "It shows the firmware version after power-up [1].")
+    assert lacks_asked_value("What firmware version comes preloaded?", "The latest firmware comes preloaded [1].")
+
+
+def test_a_version_family_is_no_designation() -> None:
+    """"bootloader BL-3.x" names a family of versions the source writes, not a "BL 3" rating made up."""
+    source = ["Rollback is not possible on controllers with bootloader BL-3.x."]
+    assert unsupported_designations("Units with bootloader BL-3.x cannot roll back [1].", source) == []
+    assert unsupported_designations("It is rated SIL 3 [1].", ["Rated SIL 2."]) == ["SIL 3"]
+
