@@ -1,11 +1,15 @@
 """A small model's correct reply is kept as the answer, not set aside for the closest passages: prices whose currency
-is in a column header, dotted versions, a bare value the question does not write, remedies and "how long" questions."""
+is in a column header, dotted versions, a bare value the question does not write, remedies and "how long" questions;
+and the passages after it carry what the reply left unsaid around its own words."""
 
 from __future__ import annotations
 
+from kgrag.answer import generate_answer
 from kgrag.answering.grounding import lacks_asked_value, reply_problems, unsupported_designations, unsupported_values
 from kgrag.answering.numbers import MONEY, number_uses
 from kgrag.answering.on_topic import echoes
+from kgrag.models.fake import FakeLLM
+from kgrag.types import Context, ContextItem
 
 PARTS = ("Parts\nCategory | Part number | Description | List price (GBP) | Lead time (working days) | Notes\n"
          "Sensor cells | ZX-410-O2 | Replacement O2 cell | 118.00 | 5 | Expected life 2 years\n"
@@ -66,3 +70,20 @@ def test_a_version_family_is_no_designation() -> None:
     assert unsupported_designations("Units with bootloader BL-3.x cannot roll back [1].", source) == []
     assert unsupported_designations("It is rated SIL 3 [1].", ["Rated SIL 2."]) == ["SIL 3"]
 
+
+def test_a_kept_reply_is_followed_by_what_it_left_unsaid_around_its_own_words() -> None:
+    """The reply copies one sentence of a changelog entry; the sentence before it (the reason asked) follows, and it
+    takes no other passage's place."""
+    entry = ("Changelog\n[2.6.0] - 2025-02-18: Firmware images are now signed with a new signature format. Service Tool "
+             "3.1 or later is required to load 2.6.x images; Service Tool 3.0.x aborts the transfer at about 40 %.")
+    other = "Firmware is loaded with the Service Tool over the USB service cable, part ZA-USB-02, on every model."
+    items = [ContextItem(chunk_id="c1", text=entry, score=1.0, kind="chunk", source={"title": "Zeta firmware changelog"}),
+             ContextItem(chunk_id="c2", text=other, score=0.9, kind="chunk", source={"title": "Zeta service manual"})]
+    question = "Which Service Tool version is needed to load firmware 2.6.0, and why?"
+    context = Context(question=question, strategy="test", items=items, tokens=80, budget=2000)
+    reply = "Service Tool 3.1 or later is required to load 2.6.x images; Service Tool 3.0.x aborts at about 40 % [1]."
+    answer = generate_answer(FakeLLM(replies=[reply]), question, context, mode="auto", focus_tokens=200, passages=1)
+    head, _, tail = answer.text.partition("\n\nFrom the documents: ")
+    assert head == reply and answer.grounded
+    assert "Firmware images are now signed with a new signature format" in tail
+    assert "USB service cable" in tail  # the one passage asked for still follows

@@ -86,6 +86,7 @@ def quote_answer(ranked: list[Scored], n: int = QUOTES, titles: Mapping[int, str
     lists = _list_lines(by_place)
     quoted: set[tuple[int, int]] = set()
     led = ""  # the product of the quote before: the next quote of the same product needs no lead
+    added = 0
 
     def said_before(unit: Unit) -> bool:  # by the answer the quotes follow, or by the quotes so far
         return bool(told and _said_already(unit, told)) or _requoted(unit, quoted_terms, quoted_numbers)
@@ -96,13 +97,19 @@ def quote_answer(ranked: list[Scored], n: int = QUOTES, titles: Mapping[int, str
         if (not _quotable(s) or len(s.unit.text.split()) < MIN_QUOTE_WORDS and not listed
                 or (s.unit.block, s.unit.pos) in quoted
                 or any(key in k or k in key for k in seen) or near_copy(s.unit.text, [u.text for u in units])
-                or restates(s.unit, units) or sibling_row(s.unit, units)
-                or said_before(s.unit)):
+                or restates(s.unit, units) or sibling_row(s.unit, units)):
             continue
+        rest = []
+        if said_before(s.unit):  # the answer said it: the sentences around it on its line (a reason, a condition)
+            rest = [u for u in _sentence_window(s.unit, by_place, quoted) if u is not s.unit and not said_before(u)
+                    and len(u.text.split()) >= MIN_QUOTE_WORDS] if told and not listed else []
+            quoted.add((s.unit.block, s.unit.pos))
+            if not rest:
+                continue
         seen.append(key)
         units.append(s.unit)
-        window = listed or [u for u in _sentence_window(s.unit, by_place, quoted)  # a neighbour already said stays out
-                            if u is s.unit or not said_before(u)]
+        window = rest or listed or [u for u in _sentence_window(s.unit, by_place, quoted)  # a neighbour already said
+                                    if u is s.unit or not said_before(u)]  # stays out
         quoted.update((u.block, u.pos) for u in window)
         if listed:  # under its label, or the lead-in that introduces it; not a paragraph of prose
             label = s.unit.heading.rstrip(" :")
@@ -120,7 +127,8 @@ def quote_answer(ranked: list[Scored], n: int = QUOTES, titles: Mapping[int, str
         out.append(f"{quote} [{s.unit.cited()}].")
         quoted_terms |= content_terms(text)
         quoted_numbers |= numbers_in(text)
-        if len(out) == n:
+        added += not rest  # what an answer left unsaid around its own words takes no passage's place
+        if added == n:
             break
     return " ".join(out) or NO_ANSWER
 
