@@ -22,6 +22,9 @@ def test_a_price_under_a_currency_column_backs_a_price_and_nothing_else() -> Non
     uses = number_uses(PARTS)
     assert uses["389"] == {MONEY} and uses["118"] == {MONEY}
     assert uses["15"] == {""}  # "(working days)" is no unit in brackets: the lead time stays a bare number
+    short = number_uses(PARTS + "\n | ZX-CH4-50 | Methane test gas | 71.00 | 5")  # its empty last cell left out
+    assert short["71"] == {MONEY}
+    assert number_uses(PARTS + "\nSee the ordering guide.\n | ZX-9 | 64.00")["64"] == {""}  # prose ends the table
     assert unsupported_values("The ZX-440-IR costs 389.00 GBP and ships in 15 working days [1].", [PARTS]) == []
     assert unsupported_values("The ZX-440-IR draws 389 mA [1].", [PARTS]) == ["389"]
     label = "Spare kit. List price (EUR): 1,250.00; Supply current (mA): 12"

@@ -57,7 +57,7 @@ def _bracket_keys(unit: str) -> set[str]:
 def _column_dimensions(text: str) -> list[list[set[str]]]:
     """Per line of `text`, per "|" cell: what a number in that cell measures when the table's header names the cell's
     column unit in brackets ("Part number | List price (GBP) | Lead time" then "GXS-440-IR | 389.00 | 15": a price,
-    not a bare 389); empty sets elsewhere. A row belongs to the header above it while it has as many cells."""
+    not a bare 389); empty sets elsewhere. A row belongs to the header above it while it has no more cells."""
     out: list[list[set[str]]] = []
     header: list[set[str]] = []
     for line in text.split("\n"):
@@ -67,8 +67,8 @@ def _column_dimensions(text: str) -> list[list[set[str]]]:
         if any(named):
             header = named
             out.append([set() for _ in cells])
-        elif header and len(cells) == len(header):
-            out.append(header)
+        elif header and 2 <= len(cells) <= len(header):  # a row may leave its last cells out ("… | 71.00 | 5")
+            out.append(header[:len(cells)])
         else:
             header = []
             out.append([set() for _ in cells])
