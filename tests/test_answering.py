@@ -311,6 +311,23 @@ def test_question_about_a_part_missing_from_the_context_is_refused_without_the_l
     assert answer.text == NO_ANSWER and not answer.grounded and answer.context.info["missing_parts"] == ["BX-5500"]
 
 
+def test_an_order_code_of_a_model_the_documents_name_gets_their_passages_not_a_refusal() -> None:
+    """"Is GX-440-A-R-M20 a valid order code?": the documents never write the whole code, but they name the GX-440
+    and list its options, so the closest passages are shown; a code whose model they never name is still refused."""
+    guide = _item("Order code structure: GX-<model>-<enclosure>-<output>, for example GX-430-S-R.\nThe GX-440 only "
+                  "ships in the stainless S enclosure. Partners keep quoting GX-440-A: the configurator rejects that "
+                  "order code as not valid.", "o1", "Gamma ordering guide")
+    question = "A partner wants to quote a GX-440-A-R-M20. Is that a valid order code?"
+    context = Context(question=question, strategy="test", items=[guide], tokens=60, budget=2000)
+    answer = generate_answer(FakeLLM(replies=["The documents do not contain the answer."]), question, context,
+                             mode="auto", focus_tokens=300, passages=2)
+    assert "missing_parts" not in answer.context.info and "stainless S enclosure" in answer.text, answer.text
+    unknown = "A partner wants to quote a QZ-990-A-R. Is that a valid order code?"
+    refused = generate_answer(_no_llm(), unknown, Context(question=unknown, strategy="test", items=[guide], tokens=60,
+                                                          budget=2000), mode="auto", focus_tokens=300)
+    assert refused.text == NO_ANSWER and refused.context.info["missing_parts"] == ["QZ-990-A-R"]
+
+
 def test_a_part_written_with_a_word_after_its_hyphen_is_the_part() -> None:
     """"a QX-700-based board": the asked part is the QX-700 (the context has it), "based" a word about it."""
     q = analyse("What is the temperature accuracy of a QX-700-based board?")

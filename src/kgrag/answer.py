@@ -21,7 +21,7 @@ from kgrag.answering.grounding import reply_problems
 from kgrag.answering.labelled import try_labelled
 from kgrag.answering.lookup import try_lookup
 from kgrag.answering.matrix import try_matrix
-from kgrag.answering.names import missing_items, missing_kind, name_found, unknown_names
+from kgrag.answering.names import code_stem_found, missing_items, missing_kind, name_found, unknown_names
 from kgrag.answering.procedure import try_procedure
 from kgrag.answering.quotes import documents_tail, followed_by, key_quotes, quote_answer, sides_first
 from kgrag.answering.refusal import CITE, NO_ANSWER, is_refusal
@@ -117,7 +117,7 @@ def plan_answer(
         return Plan(blocks, "generate", max_tokens=max_tokens)
     q = analyse(question)
     names_text = "\n".join(b.header() + "\n" + b.text for b in blocks).lower()
-    if q.parts and not any(name_found(p, names_text) for p in q.parts):
+    if q.parts and not any(name_found(p, names_text) or code_stem_found(p, names_text) for p in q.parts):
         context.info["missing_parts"] = q.parts
         return Plan(blocks, "refuse", NO_ANSWER)
     scopes = {b.n: b.header() for b in blocks}

@@ -41,6 +41,15 @@ def name_found(name: str, text_lower: str) -> bool:
     return re.search(rf"(?<![a-z0-9]){pattern}(?![a-z0-9])", text_lower) is not None
 
 
+def code_stem_found(code: str, text_lower: str) -> bool:
+    """An order code built from a model the documents name and option segments they list apart ("GX-440-A-R-M20"
+    where they write "GX-440" and the ordering guide its option letters): its leading segments name a model."""
+    segments = code.split("-")
+    stems = ("-".join(segments[:k]) for k in range(len(segments) - 1, 0, -1))
+    return any(len(stem) >= 3 and any(c.isdigit() for c in stem) and any(c.isalpha() for c in stem)
+               and name_found(stem, text_lower) for stem in stems)
+
+
 _KIND_WORD = r"(?:board|shield|carrier|kit|module|adapter)"  # what a title may add after a product's name
 
 
