@@ -38,3 +38,39 @@ def test_no_coded_answer_when_a_code_leads_no_row_or_more_is_asked() -> None:
     assert _answer("What is the voltage on pin 4 during E14?") is None  # a value
     assert _answer("Is E14 latched?") is None  # yes/no: the verdict path reads it
     assert _answer("What does E14 mean for the firmware update?") is None  # the rows say nothing of firmware
+
+
+SERIES = "Declaration of conformity\nSeries | Ordering codes covered | Notes\nZX-220 | ZX-220-*-* | All range codes"
+
+
+def test_what_to_do_about_a_code_is_its_row_whatever_the_user_writes_around_it() -> None:
+    """"My ZX-220 shows E14 after wiring. What should I do?": the code list's E14 row (its Remedy), not the series
+    table's row the model's name leads, and not the refusal a small model gave; "E15 what now" without a row stays
+    None."""
+    titles = {1: "ZX transmitters – alarm codes", 2: "ZX transmitters – declaration of conformity"}
+    question = "My ZX-220 shows E14 after wiring. What should I do?"
+    ranked = focus_units(question, {1: ALARMS, 2: SERIES}, titles, 400).ranked
+    answer = try_coded_rows(analyse(question), ranked, titles)
+    assert answer == ("ZX transmitters – alarm codes: Code: E14; Name: Output fault; Latched: Yes; Cause: External "
+                      "voltage on output pin 4.; Remedy: Correct the wiring, then clear the alarm [1].")
+    assert _answer("E09 on my unit, what now?") is not None and "Check the range" in str(_answer("E09 on my unit, what now?"))
+    assert _answer("E21 keeps coming back. How do I fix it?") is None  # no row
+    assert _answer("E14 keeps coming back on the relay output. Why?") is None  # a cause asked, not what to do
+
+
+def test_a_code_rows_remedy_is_followed_by_the_closest_passages() -> None:
+    """Auto mode: the row answers without the model, and the passages the closest-passages answer would have shown
+    follow it ("clear E14 with the command alarm clear E14")."""
+    from kgrag.answer import generate_answer
+    from kgrag.models.fake import FakeLLM
+    from kgrag.types import Context, ContextItem
+
+    items = [ContextItem(kind="chunk", text=text, score=1.0 - n / 10, chunk_id=f"c{n}", source={"title": TITLES[n]})
+             for n, text in ((1, ALARMS), (2, MANUAL))]
+    question = "The QX-9 shows E14 after rewiring. What should I do?"
+    llm = FakeLLM(replies=["The documents do not contain the answer."])
+    answer = generate_answer(llm, question, Context(question=question, strategy="test", items=items, tokens=90,
+                                                    budget=2000), mode="auto", focus_tokens=300, passages=2)
+    head, _, tail = answer.text.partition("\n\nFrom the documents: ")
+    assert llm.calls == 0 and answer.context.info["answer_path"] == "coded row"
+    assert "Remedy: Correct the wiring" in head and "alarm clear E14" in tail

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from kgrag.answering.asks import asks_overview
+from kgrag.answering.asks import asks_overview, asks_remedy
 from kgrag.answering.blocks import Block, build_blocks, finish_answer, make_citations
 from kgrag.answering.choose import try_choose
 from kgrag.answering.clauses import joined, other_clause_units, quote_each_clause, quote_each_item, quote_each_word
@@ -147,6 +147,11 @@ def plan_answer(
     if missed and not near and relevance < min_relevance + REWORDED:  # few asked words, and no passage close either
         context.info["relevance"] = round(relevance, 3)
         return Plan(blocks, "refuse", NO_ANSWER)
+    coded = try_coded_rows(q, focus.ranked, titles) if mode != "generative" and asks_remedy(question) else None
+    if coded is not None:  # "My unit shows E15 after rewiring, what now?": the code's row, whatever words the user's
+        context.info["answer_path"] = "coded row"  # situation adds; then the passages the closest-passages answer
+        quotes = quote_answer(focus.ranked, titles=titles, said=coded) if mode == "auto" and passages else NO_ANSWER
+        return Plan(blocks, "quote", followed_by(coded, quotes))  # would have shown
     if missed:  # a near miss (a user's situation words the documents never use), or the question reworded ("keeps
         # rising" for "drifts upwards"): the closest passages, no model
         return evidence_plan(blocks, context, quote_answer(focus.ranked, titles=titles))

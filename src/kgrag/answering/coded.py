@@ -1,5 +1,5 @@
 """Table rows led by a code the question names: "What does alarm code E14 mean?", "whats err E32", "What is the
-difference between alarms E09 and E10?" over an alarm list "Code | Name | Class | Cause | Remedy" / "E14 | Output
+difference between alarms E09 and E10?", "E15 on my transmitter, what now?" over an alarm list "Code | Name | Class | Cause | Remedy" / "E14 | Output
 fault – external voltage | F | …". The row whose first cell is the code is that code's record, and its cells together
 are the answer (name, cause, remedy). A small model given the row answered from another passage that mentions the
 code ("alarm clear E14 clears a latched alarm"), or said the documents do not hold it; the difference of two codes
@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from kgrag.answering.asks import asks_remedy
 from kgrag.answering.extract import answer_text
 from kgrag.answering.names import name_found
 from kgrag.answering.select import Scored
@@ -25,6 +26,7 @@ CODE_WORDS = frozenset({"alarm", "error", "fault", "warning", "code", "event", "
                         "between", "vs", "versus", "number"})
 _CODE = re.compile(r"[A-Za-z]{1,4}-?\d{1,4}[A-Za-z]?")  # "E14", "F0023", "AL-07": a record's code, no model name
 MAX_ROWS = 3
+_CODE_COLUMN = CODE_WORDS | {"id", "no", "nr"}  # a code list's first column: "Code", "Alarm", "Error no."
 
 
 def _key(cell: str) -> str:
@@ -37,21 +39,28 @@ def try_coded_rows(q: QuestionTerms, ranked: list[Scored], titles: Mapping[int, 
     or a named code leads no row."""
     named = " ".join(titles.values()).lower()
     codes = [p for p in q.parts if _CODE.fullmatch(p) and not name_found(p, named)]  # "QX-9": the product, no record
-    if not codes or len(codes) > MAX_ROWS or q.dimensions or q.yes_no or not _ASKS.search(q.text):
+    remedy = asks_remedy(q.text)  # "E15 on my transmitter, what now?": the row's Remedy cell, the user's situation
+    if not codes or len(codes) > MAX_ROWS or q.dimensions or q.yes_no or not (_ASKS.search(q.text) or remedy):
         return None
     rows = [s for s in ranked if s.unit.kind == "row" and s.unit.header]
+    if remedy:  # "My DPX-220 shows E14": the model's name leads a row of a series table, the code one of a code list
+        rows = [s for s in rows if _CODE_COLUMN & set(term_list(s.unit.header.split("|")[0]))]
     found = []
     for code in codes:
         led = [s for s in rows if _key(s.unit.text.split("|")[0]) == _key(code)]
         led = [s for s in led if s.own] or led  # the named product's own table
+        if remedy and not led:  # a name the user writes around the code
+            continue
         if not led or len({s.unit.text for s in led}) > 1:  # none, or two tables give the code different rows
             return None
         found.append(led[0].unit)
+    if not found:
+        return None
     extra = q.attributes - CODE_WORDS - content_terms(" ".join(codes))  # what else the question asks
     blocks = {u.block for u in found}  # the rows' passages: their headings say whose list it is ("… Transmitters")
     written = {w for s in ranked if s.unit.block in blocks for w in term_list(s.unit.scoped())}
     written |= {w for b in blocks for w in term_list(titles.get(b, ""))}
-    if extra and words_found(extra, written) != extra:  # "What is the remedy for E14 on the DP-20?": more is asked
-        return None
+    if extra and not remedy and words_found(extra, written) != extra:  # "What is the remedy for E14 on the DP-20?":
+        return None  # more is asked (what to do about a code is its row's remedy, whatever the user saw)
     quotes = list(dict.fromkeys(f"{answer_text(q, u, titles.get(u.block, ''))} [{u.cited()}]." for u in found))
     return " ".join(quotes)
