@@ -147,11 +147,19 @@ def plan_answer(
     if missed and not near and relevance < min_relevance + REWORDED:  # few asked words, and no passage close either
         context.info["relevance"] = round(relevance, 3)
         return Plan(blocks, "refuse", NO_ANSWER)
-    coded = try_coded_rows(q, focus.ranked, titles) if mode != "generative" and asks_remedy(question) else None
-    if coded is not None:  # "My unit shows E15 after rewiring, what now?": the code's row, whatever words the user's
-        context.info["answer_path"] = "coded row"  # situation adds; then the passages the closest-passages answer
+    def coded_row() -> Plan | None:
+        """The row a named code leads ("What does E14 mean?"); asked what to do about it ("My unit shows E15 after
+        rewiring, what now?"), followed by every passage the closest-passages answer would have shown."""
+        coded = try_coded_rows(q, focus.ranked, titles)
+        if coded is None or not asks_remedy(question):
+            return None if coded is None else quoted("coded row", coded)
+        context.info["answer_path"] = "coded row"
         quotes = quote_answer(focus.ranked, titles=titles, said=coded) if mode == "auto" and passages else NO_ANSWER
-        return Plan(blocks, "quote", followed_by(coded, quotes))  # would have shown
+        return Plan(blocks, "quote", followed_by(coded, quotes))
+
+    remedy_row = coded_row() if missed and mode != "generative" and asks_remedy(question) else None
+    if remedy_row is not None:  # the user's situation words are not the documents', the code's row is the answer
+        return remedy_row
     if missed:  # a near miss (a user's situation words the documents never use), or the question reworded ("keeps
         # rising" for "drifts upwards"): the closest passages, no model
         return evidence_plan(blocks, context, quote_answer(focus.ranked, titles=titles))
@@ -219,9 +227,9 @@ def plan_answer(
         labelled = try_labelled(q, focus.ranked, titles)  # "What is the workaround for …": a record's labelled line
         if labelled is not None:
             return quoted("labelled line", labelled)
-        coded = try_coded_rows(q, focus.ranked, titles)  # "What does alarm E14 mean?": the row the code leads
+        coded = coded_row()  # "What does alarm E14 mean?": the row the code leads
         if coded is not None:
-            return quoted("coded row", coded)
+            return coded
         # "…, and what …": a quote for each clause; else one unit stating the asked value, else a quote for each word
         units = [s.unit for s in focus.ranked]  # asked together ("the range and accuracy")
         found = quote_each_clause(question, units, scopes, titles, context.info.get("bridge", ""))
