@@ -74,3 +74,24 @@ def test_a_code_rows_remedy_is_followed_by_the_closest_passages() -> None:
     head, _, tail = answer.text.partition("\n\nFrom the documents: ")
     assert llm.calls == 0 and answer.context.info["answer_path"] == "coded row"
     assert "Remedy: Correct the wiring" in head and "alarm clear E14" in tail
+
+
+def test_a_terse_remedy_question_far_from_every_passage_still_gets_its_codes_row() -> None:
+    """"E09 alarm on the QX-9, how to fix": no passage is close to so few words (here every cosine is below the relevance
+    floor), yet the row the code leads answers it; without a code the closest passages are shown as before."""
+    from kgrag.answer import generate_answer
+    from kgrag.models.embedders import HashEmbedder
+    from kgrag.models.fake import FakeLLM
+    from kgrag.types import Context, ContextItem
+
+    items = [ContextItem(kind="chunk", text=text, score=1.0 - n / 10, chunk_id=f"c{n}", source={"title": TITLES[n]})
+             for n, text in ((1, ALARMS), (2, MANUAL))]
+
+    def ask(question: str) -> str:
+        answer = generate_answer(FakeLLM(replies=["x"]), question, Context(question=question, strategy="test", items=items,
+                                 tokens=90, budget=2000), mode="auto", focus_tokens=300, passages=2,
+                                 embedder=HashEmbedder(), min_relevance=0.99)
+        return str(answer.context.info.get("answer_path"))
+
+    assert ask("E09 alarm on the QX-9 transmitters, how to fix the range") == "coded row"
+    assert ask("Overrange alarm on the QX-9 transmitters, how to fix the range") == "evidence"

@@ -157,7 +157,8 @@ def plan_answer(
         quotes = quote_answer(focus.ranked, titles=titles, said=coded) if mode == "auto" and passages else NO_ANSWER
         return Plan(blocks, "quote", followed_by(coded, quotes))
 
-    remedy_row = coded_row() if missed and mode != "generative" and asks_remedy(question) else None
+    remedy_row = coded_row() if (missed or relevance < min_relevance) and mode != "generative" and asks_remedy(
+        question) else None
     if remedy_row is not None:  # the user's situation words are not the documents', the code's row is the answer
         return remedy_row
     if missed:  # a near miss (a user's situation words the documents never use), or the question reworded ("keeps
