@@ -28,6 +28,7 @@ from kgrag.answering.compare import unit_about
 from kgrag.answering.names import title_names
 from kgrag.answering.quotes import quote_answer
 from kgrag.answering.refusal import is_refusal
+from kgrag.answering.releases import release_verdict
 from kgrag.answering.select import COMPLIANCE, Scored
 from kgrag.answering.terms import QuestionTerms, analyse, asks_yes_no
 from kgrag.answering.units import Unit
@@ -126,6 +127,10 @@ def try_suits(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) ->
     """"No." / "Yes." with the deciding passages for a yes/no question writing values for one named product, or for
     two used together ("the A with the B in a 75 °C cabinet": the pair suits only if each one does); None when the
     ratings do not decide (or no product is named, or more than two are)."""
+    released = release_verdict(q, ranked)  # "can i set 57600 baud on fw 2.4.3": the release the feature needs
+    if released is not None:
+        verdict, bound, why = released
+        return _decided(verdict, [bound.unit], ranked, titles, [], why)
     alone = _ALONE.search(q.text)  # "Can I use the A on its own?", "… without a Portenta board?" (not a product asked)
     products = [p for p in q.phrases if any(title_names(p, t) for t in titles.values())  # not "VIN", "Qwiic"
                 and not (alone and " ".join(p) in alone.group(0))]
