@@ -581,8 +581,8 @@ def test_a_reply_copying_a_passage_that_misses_the_question_shows_the_passage_th
     question = "How do I restore the factory defaults?"
     copied = ("Install the board package from the boards manager before uploading a sketch [3]. Connect the board "
               "to your computer with a USB-C cable, the power LED turns on [3].")
-    manual = _item("Factory defaults\nHold the RESET button for 10 seconds to restore the factory defaults.", "c4",
-                   "Zephyr Board", "Factory defaults")
+    manual = _item("Buttons\nHold the RESET button for 10 seconds to restore the factory defaults.", "c4",
+                   "Zephyr Board", "Buttons")  # (under "Factory defaults" the section itself answers: a procedure)
     context = _context(question)
     context.items.append(manual)
     answer = generate_answer(FakeLLM(replies=[copied]), question, context, mode="auto", focus_tokens=300)

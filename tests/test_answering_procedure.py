@@ -18,7 +18,10 @@ MANUAL = """2 Installation
 Priming takes 30 to 60 seconds with an empty suction line.
 
 5 Maintenance
-Replace the diaphragm every 8,000 operating hours or once a year."""
+Replace the diaphragm every 8,000 operating hours or once a year.
+
+6 Factory reset
+Hold the MENU key for 10 seconds until the display flashes. All settings return to their defaults."""
 
 
 def _ask(question: str) -> tuple[str, str]:
@@ -53,3 +56,15 @@ def test_a_task_typed_as_a_keyword_before_steps_is_asked_even_when_the_title_nam
     path, text = _ask("pump installation procedure")
     assert path == "procedure" and "1. Mount the pump" in text and "bleed" not in text, text
     assert asked_task("the steps") == set()
+
+
+def test_a_task_asked_after_the_users_situation_and_a_short_section_its_heading_names() -> None:
+    """"The dial is stuck, how do I prime the pump?": the task follows the situation; "How do I reset the pump to
+    factory defaults?": "6 Factory reset" names it in two of its words and says how in prose; one word
+    ("Maintenance") names no task."""
+    assert asked_task("The suction line ran dry, how do I prime the pump?") == {"prime", "pump"}
+    path, text = _ask("The suction line ran dry, how do I prime the pump?")
+    assert path == "procedure" and text.index("1. Open the bleed") < text.index("3. Close the bleed"), text
+    path, text = _ask("How do I reset the pump to factory defaults?")
+    assert path == "procedure" and "6 Factory reset: Hold the MENU key for 10 seconds" in text, text
+    assert _ask("How do I service the pump during maintenance?")[0] != "procedure"  # "Maintenance": one word

@@ -11,18 +11,22 @@ from kgrag.answering.terms import QuestionTerms
 from kgrag.answering.units import Unit
 from kgrag.answering.words import content_terms
 
-_HOW_DO = re.compile(r"^\s*(?:how\s+(?:do|can|should|would|must)\s+(?:i|we|you|one)\s+|how\s+to\s+|what\s+are\s+the\s+"
-                     r"steps\s+(?:to|for)\s+)(?P<task>[^?]+)", re.IGNORECASE)
+_HOW = (r"(?:how\s+(?:do|can|should|would|must)\s+(?:i|we|you|one)\s+|how\s+to\s+|what\s+are\s+the\s+steps\s+(?:to|for)\s+)"
+        r"(?P<task>[^?]+)")
+_HOW_DO = re.compile(rf"^\s*{_HOW}", re.IGNORECASE)
+# after the user's situation: "My RC-340 battery is flat, how do I replace it?"
+_HOW_DO_AFTER = re.compile(rf"(?:[,;:.!]\s+|\s[-–]\s)(?:so\s+|and\s+)?{_HOW}", re.IGNORECASE)
 # "rma steps for sending back a broken unit", "commissioning procedure": a task typed as a keyword before "steps"
 _TYPED_TASK = re.compile(r"^\s*(?P<task>(?:[\w-]+\s+){0,2}[\w-]+)\s+(?:steps|procedure)\b", re.IGNORECASE)
 _STEP = re.compile(r"^\s*(?:\d{1,2}[.)]|step\s+\d{1,2}\b)", re.IGNORECASE)  # "1.", "2)", "Step 3"
 _FIRST_STEP = re.compile(r"^\s*(?:1[.)]|step\s+1\b)", re.IGNORECASE)
 MAX_UNITS = 12  # a procedure's units quoted at most (its steps and the notes under them)
+PROSE_UNITS = 4  # a section without numbered steps is quoted as the procedure when it is this short
 
 
 def asked_task(question: str) -> set[str]:
     """The content words of the task a how-to question asks ("How do I prime the pump?" -> {"prime", "pump"})."""
-    m = _HOW_DO.match(question) or _TYPED_TASK.match(question)
+    m = _HOW_DO.match(question) or _HOW_DO_AFTER.search(question) or _TYPED_TASK.match(question)
     return content_terms(m["task"]) if m else set()
 
 
@@ -41,20 +45,31 @@ def _names_task(heading: str, task: set[str]) -> bool:
     return bool(task) and all(any(_same_root(t, w) for w in words) for t in task)
 
 
+def _heading_is_task(heading: str, task: set[str]) -> bool:
+    """A heading of two words or more, each a word of the task: "7. Factory reset" for "reset the gateway to factory
+    defaults" (its section says how, in prose)."""
+    words = {w for w in content_terms(heading) if not w[0].isdigit()}
+    return len(words) >= 2 and all(any(_same_root(w, t) for t in task) for w in words)
+
+
 def try_procedure(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) -> str | None:
     """The numbered steps under the best-ranked heading that names the asked task, in order, with their source's
-    marker; None when the question asks no task or no such section has two steps or more."""
+    marker (or a short section in prose under a heading that is the task's name); None when the question asks no
+    task or no such section has two steps or more."""
     asked = asked_task(q.text)  # "the pump" of a pump manual is no task word, unless it is the only one ("rma steps"
     task = (asked - {w for t in titles.values() for w in content_terms(t)}) or asked  # in an RMA policy)
     found: list[tuple[Scored, str, list[Unit]]] = []
     for s in ranked:
         heading = s.unit.heading
-        if not heading or not _names_task(heading, task) or any(f[0].unit.block == s.unit.block for f in found):
+        named = bool(heading) and _names_task(heading, task)
+        if not (named or heading and _heading_is_task(heading, task)) or any(f[0].unit.block == s.unit.block
+                                                                              for f in found):
             continue
         section = sorted((x.unit for x in ranked if x.unit.block == s.unit.block and x.unit.heading == heading
                           and x.unit.kind != "heading"), key=lambda u: u.pos)
-        if sum(1 for u in section if _STEP.match(u.text)) >= 2:
-            found.append((s, heading, section))
+        steps = sum(1 for u in section if _STEP.match(u.text))
+        if named and steps >= 2 or not steps and len(section) <= PROSE_UNITS and _heading_is_task(heading, task):
+            found.append((s, heading, section))  # numbered steps, or a short section the task names ("Factory reset")
     if not found:
         return None
     # a procedure cut between passages: the part that starts it, else the best ranked
