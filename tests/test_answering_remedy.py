@@ -91,3 +91,27 @@ def test_no_remedy_unless_asked_or_when_no_record_describes_the_problem() -> Non
     assert _ask("What is the battery part number?", ("KB-1071 Clock resets", CLOCK))[0] != "remedy"
     assert _ask("The display flickers after a firmware update. What should I do?",
                 ("KB-1071 Clock resets to 2000-01-01 after a power outage", CLOCK))[0] != "remedy"
+
+
+TROUBLE = """6. Troubleshooting
+The gateway does not connect to the broker. Check that mqtt.broker is set and that port 1883 is open.
+
+Modbus devices time out. Increase poll.interval_ms, check the termination resistor and make sure every device uses
+the same baud rate.
+
+The ERR LED blinks red. The store-and-forward buffer is full. Restore the broker connection or increase
+buffer.max_mb."""
+
+
+def test_a_troubleshooting_paragraph_led_by_the_problem_answers_what_to_do() -> None:
+    """A manual's troubleshooting list writes each problem as the first sentence of its paragraph, then the cause
+    and what to do: the paragraph starting with every word of the problem is quoted whole; a problem told in other
+    words, or a question asking no remedy, goes the usual way."""
+    path, text = _ask("Modbus devices time out, what should I do?", ("6. Troubleshooting", TROUBLE))
+    assert path == "remedy" and "Increase poll.interval_ms, check the termination resistor" in text, text
+    assert "ERR LED" not in text and "broker" not in text  # the other entries
+    path, text = _ask("The ERR LED blinks red. How do I fix it?", ("6. Troubleshooting", TROUBLE))
+    assert path == "remedy" and text.endswith("The store-and-forward buffer is full. Restore the broker connection "
+                                              "or increase buffer.max_mb [1]."), text
+    assert _ask("My readings arrive late, what now?", ("6. Troubleshooting", TROUBLE))[0] != "remedy"
+    assert _ask("Why do Modbus devices time out?", ("6. Troubleshooting", TROUBLE))[0] != "remedy"

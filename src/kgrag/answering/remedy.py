@@ -29,6 +29,7 @@ _ASKS_CAUSE = re.compile(r"^\s*why\b|\bwhy\s*\?\s*$|\bwhat\s+(?:causes|caused|is
 MIN_SHARE = 0.6  # of the symptom's words the record (its section path and text) must write
 CLOSEST = 0.9  # else the record must hold a passage scoring this share of the best passage's score
 MAX_UNITS = 10  # units of a remedy quoted at most (its steps and the notes under them)
+SYMPTOM_WORDS = 14  # a troubleshooting entry's leading sentence states its symptom in at most this many words
 
 
 def _label(text: str) -> str:
@@ -54,6 +55,36 @@ def _record_of(block: int, title: str, path: list[str]) -> tuple[str, str]:
 
 def try_remedy(q: QuestionTerms, ranked: list[Scored], titles: Mapping[int, str],
                sections: Mapping[int, str]) -> str | None:
+    """The remedy of the record describing the problem (`record_remedy`), else of the troubleshooting paragraph
+    that states it (`symptom_paragraph`)."""
+    return record_remedy(q, ranked, titles, sections) or symptom_paragraph(q, ranked, titles)
+
+
+def symptom_paragraph(q: QuestionTerms, ranked: list[Scored], titles: Mapping[int, str]) -> str | None:
+    """"Modbus devices time out, what should I do?" over a manual's troubleshooting list, each entry a paragraph led
+    by its symptom ("Modbus devices time out. Increase poll.interval_ms, check the termination resistor …"): the best
+    ranked paragraph whose first sentence writes every word of the problem is quoted whole, its cause and remedy
+    after it. None when the question asks no remedy or no paragraph starts with the problem."""
+    symptom = q.attributes - _ASKING
+    if not asks_remedy(q.text) or not symptom:
+        return None
+    pool = [s.unit for s in ranked if s.unit.kind == "sentence"]
+    for s in ranked:
+        unit = s.unit
+        paragraph = sorted((u for u in pool if (u.block, u.paragraph) == (unit.block, unit.paragraph)),
+                           key=lambda u: u.pos)
+        first = paragraph[0] if paragraph else None
+        if (first is None or first is not unit or len(paragraph) < 2 or len(unit.text.split()) > SYMPTOM_WORDS
+                or words_found(symptom, set(term_list(unit.text))) != symptom):
+            continue
+        said = re.sub(r"\s+", " ", " ".join(u.text for u in paragraph[:MAX_UNITS])).strip().rstrip(".")
+        title = titles.get(unit.block, "")
+        return f"{title}: {said} [{unit.cited()}]." if title else f"{said} [{unit.cited()}]."
+    return None
+
+
+def record_remedy(q: QuestionTerms, ranked: list[Scored], titles: Mapping[int, str],
+                  sections: Mapping[int, str]) -> str | None:
     """The remedy section of one record (its section path, "KB-1071 Clock resets … > Resolution", and its text, in
     one block or cut between several), or its Cause when the question asks why and no remedy, quoted in order with
     its marker: the record that writes most of the problem's words, at least MIN_SHARE of them, else the one holding
