@@ -26,7 +26,7 @@ from kgrag.answering.procedure import try_procedure
 from kgrag.answering.quotes import documents_tail, followed_by, key_quotes, quote_answer, sides_first
 from kgrag.answering.refusal import CITE, NO_ANSWER, is_refusal
 from kgrag.answering.remedy import try_remedy
-from kgrag.answering.select import Focus, focus_units
+from kgrag.answering.select import focus_units
 from kgrag.answering.suits import try_suits, writes_value_for
 from kgrag.answering.terms import analyse, asks_product, question_coverage
 from kgrag.answering.tidy import loops, tidy_reply
@@ -138,7 +138,7 @@ def plan_answer(
             text = followed_by(text, key_quotes(q, focus, titles, passages, text))
         return Plan(blocks, "quote", text)
 
-    focused = focused_blocks(blocks, focus)
+    focused = focus.focused_blocks(blocks)
     coverage = question_coverage(question, "\n".join([b.header() for b in focused] + [b.text for b in focused]))
     context.info.update(focus_tokens=focus.tokens, focus_coverage=round(coverage, 3))
     if not focused:
@@ -278,13 +278,6 @@ def evidence_plan(blocks: list[Block], context: Context, evidence: str, lead: st
         return Plan(blocks, "refuse", NO_ANSWER)
     context.info["answer_path"] = "evidence"
     return Plan(blocks, "evidence", evidence=evidence, lead=lead)
-
-
-def focused_blocks(blocks: list[Block], focus: Focus) -> list[Block]:
-    """The selected units of each block, keeping the block's number so [n] means the same source in the
-    focused prompt, the full context, the web page's source list and the subgraph provenance."""
-    texts = focus.blocks_text()
-    return [Block(n=b.n, text=texts[b.n], items=b.items) for b in blocks if texts.get(b.n)]
 
 
 def finish_plan(question: str, context: Context, plan: Plan, reply: str = "", usage: dict[str, int] | None = None

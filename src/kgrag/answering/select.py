@@ -18,6 +18,7 @@ import numpy as np
 
 from kgrag.answering.asks import asks_difference, asks_overview
 from kgrag.answering.aspects import aspect_terms, label_terms, labelled_by
+from kgrag.answering.blocks import Block
 from kgrag.answering.columns import side_by_side
 from kgrag.answering.names import name_found, title_names, whole_name
 from kgrag.answering.records import asked_record_numbers, other_records
@@ -299,6 +300,12 @@ class Focus:
 
     def blocks_text(self) -> dict[int, str]:
         return {n: render(us) for n, us in self.units.items()}
+
+    def focused_blocks(self, blocks: list[Block]) -> list[Block]:
+        """The selected units of each block, keeping the block's number so [n] means the same source in the
+        focused prompt, the full context, the web page's source list and the subgraph provenance."""
+        texts = self.blocks_text()
+        return [Block(n=b.n, text=texts[b.n], items=b.items) for b in blocks if texts.get(b.n)]
 
 
 def select(ranked: list[Scored], all_units: dict[int, list[Unit]], budget: int, neighbours: int = 1) -> Focus:
