@@ -46,3 +46,39 @@ def test_the_verdict_quotes_the_deciding_passage_and_says_how_the_releases_stand
     answer = try_suits(analyse(question), ranked, TITLES)
     assert answer is not None and answer.startswith("No. Zeta ZX-400 specification: ")
     assert "(57600 baud from firmware 2.5.0) [1]. 2.4.3 is before 2.5.0 [1]." in answer
+
+
+NOTES = """Firmware 4.1 (2026-09-14)
+- Added OPC UA client support.
+- The default MQTT QoS is now 1 (it was 0)
+
+Firmware 4.1.2 (2026-10-01)
+- Fixed the web login on Safari.
+
+Firmware 4.0 (2026-05-02)
+- Removed the RS-232 port."""
+
+
+def test_what_changed_in_a_release_is_its_sections_lines() -> None:
+    """"What changed in firmware 4.1?" quotes the lines under "Firmware 4.1 (…)", in order and told apart, not
+    4.1.2's; a question asking a thing ("Which customer was affected by the bug fixed in 4.1?") or no release does not."""
+    from kgrag.answering.releases import try_release_notes
+
+    titles = {1: "Zeta release notes"}
+
+    def notes(question: str) -> str | None:
+        ranked = focus_units(question, {1: NOTES}, titles, 400).ranked
+        return try_release_notes(analyse(question), ranked, titles)
+
+    assert notes("What changed in firmware 4.1?") == (
+        "Zeta release notes – Firmware 4.1 (2026-09-14): - Added OPC UA client support. - The default MQTT QoS is now "
+        "1 (it was 0) [1].")
+    assert notes("Summarise what firmware 4.0 changed.") == (
+        "Zeta release notes – Firmware 4.0 (2026-05-02): - Removed the RS-232 port [1].")
+    assert notes("Which customer was affected by the bug fixed in firmware 4.1?") is None
+    assert notes("What changed in the latest firmware?") is None
+    assert notes("Did firmware 4.1 change the QoS?") is None  # yes/no: the verdict paths read it
+    from kgrag.answering.releases import _listed
+
+    assert _listed(["Fault current now 3.6 mA", "New 57600 baud rate.", "Free upgrade"]) == (
+        "Fault current now 3.6 mA; New 57600 baud rate. Free upgrade")  # a slide's lines told apart

@@ -25,6 +25,7 @@ from kgrag.answering.names import code_stem_found, missing_items, missing_kind, 
 from kgrag.answering.procedure import try_procedure
 from kgrag.answering.quotes import documents_tail, followed_by, key_quotes, quote_answer, sides_first
 from kgrag.answering.refusal import CITE, NO_ANSWER, is_refusal
+from kgrag.answering.releases import try_release_notes
 from kgrag.answering.remedy import try_remedy
 from kgrag.answering.select import focus_units
 from kgrag.answering.suits import try_suits, writes_value_for
@@ -216,6 +217,9 @@ def plan_answer(
         steps = try_procedure(q, focus.ranked, titles)  # "How do I prime the pump?": its section's steps, in order
         if steps is not None:
             return quoted("procedure", steps, then_passages=False)
+        notes = try_release_notes(q, focus.ranked, titles)  # "What changed in firmware 4.1?": its section's lines
+        if notes is not None:
+            return quoted("release notes", notes)
         compared = try_compare(q, focus.ranked, titles) or try_extreme(q, focus.ranked, titles)
         if compared is not None:
             return quoted("comparison", compared)

@@ -88,3 +88,46 @@ def release_verdict(q: QuestionTerms, ranked: list[Scored]) -> tuple[str, Bound,
     bound = bounds[0]
     relation = "before" if version < bound.version else "at or after"
     return verdicts.pop(), bound, f"{asked[0]} is {relation} {bound.written}"
+
+
+# "What changed in firmware 4.1?", "what's new in 2.5.0", "Summarise what firmware 2.5.0 changed", "fixed in 3.1.2"
+# (not "Which customer was affected by the bug fixed in 4.1?": a thing asked, not the changes)
+_ASKS_CHANGES = re.compile(r"^\s*(?:what(?:'s|s|\s+is|\s+was|\s+were)?|(?:summari[sz]e|list|describe)\s+what)\s+"
+                           r"(?:[\w.-]+\s+){0,3}?(?:changed|new|fixed|added|removed|different)\b|"
+                           r"^\s*(?:summari[sz]e|list|describe)?\s*(?:the\s+)?(?:changes|changelog|release\s+notes?)\b",
+                           re.IGNORECASE)
+SOURCES = 2  # documents whose section on the release is quoted (a changelog and a deck may both have one)
+MAX_NOTES = 10  # lines of a release's section quoted at most
+
+
+def try_release_notes(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) -> str | None:
+    """The lines of the section a release note heads with the one release the question asks about ("Firmware 4.1
+    (2026-09-14)" for "What changed in firmware 4.1?"), in order; None when the question asks no change, writes no
+    release or two, or no heading names it ("4.1" is not "4.1.2")."""
+    asked = {m.group(1) for m in VERSION.finditer(q.text)}
+    if len(asked) != 1 or not _ASKS_CHANGES.search(q.text) or asks_yes_no(q):
+        return None
+    release = re.compile(rf"(?<![\w.])v?{re.escape(asked.pop())}(?![\w]|\.\d)", re.IGNORECASE)
+    heads: dict[str, Scored] = {}  # per document, the best-ranked unit under a heading naming the release
+    for s in ranked:
+        if s.unit.heading and release.search(s.unit.heading) and len(heads) < SOURCES:
+            heads.setdefault(titles.get(s.unit.block, ""), s)
+    quotes = []
+    for title, best in heads.items():  # the section's lines, also where it goes on in the document's next passage
+        heading = best.unit.heading
+        lines = sorted((s.unit for s in ranked if titles.get(s.unit.block, "") == title and s.unit.heading == heading
+                        and s.unit.kind != "heading"), key=lambda u: (u.block, u.pos))
+        said = _listed([u.text for u in lines][:MAX_NOTES])
+        if said:
+            quotes.append(f"{title + ' – ' if title else ''}{heading.rstrip(' :')}: {said} [{best.unit.cited()}].")
+    return " ".join(quotes) or None
+
+
+def _listed(lines: list[str]) -> str:
+    """Release-note lines read as one quote: a line ending without a stop is followed by "; " ("Fault current now
+    3.6 mA; Fault level selectable …"), not run into the next."""
+    out = ""
+    for line in (re.sub(r"\s+", " ", x).strip() for x in lines):
+        if line and line not in out:
+            out = f"{out}{'' if not out else ' ' if out[-1] in '.!?:;' else '; '}{line}"
+    return out.rstrip(".")
