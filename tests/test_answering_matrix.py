@@ -69,3 +69,13 @@ def test_which_columns_the_named_row_marks_are_listed() -> None:
 def test_a_question_naming_a_row_and_asking_another_of_its_cells_lists_no_columns() -> None:
     assert _answer("What is the part number of the pan-tilt mount?") is None
     assert _answer("Which part number does the pan-tilt mount have?") is None
+
+
+def test_a_row_named_by_its_part_number_is_read_as_the_row() -> None:
+    """"Does the cooling jacket ACC-230 work with the ZX-20?": the row's name carries words the question does not
+    write, its part number names it; a part number no row has gets no verdict."""
+    assert _answer("Does the cooling jacket ACC-230 work with the ZX-20?") == (
+        "No. Zephyr accessory compatibility: Accessory: Cooling jacket; Part number: ACC-230; ZX-20: –; ZX-20S: –; "
+        "ZX-40: ✓ [1].")
+    assert str(_answer("Does the ACC-104 fit the ZX-40?")).startswith("Yes. ")
+    assert _answer("Does the ACC-999 fit the ZX-40?") is None

@@ -37,6 +37,12 @@ def _names_column(question: str, head: str) -> bool:
     return len(head) > 1 and re.search(rf"(?<![\w-]){re.escape(head)}(?![\w-])", question, re.IGNORECASE) is not None
 
 
+def _names_code(question: str, cells: list[str]) -> bool:
+    """The question writes one of a row's part numbers or codes whole ("the PoE injector ACC-310")."""
+    return any(any(ch.isdigit() for ch in c) and any(ch.isalpha() for ch in c) and _names_column(question, c)
+               for c in cells)
+
+
 def _label(heads: list[str], cells: list[str], marks: set[int]) -> str:
     """A row as the list names it: its first cell, with its other text cells ("Wall bracket (ACC-101)")."""
     rest = [c for i, c in enumerate(cells[1:], 1) if i not in marks and c]
@@ -69,7 +75,8 @@ def try_matrix(q: QuestionTerms, ranked: list[Scored], titles: Mapping[int, str]
             continue
         title = titles.get(rows[0].block, "")
         lead = f"{title}: " if title else ""
-        labelled = [(r, c) for r, c in zip(rows, table, strict=True) if content_terms(c[0]) and content_terms(c[0]) <= asked]
+        labelled = [(r, c) for r, c in zip(rows, table, strict=True) if content_terms(c[0]) and content_terms(c[0]) <= asked
+                    or _names_code(q.text, [x for i, x in enumerate(c) if i not in marks])]  # or "ACC-310" it lists
         others = [content_terms(h) for i, h in enumerate(heads) if i and i not in marks]  # "Part number"
         if (not named and len(labelled) == 1 and not q.yes_no and _WHICH_ONES.search(q.text) and not q.dimensions
                 and not any(h and h <= asked for h in others)):  # "Which models does the air purge collar fit?":
