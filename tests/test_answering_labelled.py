@@ -37,3 +37,27 @@ def test_no_labelled_answer_when_the_record_is_not_singled_out_or_no_line_has_th
     assert _answer("What is the workaround for erratum E7?") is None  # no record writes E7
     assert _answer("What is the workaround?") is None  # every record has one
     assert _answer("What is the cause of the SPI clock glitch?") is None  # no "Cause:" line
+
+
+LOG = ("Support log\n\n"
+       "Ticket 4530 - Customer: Cerro Mining. Problem: TLS connection to the broker failed. Cause: the broker "
+       "certificate used an 8192-bit RSA key. Fix: a 4096-bit key.\n\n"
+       "Ticket 4411 - Customer: Hydro Nord. Problem: the gateway rebooted every three weeks. Cause: a memory leak in "
+       "the Modbus driver. Fix: firmware 4.1.")
+
+
+def test_why_a_record_happened_is_its_cause_line_and_its_title_is_said_once() -> None:
+    """"Why did the TLS connection fail for Cerro Mining?" is answered by that ticket's "Cause:" line; a why
+    question no record's words single out is not; a record whose title line is the document's title leads once."""
+    titles = {1: "Support log"}
+
+    def answer(question: str) -> str | None:
+        ranked = focus_units(question, {1: LOG}, titles, 400).ranked
+        return try_labelled(analyse(question), ranked, titles)
+
+    assert answer("Why did the TLS connection fail for Cerro Mining?") == (
+        "Support log: Cause: the broker certificate used an 8192-bit RSA key [1].")
+    assert answer("Why did the gateway reboot at Hydro Nord?") == (
+        "Support log: Cause: a memory leak in the Modbus driver [1].")
+    assert answer("Why did it fail?") is None  # every record has a cause
+    assert _answer("Why is the ADC offset high below -20 °C?") is None  # the errata write no "Cause:" line

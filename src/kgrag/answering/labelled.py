@@ -1,5 +1,6 @@
 """Labelled lines of a record: an erratum's "Workaround: …", a ticket's "Resolution: …", a fault's "Cause: …".
-"What is the workaround for the ADC offset erratum?" is answered by the "Workaround:" line of the record whose
+"What is the workaround for the ADC offset erratum?" is answered by the "Workaround:" line (and "Why did the TLS
+connection fail for Cerro Mining?" by the "Cause:" line) of the record whose
 paragraph (or title line above it) writes the question's other words. Every record has such a line and they read
 alike, so a small model, or a quote chosen by the asked words alone, took another record's or the summary table's."""
 
@@ -15,6 +16,7 @@ from kgrag.answering.words import content_terms, term_list, words_found
 
 LABELS = frozenset({"workaround", "cause", "resolution", "solution", "remedy", "fix", "action"})
 _ASKS = re.compile(r"^\s*what\s+(?:is|was|are|were)\s+the\s+((?:root\s+)?(\w+))\b", re.IGNORECASE)
+_WHY = re.compile(r"^\s*(why)\s+((?:did|does|do|is|was|were|are|has|had)\b)", re.IGNORECASE)
 # "Workaround: Limit the SPI clock …", at a unit's start or after a sentence the splitter did not cut ("… below 1.8 V.
 # Workaround: Check the supply …")
 _LABEL = re.compile(r"(?:^|(?<=[.!?])\s+)([A-Z][\w ]{0,20}?)\s*:\s+(?=\S)")
@@ -49,10 +51,10 @@ def try_labelled(q: QuestionTerms, ranked: list[Scored], titles: Mapping[int, st
     """The labelled line ("Workaround: …", with the sentences after it up to the next label) of the one record that
     writes most of the question's other words, at least MIN_SHARE of them; None when the question asks no label,
     no line carries it, or two records tie."""
-    m = _ASKS.match(q.text)
-    if m is None or m.group(2).lower() not in LABELS:
+    m = _ASKS.match(q.text) or _WHY.match(q.text)
+    if m is None or m.group(2).lower() not in LABELS and m.re is _ASKS:
         return None
-    asked = m.group(2).lower()
+    asked = "cause" if m.re is _WHY else m.group(2).lower()  # "Why did the TLS connection fail …?": its Cause line
     by_place = {(s.unit.block, s.unit.pos): s.unit for s in ranked}
     lines = [u for u in by_place.values() if _asked_segment(u, asked)]
     rest = content_terms(q.text[m.end():])
@@ -76,6 +78,6 @@ def try_labelled(q: QuestionTerms, ranked: list[Scored], titles: Mapping[int, st
         if nxt is None or nxt.paragraph != best.paragraph or _segments(nxt):
             break
         said.append(nxt.text)
-    lead = " – ".join(x for x in (titles.get(best.block, ""), _record_title(best, by_place)) if x)
+    lead = " – ".join(dict.fromkeys(x for x in (titles.get(best.block, ""), _record_title(best, by_place)) if x))
     text = f"{' '.join(said).rstrip(' .')} [{best.cited()}]."
     return f"{lead}: {text}" if lead else text
