@@ -21,7 +21,11 @@ Priming takes 30 to 60 seconds with an empty suction line.
 Replace the diaphragm every 8,000 operating hours or once a year.
 
 6 Factory reset
-Hold the MENU key for 10 seconds until the display flashes. All settings return to their defaults."""
+Hold the MENU key for 10 seconds until the display flashes. All settings return to their defaults.
+
+7 Rollback procedure
+1. Select Firmware > Roll back and load the rollback image.
+2. Wait for the restart."""
 
 
 def _ask(question: str) -> tuple[str, str]:
@@ -68,3 +72,11 @@ def test_a_task_asked_after_the_users_situation_and_a_short_section_its_heading_
     path, text = _ask("How do I reset the pump to factory defaults?")
     assert path == "procedure" and "6 Factory reset: Hold the MENU key for 10 seconds" in text, text
     assert _ask("How do I service the pump during maintenance?")[0] != "procedure"  # "Maintenance": one word
+
+
+def test_a_task_written_apart_meets_its_heading_written_joined_and_a_target_is_no_task_word() -> None:
+    """"How do I roll back to 2.6.4?": "7 Rollback procedure" writes "roll back" as one word, and the release is
+    where to, not what to do."""
+    assert asked_task("How do I roll back to 2.6.4?") == {"roll", "back"}
+    path, text = _ask("How do I roll back to 2.6.4?")
+    assert path == "procedure" and "7 Rollback procedure: 1. Select Firmware > Roll back" in text, text

@@ -25,9 +25,10 @@ PROSE_UNITS = 4  # a section without numbered steps is quoted as the procedure w
 
 
 def asked_task(question: str) -> set[str]:
-    """The content words of the task a how-to question asks ("How do I prime the pump?" -> {"prime", "pump"})."""
+    """The content words of the task a how-to question asks ("How do I prime the pump?" -> {"prime", "pump"}), less
+    numbers ("roll back to 2.6.4": the target, not the task)."""
     m = _HOW_DO.match(question) or _HOW_DO_AFTER.search(question) or _TYPED_TASK.match(question)
-    return content_terms(m["task"]) if m else set()
+    return {w for w in content_terms(m["task"]) if not w[0].isdigit()} if m else set()  # "to 2.6.4": a target
 
 
 def _same_root(a: str, b: str) -> bool:
@@ -42,7 +43,12 @@ def _same_root(a: str, b: str) -> bool:
 def _names_task(heading: str, task: set[str]) -> bool:
     """The heading writes every word of the task, in some form of it ("3 Priming the pump" for "prime the pump")."""
     words = content_terms(heading)
-    return bool(task) and all(any(_same_root(t, w) for w in words) for t in task)
+    return bool(task) and all(any(_same_root(t, w) or _joined(t, w, task) for w in words) for t in task)
+
+
+def _joined(word: str, heading_word: str, task: set[str]) -> bool:
+    """The heading writes the word joined to another task word: "Rollback" for "roll back", "Setup" for "set up"."""
+    return any(heading_word in (word + other, other + word) for other in task if other != word)
 
 
 def _heading_is_task(heading: str, task: set[str]) -> bool:
