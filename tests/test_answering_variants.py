@@ -48,3 +48,29 @@ def test_only_a_pick_among_variants_asks_for_the_table() -> None:
     assert asks_which_variant("Which Opta variant should I buy, and why not the others?")
     assert asks_which_variant("which of the three versions has Wi-Fi?")
     assert not asks_which_variant("Which connector carries RS-485 on the Zephyr Gate Serial?")
+
+
+PROBES = """Probe comparison
+Parameter | QS-200 | QS-200X
+Operating temperature | 0 to 50 °C | 0 to 80 °C
+Conductivity range | 0 to 2000 µS/cm | 0 to 200 mS/cm
+Ingress protection | IP68 | IP68"""
+
+
+def test_the_variants_whose_row_rates_the_written_value_are_the_answer() -> None:
+    """"Which QS-200 model can work at 70 °C?": one-word model codes of one family ("QS-200", "QS-200X") are the
+    variants, and the row rating temperatures decides, though the question writes no word of its label; a value
+    both rate, or none, singles nothing out."""
+    def ask(question: str) -> tuple[str, str]:
+        item = ContextItem("chunk", PROBES, 0.5, "c1", "d1", {"path": "1.md", "title": "QS-200 FAQ"})
+        context = Context(question=question, strategy="test", items=[item], tokens=80, budget=2000)
+        answer = generate_answer(FakeLLM(replies=["The documents do not contain the answer."]), question, context,
+                                 mode="auto", focus_tokens=300)
+        return answer.text, str(answer.context.info.get("answer_path"))
+
+    text, path = ask("Which QS-200 model can work at 70 °C?")
+    assert path == "variant table" and text.startswith("The QS-200X: 70 °C is within its rating [1]. Parameter: "
+                                                       "Operating temperature; QS-200: 0 to 50 °C"), text
+    text, path = ask("Which QS-200 model measures 150 mS/cm?")
+    assert path == "variant table" and text.startswith("The QS-200X: 150 mS/cm is within its rating"), text
+    assert ask("Which QS-200 model can work at 20 °C?")[1] != "variant table"  # both do

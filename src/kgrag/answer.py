@@ -158,10 +158,11 @@ def plan_answer(
         quotes = quote_answer(focus.ranked, titles=titles, said=coded) if mode == "auto" and passages else NO_ANSWER
         return Plan(blocks, "quote", followed_by(coded, quotes))
 
-    remedy_row = coded_row() if (missed or relevance < min_relevance) and mode != "generative" and asks_remedy(
-        question) else None
-    if remedy_row is not None:  # the user's situation words are not the documents', the code's row is the answer
-        return remedy_row
+    if (missed or relevance < min_relevance) and mode != "generative":  # the user's words are not the documents':
+        early = coded_row() if asks_remedy(question) else None  # a code's row, or the variants a row rates for the
+        rated = None if early else try_variants(question, focus.ranked)  # written value, still answer
+        if early or rated:
+            return early or quoted("variant table", str(rated))
     if missed:  # a near miss (a user's situation words the documents never use), or the question reworded ("keeps
         # rising" for "drifts upwards"): the closest passages, no model
         return evidence_plan(blocks, context, quote_answer(focus.ranked, titles=titles))

@@ -5,8 +5,10 @@ rows, so the user sees what each variant has (a small model read that table wron
 
 from __future__ import annotations
 
+import os
 import re
 
+from kgrag.answering.choose import fit, written_value_texts, written_values
 from kgrag.answering.select import Scored
 from kgrag.answering.units import Unit
 from kgrag.answering.words import content_terms, words_found
@@ -40,6 +42,9 @@ def variant_names(unit: Unit, written: set[str]) -> list[str] | None:
             break
         shared.append(column[0].lower())
     family = [w for w in shared if w not in GENERIC_NAME_WORDS]
+    if not family:  # one-word model codes of one family: "AS-200 | AS-200X" share "as-200"
+        stem = os.path.commonprefix([n.lower() for n in names]).rstrip("- ")
+        family = [stem] if len(stem) >= 3 and any(c.isdigit() for c in stem) else []
     return names if family and any(w in written for w in family) else None
 
 
@@ -47,14 +52,39 @@ def _filled(cell: str) -> bool:
     return cell.strip().lower().strip(" .") not in ABSENT
 
 
+def _rated_variants(question: str, ranked: list[Scored], written: set[str]) -> str | None:
+    """"Which AS-200 model can work at 70 °C?": the variants whose cell of a variant table's row rates the one value
+    the question writes inside its range or limit ("AS-200: 0 to 50 °C | AS-200X: 0 to 80 °C"), with that row; None
+    when no row rates it for every variant or the row singles none out."""
+    values = written_values(question)
+    if len(values) != 1:
+        return None
+    for s in ranked:
+        names = variant_names(s.unit, written)
+        if names is None:
+            continue
+        verdicts = [fit(cell, values[0]) for cell in s.unit.text.split("|")[1:]]
+        if None in verdicts or all(verdicts) or not any(verdicts):
+            continue
+        having = [f"the {n}" for n, ok in zip(names, verdicts, strict=True) if ok]
+        listed = " and ".join(having) if len(having) < 3 else f"{', '.join(having[:-1])} and {having[-1]}"
+        rated, its = written_value_texts(question)[0], "its rating" if len(having) == 1 else "their ratings"
+        return (f"{listed[0].upper()}{listed[1:]}: {rated} is within {its} [{s.unit.cited()}]. "
+                f"{s.unit.display().rstrip(' .;')} [{s.unit.cited()}].")
+    return None
+
+
 def try_variants(question: str, ranked: list[Scored]) -> str | None:
-    """The variants a variant table gives what the question names, with the table's rows on it; None unless the
-    question asks which variant, a row of such a table is labelled by the question's words, and the rows single out
-    some variants but not all."""
+    """The variants a variant table gives what the question names, with the table's rows on it (or whose row rates
+    the value the question writes, `_rated_variants`); None unless the question asks which variant, a row of such a
+    table is labelled by the question's words, and the rows single out some variants but not all."""
     if not asks_which_variant(question):
         return None
     asked = content_terms(question)
     written = {w.lower() for w in re.findall(r"[\w-]+", question)}
+    rated = _rated_variants(question, ranked, written)
+    if rated is not None:
+        return rated
     tables: dict[tuple[int, str], tuple[list[str], list[Unit]]] = {}  # (block, header) -> (variant names, rows)
     for s in ranked:
         unit = s.unit
