@@ -68,13 +68,16 @@ def symptom_paragraph(q: QuestionTerms, ranked: list[Scored], titles: Mapping[in
     symptom = q.attributes - _ASKING
     if not asks_remedy(q.text) or not symptom:
         return None
-    pool = [s.unit for s in ranked if s.unit.kind == "sentence"]
+    paragraphs: dict[tuple[int, int], list[Unit]] = {}  # each paragraph's sentences, read once
+    for s in ranked:
+        if s.unit.kind == "sentence":
+            paragraphs.setdefault((s.unit.block, s.unit.paragraph), []).append(s.unit)
+    for group in paragraphs.values():
+        group.sort(key=lambda u: u.pos)
     for s in ranked:
         unit = s.unit
-        paragraph = sorted((u for u in pool if (u.block, u.paragraph) == (unit.block, unit.paragraph)),
-                           key=lambda u: u.pos)
-        first = paragraph[0] if paragraph else None
-        if (first is None or first is not unit or len(paragraph) < 2 or len(unit.text.split()) > SYMPTOM_WORDS
+        paragraph = paragraphs.get((unit.block, unit.paragraph), [])
+        if (not paragraph or paragraph[0] is not unit or len(paragraph) < 2 or len(unit.text.split()) > SYMPTOM_WORDS
                 or words_found(symptom, set(term_list(unit.text))) != symptom):
             continue
         said = re.sub(r"\s+", " ", " ".join(u.text for u in paragraph[:MAX_UNITS])).strip().rstrip(".")
