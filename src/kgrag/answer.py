@@ -148,6 +148,7 @@ def plan_answer(
     if missed and not near and relevance < min_relevance + REWORDED:  # few asked words, and no passage close either
         context.info["relevance"] = round(relevance, 3)
         return Plan(blocks, "refuse", NO_ANSWER)
+
     def coded_row() -> Plan | None:
         """The row a named code leads ("What does E14 mean?"); asked what to do about it ("My unit shows E15 after
         rewiring, what now?"), followed by every passage the closest-passages answer would have shown."""
