@@ -46,7 +46,7 @@ def number_value(raw: str) -> float | None:
 
 _CURRENCY = re.compile(r"(?:USD|EUR|GBP|CHF|JPY|CNY|[$€£¥])", re.IGNORECASE)
 # "List price (GBP): 389.00", "Current (mA): 12": a number after a label that names its unit in brackets
-_LABEL_UNIT = re.compile(r"[\[(]\s*([^\])]{1,6}?)\s*[\])]\s*[:=]\s*[-+−±~]?(\d+(?:[.,]\d+)*)")
+_LABEL_UNIT = re.compile(BRACKET_UNIT.pattern + r"\s*[:=]\s*[-+−±~]?(\d+(?:[.,]\d+)*)")
 
 
 def _bracket_keys(unit: str) -> set[str]:

@@ -8,7 +8,7 @@ import re
 
 from kgrag.answering.select import Scored
 from kgrag.answering.terms import QuestionTerms
-from kgrag.answering.units import Unit
+from kgrag.answering.units import Unit, read_together
 from kgrag.answering.words import content_terms
 
 _HOW = (r"(?:how\s+(?:do|can|should|would|must)\s+(?:i|we|you|one)\s+|how\s+to\s+|what\s+are\s+the\s+steps\s+(?:to|for)\s+)"
@@ -68,13 +68,13 @@ def try_procedure(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]
     for s in ranked:
         heading = s.unit.heading
         named = bool(heading) and _names_task(heading, task)
-        if not (named or heading and _heading_is_task(heading, task)) or any(f[0].unit.block == s.unit.block
-                                                                              for f in found):
+        is_task = bool(heading) and _heading_is_task(heading, task)
+        if not (named or is_task) or any(f[0].unit.block == s.unit.block for f in found):
             continue
         section = sorted((x.unit for x in ranked if x.unit.block == s.unit.block and x.unit.heading == heading
                           and x.unit.kind != "heading"), key=lambda u: u.pos)
         steps = sum(1 for u in section if _STEP.match(u.text))
-        if named and steps >= 2 or not steps and len(section) <= PROSE_UNITS and _heading_is_task(heading, task):
+        if named and steps >= 2 or not steps and len(section) <= PROSE_UNITS and is_task:
             found.append((s, heading, section))  # numbered steps, or a short section the task names ("Factory reset")
     if not found:
         return None
@@ -82,9 +82,4 @@ def try_procedure(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]
     s, heading, section = next((f for f in found if any(_FIRST_STEP.match(u.text) for u in f[2])), found[0])
     title = titles.get(s.unit.block, "")
     lead = f"{title} – {heading}" if title else heading
-    return f"{lead}: {_read(section[:MAX_UNITS])} [{s.unit.cited()}]."
-
-
-def _read(units: list[Unit]) -> str:
-    """The units as their lines read: "1." and its sentence together, one line after another."""
-    return re.sub(r"\s+", " ", " ".join(u.text for u in units)).strip().rstrip(".")
+    return f"{lead}: {read_together(section[:MAX_UNITS])} [{s.unit.cited()}]."

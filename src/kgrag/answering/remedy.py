@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from kgrag.answering.asks import asks_remedy
 from kgrag.answering.select import Scored
 from kgrag.answering.terms import QuestionTerms
-from kgrag.answering.units import Unit
+from kgrag.answering.units import Unit, read_together
 from kgrag.answering.words import term_list, words_found
 
 _ASKING = frozenset({"fix", "solve", "resolve", "correct", "cure", "repair", "clear", "stop", "prevent", "avoid",
@@ -80,7 +80,7 @@ def symptom_paragraph(q: QuestionTerms, ranked: list[Scored], titles: Mapping[in
         if (not paragraph or paragraph[0] is not unit or len(paragraph) < 2 or len(unit.text.split()) > SYMPTOM_WORDS
                 or words_found(symptom, set(term_list(unit.text))) != symptom):
             continue
-        said = re.sub(r"\s+", " ", " ".join(u.text for u in paragraph[:MAX_UNITS])).strip().rstrip(".")
+        said = read_together(paragraph[:MAX_UNITS])
         title = titles.get(unit.block, "")
         return f"{title}: {said} [{unit.cited()}]." if title else f"{said} [{unit.cited()}]."
     return None
@@ -130,5 +130,5 @@ def record_remedy(q: QuestionTerms, ranked: list[Scored], titles: Mapping[int, s
 
 def _section(label: str, units: list[Unit]) -> str:
     """A record's section quoted under its label, in order, with its marker ("Resolution: 1. … 2. … [3].")."""
-    said = re.sub(r"\s+", " ", " ".join(u.text for u in units[:MAX_UNITS])).strip().rstrip(".")
+    said = read_together(units[:MAX_UNITS])
     return f"{label.strip(' :')}: {said} [{units[0].cited()}]."

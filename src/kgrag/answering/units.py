@@ -225,6 +225,12 @@ def block_units(n: int, text: str) -> list[Unit]:
     return units
 
 
+def read_together(units: list[Unit]) -> str:
+    """Units quoted as one passage, in the order given: their texts one after another, spacing collapsed ("1." and
+    its sentence together), without a closing stop (the marker follows)."""
+    return re.sub(r"\s+", " ", " ".join(u.text for u in units)).strip().rstrip(".")
+
+
 def render(units: list[Unit]) -> str:
     """Selected units of one block as text: headings and table headers once, rows as lines, sentences joined."""
     lines: list[str] = []

@@ -52,6 +52,12 @@ def _filled(cell: str) -> bool:
     return cell.strip().lower().strip(" .") not in ABSENT
 
 
+def _the_variants(names: list[str]) -> str:
+    """"the A", "the A and the B", "the A, the B and the C"."""
+    named = [f"the {n}" for n in names]
+    return " and ".join(named) if len(named) < 3 else f"{', '.join(named[:-1])} and {named[-1]}"
+
+
 def _rated_variants(question: str, ranked: list[Scored], written: set[str]) -> str | None:
     """"Which AS-200 model can work at 70 °C?": the variants whose cell of a variant table's row rates the one value
     the question writes inside its range or limit ("AS-200: 0 to 50 °C | AS-200X: 0 to 80 °C"), with that row; None
@@ -66,8 +72,8 @@ def _rated_variants(question: str, ranked: list[Scored], written: set[str]) -> s
         verdicts = [fit(cell, values[0]) for cell in s.unit.text.split("|")[1:]]
         if None in verdicts or all(verdicts) or not any(verdicts):
             continue
-        having = [f"the {n}" for n, ok in zip(names, verdicts, strict=True) if ok]
-        listed = " and ".join(having) if len(having) < 3 else f"{', '.join(having[:-1])} and {having[-1]}"
+        having = [n for n, ok in zip(names, verdicts, strict=True) if ok]
+        listed = _the_variants(having)
         rated, its = written_value_texts(question)[0], "its rating" if len(having) == 1 else "their ratings"
         return (f"{listed[0].upper()}{listed[1:]}: {rated} is within {its} [{s.unit.cited()}]. "
                 f"{s.unit.display().rstrip(' .;')} [{s.unit.cited()}].")
@@ -105,7 +111,6 @@ def try_variants(question: str, ranked: list[Scored]) -> str | None:
     if not having or len(having) == len(names):
         return None  # every variant has it, or none: the table does not single any out
     cited = rows[0].cited()
-    named = [f"the {n}" for n in having]
-    listed = " and ".join(named) if len(named) < 3 else f"{', '.join(named[:-1])} and {named[-1]}"
+    listed = _the_variants(having)
     quotes = " ".join(f"{r.display().rstrip(' .;')} [{r.cited()}]." for r in rows)
     return f"{listed[0].upper()}{listed[1:]} [{cited}]. {quotes}"
