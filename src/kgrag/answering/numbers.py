@@ -8,7 +8,15 @@ from collections import defaultdict
 
 from kgrag.answering.refusal import CITE
 from kgrag.answering.units import BRACKET_UNIT, unit_column
-from kgrag.answering.values import NUMBER_UNIT, PRICE, RANGE_ENDS, dimension_of_unit, slash_list_word
+from kgrag.answering.values import (
+    CURRENCY_CODES,
+    CURRENCY_SIGNS,
+    NUMBER_UNIT,
+    PRICE,
+    RANGE_ENDS,
+    dimension_of_unit,
+    slash_list_word,
+)
 
 STANDALONE_NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*")  # standalone numbers: "3.3", "1,000", "260"; not "ESP32"
 _PAGE_REF = re.compile(r"\bpp?\.\s?\d+(?:\s?[-–]\s?\d+)?")  # "p. 7", "pp. 4-5"
@@ -44,7 +52,7 @@ def number_value(raw: str) -> float | None:
         return None
 
 
-_CURRENCY = re.compile(r"(?:USD|EUR|GBP|CHF|JPY|CNY|[$€£¥])", re.IGNORECASE)
+_CURRENCY = re.compile(rf"{CURRENCY_CODES}|[{CURRENCY_SIGNS}]", re.IGNORECASE)
 # "List price (GBP): 389.00", "Current (mA): 12": a number after a label that names its unit in brackets
 _LABEL_UNIT = re.compile(BRACKET_UNIT.pattern + r"\s*[:=]\s*[-+−±~]?(\d+(?:[.,]\d+)*)")
 
@@ -62,8 +70,9 @@ def _column_dimensions(text: str) -> list[list[set[str]]]:
     header: list[set[str]] = []
     for line in text.split("\n"):
         cells = line.split("|")
-        named = [_bracket_keys(b.group(1)) if (b := BRACKET_UNIT.search(c)) and not any(ch.isdigit() for ch in c)
-                 else set() for c in cells] if len(cells) >= 2 else []
+        # a header writes no number; a row may bracket a symbol that reads as a unit ("Cadmium (Cd) | 100")
+        named = [_bracket_keys(b.group(1)) if (b := BRACKET_UNIT.search(c)) else set() for c in cells
+                 ] if len(cells) >= 2 and not any(ch.isdigit() for ch in line) else []
         if any(named):
             header = named
             out.append([set() for _ in cells])
@@ -77,25 +86,19 @@ def _column_dimensions(text: str) -> list[list[set[str]]]:
 
 def _row_dimensions(text: str) -> list[set[str]]:
     """Per line of `text`: what its bare numbers measure when it is a row of a table whose header ends in a "Unit"
-    column ("Symbol | Description | Min | Typ | Max | Unit" then "V IN | Input voltage | 6 | 7.0 | 32 | V": volts)
-    or names the last column's unit in brackets ("Substance | Maximum limit (ppm)" then "Cadmium (Cd) | 100": ppm, not
-    a bare 100 that could back any value); an empty set elsewhere."""
-    out, unit_table, column = [], False, set()
+    column ("Symbol | Description | Min | Typ | Max | Unit" then "V IN | Input voltage | 6 | 7.0 | 32 | V": volts); an
+    empty set elsewhere (a unit in a column's header brackets is `_column_dimensions`')."""
+    out, unit_table = [], False
     for line in text.split("\n"):
         cells = line.split("|")
-        bracket = BRACKET_UNIT.search(cells[-1]) if len(cells) >= 2 else None
-        if bracket and (keys := _unit_keys(bracket.group(1))) and not any(c.isdigit() for c in cells[-1]):
-            unit_table, column = False, keys  # "Substance | Maximum limit (ppm)": its column's unit
-            out.append(set())
-        elif len(cells) < 3:
+        if len(cells) < 3:
             unit_table = False
-            column = column if len(cells) == 2 else set()
-            out.append(column)
+            out.append(set())
         elif unit_column(cells[-1]):
-            unit_table, column = True, set()
+            unit_table = True
             out.append(set())
         else:
-            out.append(_unit_keys(cells[-1]) if unit_table else column)
+            out.append(_unit_keys(cells[-1]) if unit_table else set())
     return out
 
 

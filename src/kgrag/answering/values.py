@@ -85,7 +85,10 @@ def count_digits(number: str) -> str:
 # Not the digits of a model code: "KX-220s" (a plural) is no 220 s, "RS-485 A" no 485 A; "10-30 V" and
 # "25Hz-6.4 kHz" still end in a value.
 NUMBER_UNIT = re.compile(rf"(?<![\w.])(?<![A-Z]{{2}}-)({NUMBER}{MULTIPLIER})\s?(?:x\s?)?({_UNIT_ALT})(?![\w])")  # "8k bytes"
-PRICE = re.compile(r"(?:[$€£¥]\s?(\d[\d.,]*\d|\d))|(?:(\d[\d.,]*\d|\d)\s?(?:USD|EUR|GBP|dollars|euros)\b)")  # "$ 12.90", "12 USD"
+CURRENCY_SIGNS = "$€£¥"
+CURRENCY_CODES = "USD|EUR|GBP|CHF|JPY|CNY"  # a price's currency written after it, or as a column's unit ("Price (GBP)")
+PRICE = re.compile(rf"(?:[{CURRENCY_SIGNS}]\s?(\d[\d.,]*\d|\d))"
+                   rf"|(?:(\d[\d.,]*\d|\d)\s?(?:{CURRENCY_CODES}|dollars|euros)\b)")  # "$ 12.90", "12 USD"
 # A version: "5.0", "v1.2.3", "Rev 3", "version 2"; and a question asking one ("which kernel version").
 VERSION = re.compile(rf"(?<![\w.])[vV]?\d+(?:\.\d+)+(?!\w|\.\d)(?!\s?(?:{_UNIT_ALT})(?![\w]))"
                      r"|\b(?:v|ver|version|rev|revision)\.?\s?\d+(?:\.\d+)*\b", re.IGNORECASE)  # not a quantity: "3.3 V"
