@@ -91,7 +91,9 @@ _LABELS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = tuple(
 
 # "Could we use them in a blast freezer that runs at −35 °C?": whether a product works at a temperature the user
 # writes is read from its operating temperature rating
-_USE_AT = (re.compile(r"\b(?:operate|operating|run|runs|running|use|used|work|works|survive|suitable)\b", re.IGNORECASE),
+_USE_AT = (re.compile(r"\b(?:operate|operating|run|runs|running|use|used|work|works|survive|suitable|ok|okay|fine|"
+                      r"handle|handles|withstand|withstands|tolerate|tolerates|rated|function|functions)\b",
+                      re.IGNORECASE),
            ("operating", "temperature"))
 
 
@@ -111,8 +113,9 @@ def label_terms(question: str) -> list[str]:
 
 def with_aspect_words(text: str, question: str) -> str:
     """`text` (a search query) followed by the words datasheet rows write for the aspects an overview `question` asks
-    about: "Summarize the wireless connectivity of the A" also searches "wi-fi bluetooth …"."""
-    return " ".join([text, *aspect_terms(question)])
+    about ("Summarize the wireless connectivity of the A" also searches "wi-fi bluetooth …") and for a spec asked in a
+    user's words ("Is the A ok at −35 °C?" also searches "operating temperature", `label_terms`)."""
+    return " ".join([text, *dict.fromkeys([*aspect_terms(question), *label_terms(question)])])
 
 
 def labelled_by(unit: Unit, words: set[str]) -> bool:
