@@ -382,3 +382,44 @@ def test_a_typeset_minus_sign_is_a_minus() -> None:
     assert path == "rating" and text.startswith("Yes.") and "−35 °C is within this rating" in text
     text, path = _answer("Can the Zephyr Core operate at −45 °C?", items)
     assert path == "rating" and text.startswith("No.") and "−45 °C is below this rating" in text
+
+
+def test_a_title_leading_with_a_model_code_names_that_product() -> None:
+    """Makers title documents "TS-30 LoRaWAN Temperature Node — Datasheet", "VM-5 / VM-5HT Vibration Monitor –
+    Datasheet": the code leads a listed item and names the product, so its rating decides; "KX-220L …" does not name
+    the KX-220, nor "TS-30 Pro …" the TS-30."""
+    from kgrag.answering.names import title_names
+
+    assert title_names(["TS-30"], "TS-30 LoRaWAN Temperature Node — Datasheet")
+    assert title_names(["VM-5HT"], "VM-5 / VM-5HT Vibration Monitor – Datasheet | Lumisk Sensing")
+    assert title_names(["VM-5"], "Frequently Asked Questions – TS-30 and VM-5 | Lumisk Sensing")
+    assert title_names(["KX-220"], "Application Note AN-031: Choosing Between KX-220 and KX-220L")
+    assert not title_names(["KX-220"], "KX-220L Low-Power Remote I/O Module — Datasheet")
+    assert not title_names(["TS-30"], "TS-30 Pro LoRaWAN Node — Datasheet")
+    node = "Specifications\nParameter | Value\nOperating temperature | -40 °C to +85 °C"
+    items = [ContextItem("chunk", node, 0.5, "c1", "d1", {"path": "ts30.md",
+                                                          "title": "TS-30 LoRaWAN Temperature Node — Datasheet"})]
+    text, path = _answer("Is the TS-30 ok at -35 °C?", items)
+    assert path == "rating" and text.startswith("Yes.") and "-35 °C is within this rating [1]." in text
+
+
+def test_a_temperature_a_user_asks_about_in_own_words_searches_the_rating_label() -> None:
+    """"Is the A ok at −35 °C?" is answered by an "Operating temperature" row: the search and the focus also use the
+    label's words, which the question does not write."""
+    from kgrag.answering.aspects import label_terms, with_aspect_words
+
+    assert label_terms("Is the TS-30 ok at -35 °C?") == ["operating", "temperature"]
+    assert with_aspect_words("TS-30 ok -35 °C", "Is the TS-30 ok at -35 °C?").endswith("operating temperature")
+    assert label_terms("What is the accuracy at -35 °C?") == []  # no question of using it there
+
+
+def test_a_rating_written_after_a_product_is_asked_of_it_not_part_of_its_name() -> None:
+    """"is the DPX IP68?" asks the DPX's ingress rating: "DPX IP68" is no product the documents fail to mention."""
+    from kgrag.answering.terms import analyse
+
+    assert analyse("is the DPX IP68?").phrases == [["DPX"]]
+    assert analyse("Is the DPX-240 SIL2 certified?").phrases == [["DPX-240"]]
+    sheet = "Compliance sheet — DPX Series\nConnector code | IP rating\nC05 | IP68 (1 m water, 24 h)"
+    items = [ContextItem("chunk", sheet, 0.5, "c1", "d1", {"path": "doc.md", "title": "Compliance sheet — DPX Series"})]
+    text, _ = _answer("is the DPX IP68?", items)
+    assert "do not mention" not in text and "IP68 (1 m water, 24 h) [1]" in text
