@@ -436,3 +436,23 @@ def test_dates_and_an_interface_before_a_product_are_no_names_the_documents_miss
     question = "Which IP address does an Ethernet DPX use if no DHCP server answers?"
     text = "dpx series. ip mode dhcp. if no dhcp server answers within 60 s, the ethernet port uses 192.168.0.200/24."
     assert missing_names(question, analyse(question), text) == []
+
+
+def test_a_value_beyond_a_maximum_is_a_no_though_it_meets_a_minimum_of_the_series_guide() -> None:
+    """"750 Ω with a 24 V supply, will a DPX-220 work?": the series' guide ("DPX Series … Quick-Start Guide") is the
+    DPX-220's own; its "must not exceed 600 Ω" decides, and "needs at least 250 Ω" (met) does not make it a yes."""
+    from kgrag.answering.names import title_names
+
+    assert title_names(["DPX-220"], "DPX Series Smart Pressure Transmitters - Quick-Start Guide")
+    assert not title_names(["DPX-220"], "DPXL Series Smart Pressure Transmitters - Quick-Start Guide")
+    guide = ("Wiring\nThe total loop load must not exceed 600 Ω at 24 V DC. HART communication needs a loop load of "
+             "at least 250 Ω.\nSupply voltage (DPX-220, DPX-240): 10.5 … 32 V DC")
+    items = [ContextItem("chunk", guide, 0.5, "c1", "d1", {
+        "path": "qs.pdf", "title": "DPX Series Smart Pressure Transmitters - Quick-Start Guide"})]
+    text, path = _answer("My loop has a total load of 750 Ω. Will a DPX-220 work correctly?", items)
+    assert path == "rating" and text.startswith("No. ") and "750 Ω exceeds this rating [1]." in text
+    question = "My loop has a total load of 500 Ω. Will a DPX-220 work correctly?"  # between minimum and maximum:
+    context = Context(question=question, strategy="test", items=items, tokens=200, budget=2000)  # no verdict
+    answer = generate_answer(FakeLLM(replies=["Yes, 500 Ω is within 250 to 600 Ω [1]."]), question, context,
+                             mode="auto", focus_tokens=200)
+    assert context.info.get("answer_path") != "rating" and not answer.text.startswith("No.")

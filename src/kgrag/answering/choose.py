@@ -129,8 +129,10 @@ _REACH = re.compile(r"\b(?:range|distance|reach|cable|wire|wiring|length|span)\b
 # Two values of one unit under these words are the ends of a range ("thermal limits: -40 °C … 85 °C", "Min | Max").
 LIMITS = re.compile(r"\b(?:limits?|min(?:imum)?\b.*\bmax(?:imum)?|range|between)\b", re.IGNORECASE)
 _MAX, _MIN = r"max(?:imum)?", r"min(?:imum)?"
-# Words saying a single value is a limit, not a nominal value: "rated voltage 250 VAC", "up to 480 MHz".
-_LIMIT = re.compile(rf"(?:\b(?:{_MAX}|up to|rated|limit|≤|<)\W*(?:\w+\W+){{0,3}})$", re.IGNORECASE)
+# Words saying a single value is a limit, not a nominal value: "rated voltage 250 VAC", "up to 480 MHz", "must not
+# exceed 600 Ω".
+_LIMIT = re.compile(rf"(?:\b(?:{_MAX}|up to|rated|limit|(?:must|shall|should) not exceed|≤|<)\W*(?:\w+\W+){{0,3}})$",
+                    re.IGNORECASE)
 # Words saying a single value is a lower limit: "specified minimum input voltage is 4.5 V", "at least 7 V".
 _FLOOR = re.compile(rf"(?:\b(?:{_MIN}|at least|no less than|≥|>)\W*(?:\w+\W+){{0,3}})$", re.IGNORECASE)
 # The same words right after a value, ending it: "1024 mAh Minimum", "12 V max" (not "5 V max 500 mA": the next value's).

@@ -62,7 +62,8 @@ def title_names(phrase: list[str], title: str) -> bool:
     low = title.lower().rstrip(" ®™")  # "Arduino Portenta Breakout Board" names "Portenta Breakout" too
     if bool(phrase) and re.search(rf"(?<![a-z0-9]){pattern}(?:\s+{_KIND_WORD})?$", low) is not None:
         return True
-    if len(phrase) == 1 and PART.fullmatch(phrase[0]) and _lists_code(phrase[0].lower(), low):
+    if len(phrase) == 1 and PART.fullmatch(phrase[0]) and (_lists_code(phrase[0].lower(), low)
+                                                           or _series_of(phrase[0].lower(), low)):
         return True
     words = low.split()  # a fact's subject "Stella" for the question's "Arduino Stella": the name without its vendor
     return bool(words) and [w.lower() for w in phrase[-len(words):]] == words and len(phrase) > len(words)
@@ -71,6 +72,14 @@ def title_names(phrase: list[str], title: str) -> bool:
 _TITLE_PARTS = re.compile(r"\s+[-—–|]\s+|:\s+")  # "TS-30 LoRaWAN Temperature Node — Datasheet | Lumisk"
 _TITLE_ITEMS = re.compile(r"\s*/\s*|\s*,\s*|\s+(?:and|vs\.?|versus)\s+")  # "VM-5 / VM-5HT Vibration Monitor"
 _VARIANT_WORD = re.compile(r"^(?:[a-z]{1,3}|pro|plus|max|mini|lite|ultra)$")  # "TS-30 Pro", "VM-5 HT": another model
+
+
+def _series_of(code: str, title: str) -> bool:
+    """A (lower-cased) title about the series a model code belongs to: "DPX Series Smart Pressure Transmitters –
+    Quick-Start Guide" covers the DPX-220 (the code's letters before its number, then "series" or "family")."""
+    stem = re.match(r"[a-z]{2,}(?=-?\d)", code)
+    return stem is not None and re.search(rf"(?<![\w-]){stem.group(0)}\s+(?:series|family|product line)\b",
+                                          title) is not None
 
 
 def _lists_code(code: str, title: str) -> bool:

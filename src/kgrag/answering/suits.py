@@ -18,6 +18,7 @@ from kgrag.answering.choose import (
     LIMITS,
     MISSED_NOMINAL,
     fit,
+    judge,
     missed_how,
     need_terms,
     quote_unit,
@@ -164,7 +165,7 @@ def try_suits(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) ->
         readings = [read_value(v, need, about) for v in values]
         own = [s for s in about if asked & value_dimensions(s.unit.value_text())]
         own = [s for s in own if words_found(need, content_terms(s.unit.scoped()))] or own  # about the need if any is
-        missed = [n for n, r in enumerate(readings) if r.misses and not r.fits]
+        missed = [n for n, r in enumerate(readings) if r.misses and (not r.fits or _beyond_the_other_side(r, values[n]))]
         if missed:  # one product of the pair rated below what is asked decides it: a range or limit missed first
             how = {n: _beyond(readings[n].misses, values[n]) for n in missed}
             n = min(missed, key=lambda n: how[n][0] == MISSED_NOMINAL)
@@ -177,6 +178,15 @@ def try_suits(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) ->
             "this rating" if len({id(u) for u in units}) == 1 else "these ratings")
         return _decided("Yes.", units, [s for _, own in sides for s in own], titles, products[0], why)
     return None
+
+
+def _beyond_the_other_side(reading: Reading, value: tuple[float, str, bool]) -> bool:
+    """The value exceeds a maximum while it only meets minimums ("750 Ω" against "must not exceed 600 Ω" and "HART
+    needs at least 250 Ω"), or is below a minimum while it only keeps under maximums: both bounds apply, it misses."""
+    kinds = [{kind for ok, kind in judge(s.unit.value_text(), value) if ok} for s in reading.fits]
+    hows = {missed_how(s.unit.value_text(), value) for s in reading.misses}
+    return (all(k == {"floor"} for k in kinds) and "exceeds" in hows
+            or all(k == {"limit"} for k in kinds) and "is below" in hows)
 
 
 def _beyond(misses: list[Scored], value: tuple[float, str, bool]) -> tuple[str, Scored]:
