@@ -223,7 +223,8 @@ def try_extract(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) 
     if not q.wants_value or not ranked or q.compares:  # a comparison needs both sides (answering/compare.py)
         return None
     if not q.names and not q.wants_name:  # "What parameters influence how the robot rotates?": nothing named to
-        return None  # quote a value of ("Which board measures ozone?" is answered by the quoted row's product)
+        return named_row(q, ranked, titles)  # quote a value of ("Which board measures ozone?" is answered by the
+        # quoted row's product), unless a row's key is named ("How fast is an express repair …?")
     fits: list[Scored] = []
     owned = any(s.own for s in ranked)  # the named product's own documents are in the context: quote only them
     for s in ranked[:COUNT_CANDIDATES if q.count_of else CANDIDATES]:  # the best few: the top may be a heading
@@ -260,6 +261,24 @@ def try_extract(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) 
     first = min(tied, key=lambda s: (s.unit.block, s.unit.pos))  # a datasheet lists the main part's values first
     one_passage = all(s.unit.block == first.unit.block and not FACT_SUBJECT.match(s.unit.heading) for s in tied)
     best = first if one_passage else max(tied, key=lambda s: s.score)  # (graph facts come best first already)
+    return Extraction(best.unit, answer_text(q, best.unit, titles.get(best.unit.block, "")), best.score)
+
+
+_BRACKETED = re.compile(r"\([^)]*\)")  # "Express repair (DPX-220, DPX-240)": what the row applies to
+
+
+def named_row(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) -> Extraction | None:
+    """The one table row among the best-ranked units whose first cell the question names in two words or more ("How
+    fast is an express repair and what does it cost?" over "Service | Turnaround | Charge" / "Express repair
+    (DPX-220, DPX-240) | 3 working days | Surcharge EUR 180"; a bracket says what it applies to): what it asks is in
+    that row's cells, under column names the question need not use. None when no row, or more than one of a table,
+    is named so."""
+    named = [s for s in ranked[:CANDIDATES] if s.unit.kind == "row" and s.unit.header
+             and len(key := content_terms(_BRACKETED.sub(" ", s.unit.text.split("|", 1)[0]))) >= 2 and key <= q.terms]
+    tables = {(s.unit.block, s.unit.header) for s in named}
+    if len(named) != 1 or len(tables) != 1:
+        return None
+    best = named[0]
     return Extraction(best.unit, answer_text(q, best.unit, titles.get(best.unit.block, "")), best.score)
 
 

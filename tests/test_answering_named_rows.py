@@ -1,0 +1,29 @@
+"""A question naming a table row's key ("How fast is an express repair and what does it cost?"): the row is quoted,
+whatever words its column names use ("Turnaround", "Charge"), without an LLM call."""
+
+from __future__ import annotations
+
+from kgrag.answer import generate_answer
+from kgrag.models.fake import FakeLLM
+from kgrag.types import Context, ContextItem
+
+POLICY = ("Repair services\nService | Turnaround | Charge\n"
+          "Standard repair (DPX-220, DPX-240) | 10 working days | Free under warranty, otherwise per quotation\n"
+          "Express repair (DPX-220, DPX-240) | 3 working days | Surcharge EUR 180 per unit\n"
+          "DPX-260 repair including Ex routine test | 15 working days | Express repair not available")
+
+
+def _answer(question: str) -> tuple[str, str]:
+    items = [ContextItem("chunk", POLICY, 0.5, "c1", "d1", {"path": "policy.html", "title": "Warranty and RMA Policy"})]
+    context = Context(question=question, strategy="test", items=items, tokens=200, budget=2000)
+    answer = generate_answer(FakeLLM(replies=[]), question, context, mode="auto", focus_tokens=200)  # no LLM call
+    return answer.text, str(context.info.get("answer_path"))
+
+
+def test_the_row_a_question_names_is_quoted_with_its_cells() -> None:
+    text, path = _answer("How fast is an express repair and what does it cost?")
+    assert path == "extractive"
+    assert text.startswith("Warranty and RMA Policy: Service: Express repair (DPX-220, DPX-240); Turnaround: 3 working "
+                           "days; Charge: Surcharge EUR 180 per unit [1].")
+    text, _ = _answer("how long does a standard repair take")
+    assert "Standard repair (DPX-220, DPX-240); Turnaround: 10 working days" in text.split("[1]")[0]
