@@ -13,7 +13,7 @@ from kgrag.answering.asks import TOKEN, asks_overview
 from kgrag.answering.refusal import CITE
 from kgrag.answering.terms import QuestionTerms
 from kgrag.answering.units import block_units
-from kgrag.answering.values import NUMBER_UNIT, PART
+from kgrag.answering.values import NUMBER_UNIT
 from kgrag.answering.words import content_terms, words_found
 from kgrag.graph.keys import GENERIC_WORDS
 from kgrag.graph.rules_patterns import INTERFACE
@@ -56,44 +56,13 @@ _KIND_WORD = r"(?:board|shield|carrier|kit|module|adapter)"  # what a title may 
 
 def title_names(phrase: list[str], title: str) -> bool:
     """A document title ends with the name ("Arduino Nicla Vision" names "Nicla Vision"; "Arduino Nano 33 BLE Sense"
-    does not name "Nano 33 BLE", another product), or is the name's last words ("Stella" for "Arduino Stella"), or
-    lists the model code as one of the products it is about (`_lists_code`)."""
+    does not name "Nano 33 BLE", another product), or is the name's last words ("Stella" for "Arduino Stella")."""
     pattern = r"[\s®™]+".join(re.escape(w.lower()) for w in phrase)
     low = title.lower().rstrip(" ®™")  # "Arduino Portenta Breakout Board" names "Portenta Breakout" too
     if bool(phrase) and re.search(rf"(?<![a-z0-9]){pattern}(?:\s+{_KIND_WORD})?$", low) is not None:
         return True
-    if len(phrase) == 1 and PART.fullmatch(phrase[0]) and (_lists_code(phrase[0].lower(), low)
-                                                           or _series_of(phrase[0].lower(), low)):
-        return True
     words = low.split()  # a fact's subject "Stella" for the question's "Arduino Stella": the name without its vendor
     return bool(words) and [w.lower() for w in phrase[-len(words):]] == words and len(phrase) > len(words)
-
-
-_TITLE_PARTS = re.compile(r"\s+[-—–|]\s+|:\s+")  # "TS-30 LoRaWAN Temperature Node — Datasheet | Lumisk"
-_TITLE_ITEMS = re.compile(r"\s*/\s*|\s*,\s*|\s+(?:and|vs\.?|versus)\s+")  # "VM-5 / VM-5HT Vibration Monitor"
-_VARIANT_WORD = re.compile(r"^(?:[a-z]{1,3}|pro|plus|max|mini|lite|ultra)$")  # "TS-30 Pro", "VM-5 HT": another model
-
-
-def _series_of(code: str, title: str) -> bool:
-    """A (lower-cased) title about the series a model code belongs to: "DPX Series Smart Pressure Transmitters –
-    Quick-Start Guide" covers the DPX-220 (the code's letters before its number, then "series" or "family")."""
-    stem = re.match(r"[a-z]{2,}(?=-?\d)", code)
-    return stem is not None and re.search(rf"(?<![\w-]){stem.group(0)}\s+(?:series|family|product line)\b",
-                                          title) is not None
-
-
-def _lists_code(code: str, title: str) -> bool:
-    """A (lower-cased) title names a model code the way makers title their documents: a listed item that starts
-    with the code followed by what the product is ("KX-410 Edge Gateway – Firmware Release Notes", "VM-5 / VM-5HT
-    Vibration Monitor"), or ends with it ("Choosing Between KX-220 and KX-220L"); "TS-30 Pro …" is another model."""
-    for part in _TITLE_PARTS.split(title):
-        for item in _TITLE_ITEMS.split(part):
-            words = item.split()
-            if words and words[-1] == code:
-                return True
-            if words and words[0] == code and (len(words) == 1 or not _VARIANT_WORD.match(words[1])):
-                return True
-    return False
 
 
 def missing_names(question: str, q: QuestionTerms, names_text: str, titles: Sequence[str] = (),
