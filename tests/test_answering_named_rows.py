@@ -25,5 +25,15 @@ def test_the_row_a_question_names_is_quoted_with_its_cells() -> None:
     assert path == "extractive"
     assert text.startswith("Warranty and RMA Policy: Service: Express repair (DPX-220, DPX-240); Turnaround: 3 working "
                            "days; Charge: Surcharge EUR 180 per unit [1].")
-    text, _ = _answer("how long does a standard repair take")
+    text, _ = _answer("what does a standard repair cost")
     assert "Standard repair (DPX-220, DPX-240); Turnaround: 10 working days" in text.split("[1]")[0]
+
+
+def test_a_named_row_without_the_asked_quantity_is_no_answer() -> None:
+    """"What air pressure does an express repair need?" asks a pressure the row does not state."""
+    items = [ContextItem("chunk", POLICY, 0.5, "c1", "d1", {"path": "policy.html", "title": "Warranty and RMA Policy"})]
+    question = "What air pressure does an express repair need?"
+    context = Context(question=question, strategy="test", items=items, tokens=200, budget=2000)
+    generate_answer(FakeLLM(replies=["The documents do not contain the answer."]), question, context, mode="auto",
+                    focus_tokens=200)
+    assert context.info.get("answer_path") != "extractive"

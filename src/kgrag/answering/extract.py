@@ -271,10 +271,12 @@ def named_row(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) ->
     """The one table row among the best-ranked units whose first cell the question names in two words or more ("How
     fast is an express repair and what does it cost?" over "Service | Turnaround | Charge" / "Express repair
     (DPX-220, DPX-240) | 3 working days | Surcharge EUR 180"; a bracket says what it applies to): what it asks is in
-    that row's cells, under column names the question need not use. None when no row, or more than one of a table,
-    is named so."""
+    that row's cells, under column names the question need not use; a row that states no value of the quantity asked
+    ("What air pressure does the air purge collar need?" over its part-number row) does not answer. None when no row,
+    or more than one of a table, is named so."""
     named = [s for s in ranked[:CANDIDATES] if s.unit.kind == "row" and s.unit.header
-             and len(key := content_terms(_BRACKETED.sub(" ", s.unit.text.split("|", 1)[0]))) >= 2 and key <= q.terms]
+             and len(key := content_terms(_BRACKETED.sub(" ", s.unit.text.split("|", 1)[0]))) >= 2 and key <= q.terms
+             and (not q.dimensions or q.dimensions & value_dimensions(s.unit.text))]  # the asked quantity, if any
     tables = {(s.unit.block, s.unit.header) for s in named}
     if len(named) != 1 or len(tables) != 1:
         return None
