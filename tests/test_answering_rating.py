@@ -414,19 +414,6 @@ def test_a_rating_written_after_a_product_is_asked_of_it_not_part_of_its_name() 
     assert "do not mention" not in text and "IP68 (1 m water, 24 h) [1]" in text
 
 
-def test_dates_and_an_interface_before_a_product_are_no_names_the_documents_miss() -> None:
-    """"delivered on 15 March 2023 and failed in June 2025" writes when, not products; "an Ethernet DPX" is the DPX's
-    Ethernet version: neither is a name the answer may say the documents do not mention."""
-    from kgrag.answering.names import missing_names
-    from kgrag.answering.terms import analyse
-
-    q = analyse("A DPX-240 delivered on 15 March 2023 failed in June 2025. Is it still under warranty?")
-    assert q.phrases == [["DPX-240"]]
-    question = "Which IP address does an Ethernet DPX use if no DHCP server answers?"
-    text = "dpx series. ip mode dhcp. if no dhcp server answers within 60 s, the ethernet port uses 192.168.0.200/24."
-    assert missing_names(question, analyse(question), text) == []
-
-
 def test_a_value_beyond_a_maximum_is_a_no_though_it_meets_a_minimum() -> None:
     """"750 Ω with a 24 V supply, will a DPX-220 work?": "must not exceed 600 Ω" decides, and "needs at least 250 Ω"
     (met) does not make it a yes."""

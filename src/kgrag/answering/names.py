@@ -16,7 +16,6 @@ from kgrag.answering.units import block_units
 from kgrag.answering.values import NUMBER_UNIT
 from kgrag.answering.words import content_terms, words_found
 from kgrag.graph.keys import GENERIC_WORDS
-from kgrag.graph.rules_patterns import INTERFACE
 from kgrag.ingest.clean import squash
 
 _QUOTED = re.compile(r"(?<![\w'’])['\"‘“]([^'\"‘’“”]+)['\"’”](?!\w)")
@@ -86,9 +85,6 @@ def missing_names(question: str, q: QuestionTerms, names_text: str, titles: Sequ
                 and not _product_after_its_chip(phrase, parts, names_text, lowered, rows)):
             missing = [n for n in missing if n not in phrase]  # "Microchip ATECC608A": the part is what is named
             continue  # (not "Arduino Nano ESP32": a product named after its chip is more than the chip)
-        if (len(phrase) > 1 and INTERFACE.fullmatch(phrase[0]) and name_found(phrase[0], names_text)
-                and named_whole(phrase[1:], names_text, squashed)):  # "an Ethernet DPX": the DPX's Ethernet version
-            continue  # (not "Bluetooth EDR" where the context has only "Bluetooth LE": a mode it lacks)
         phrase = trim_class_words(trim_figures(trim_class_words(phrase)))  # "the Nicla Voice Board": the datasheet
         if len(phrase) < 2 or any(w.lower() in quoted for w in phrase):  # says "Nicla Voice"; "its 2MP camera"
             continue

@@ -201,16 +201,6 @@ def _rating_code(tokens: list[str], i: int) -> bool:
 
 
 _RATING_WORDS = frozenset({"rating", "code", "class", "level", "protection"})
-_MONTH = re.compile(r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.?|January|February|March|April|June|July|"
-                    r"August|September|October|November|December")
-_DAY_OR_YEAR = re.compile(r"\d{1,2}(?:st|nd|rd|th)?|\d{4}")
-
-
-def _date(tokens: list[str], i: int) -> bool:
-    """A month written with its day or year ("delivered on 15 March 2023", "in June 2025"): when, not a name."""
-    return _MONTH.fullmatch(tokens[i]) is not None and (
-        i + 1 < len(tokens) and _DAY_OR_YEAR.fullmatch(tokens[i + 1]) is not None
-        or i > 0 and _DAY_OR_YEAR.fullmatch(tokens[i - 1]) is not None)
 RATING = re.compile(rf"(?:{'|'.join(sorted(RATING_CODES))})-?\d{{1,2}}[A-Z]?")  # "IP68", "IP69K", "IK08", "SIL2"
 
 
@@ -248,7 +238,7 @@ def analyse(question: str) -> QuestionTerms:
             asked.append(tok)
             continue
         first = i == 0 or bool(SENTENCE_END.search(question, matches[i - 1].end(), matches[i].start()))
-        if (CHEMICAL.fullmatch(tok) or value_unit(tokens, i) or _rating_code(tokens, i) or _date(tokens, i)  # "CO2": what a sensor
+        if (CHEMICAL.fullmatch(tok) or value_unit(tokens, i) or _rating_code(tokens, i)  # "CO2": what a sensor
                 or _glued_value(tok) and fold(tokens[i + 1] if i + 1 < len(tokens) else "") not in _RAIL_WORDS
                 or i > 0 and tokens[i - 1].lower() in ("degree", "degrees")):  # measures, not a part it has; "60 V":
             asked.append(tok)  # a value's unit, and so is "degrees Celsius"; "IP rating": what is asked
