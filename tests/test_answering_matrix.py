@@ -79,3 +79,13 @@ def test_a_row_named_by_its_part_number_is_read_as_the_row() -> None:
         "ZX-40: ✓ [1].")
     assert str(_answer("Does the ACC-104 fit the ZX-40?")).startswith("Yes. ")
     assert _answer("Does the ACC-999 fit the ZX-40?") is None
+
+
+def test_a_hyphen_joined_row_label_typed_as_two_words_is_named() -> None:
+    """"pan tilt mount" names the "Pan-tilt mount" row: a hyphen-joined label is written when its words are."""
+    from kgrag.answering.words import all_written
+
+    assert (_answer("does the pan tilt mount fit the ZX-20S") or "").startswith("Yes. Zephyr accessory compatibility: "
+                                                                                "Accessory: Pan-tilt mount;")
+    assert all_written({"pan-tilt", "mount"}, {"pan", "tilt", "mount"}) and not all_written({"pan-tilt"}, {"pan"})
+    assert not all_written({"wi-fi"}, {"module"})  # a hyphen-joined word of short parts is not its parts

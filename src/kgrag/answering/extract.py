@@ -41,7 +41,7 @@ from kgrag.answering.values import (
     without_values_of,
     writes_values_of,
 )
-from kgrag.answering.words import content_terms, fold, term_list, words_found
+from kgrag.answering.words import all_written, content_terms, fold, term_list, words_found
 from kgrag.graph.datasheet.vocab import SKU, TYPE_WORDS
 from kgrag.ingest.clean import squash
 
@@ -275,7 +275,8 @@ def named_row(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) ->
     ("What air pressure does the air purge collar need?" over its part-number row) does not answer. None when no row,
     or more than one of a table, is named so."""
     named = [s for s in ranked[:CANDIDATES] if s.unit.kind == "row" and s.unit.header
-             and len(key := content_terms(_BRACKETED.sub(" ", s.unit.text.split("|", 1)[0]))) >= 2 and key <= q.terms
+             and len(key := content_terms(_BRACKETED.sub(" ", s.unit.text.split("|", 1)[0]))) >= 2
+             and all_written(key, q.terms)
              and (not q.dimensions or q.dimensions & value_dimensions(s.unit.text))]  # the asked quantity, if any
     tables = {(s.unit.block, s.unit.header) for s in named}
     if len(named) != 1 or len(tables) != 1:

@@ -85,6 +85,13 @@ def words_found(asked: Iterable[str], words: set[str]) -> set[str]:
     return {a for a in asked if a in words or stem(a) in stems}
 
 
+def all_written(terms: Iterable[str], words: set[str]) -> bool:
+    """Every one of `terms` is in `words`, a hyphen-joined one also when its words of three letters or more are
+    ("pan-tilt" in "pan tilt mount"; a row label a user types without its hyphen)."""
+    return all(t in words or bool(parts := [p for p in t.split("-") if len(p) > 2]) and "-" in t
+               and all(p in words for p in parts) for t in terms)
+
+
 def stem(word: str) -> str:
     """The first five letters of a longer word: "diagonally" meets "diagonal", "measured" meets "measurement"; a model
     code without its hyphens, as users type it: "dpx260" meets "dpx-260"."""
