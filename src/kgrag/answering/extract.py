@@ -41,7 +41,7 @@ from kgrag.answering.values import (
     without_values_of,
     writes_values_of,
 )
-from kgrag.answering.words import all_written, content_terms, fold, term_list, words_found
+from kgrag.answering.words import all_written, content_terms, fold, stem, term_list, words_found
 from kgrag.graph.datasheet.vocab import SKU, TYPE_WORDS
 from kgrag.ingest.clean import squash
 
@@ -104,10 +104,10 @@ def states_value(q: QuestionTerms, unit: Unit) -> bool:
     values = without_values_of(unit.value_text(), q.text)  # "24V" in "the 24V IN pin" names the pin
     if q.dimensions and not q.wants_name:  # "up to what distance": a part number is no length,
         return has_value(without_tolerances(values, q.attributes))  # nor an accuracy ("±10 cm") an asked length
-    asked = {p.lower() for p in q.parts}
+    asked = {stem(p.lower()) for p in q.parts}  # "gw500" asks about the "GW-500" a passage names: no new part
     skus = {m.lower() for m in SKU.findall(unit.display())}  # a product's order code ("SKU: ABX00102") is no part of it
     new_parts = [p for p in part_numbers(unit.text)
-                 if p.lower() not in asked and p.lower() not in skus and not REVISION.fullmatch(p)]  # "Rev2"
+                 if stem(p.lower()) not in asked and p.lower() not in skus and not REVISION.fullmatch(p)]  # "Rev2"
     if q.wants_name and q.attributes & CLASS_WORDS and not asks_product(q):  # "Which relay IC …": a board position
         new_parts = [p for p in new_parts if not BOARD_POSITION.fullmatch(p)]  # ("J11", "U3") names no part
     if new_parts and (not q.wants_name or names_the_kind(q, unit)):

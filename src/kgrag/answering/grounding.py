@@ -71,6 +71,26 @@ def unsupported_values(reply: str, sources: Iterable[str]) -> list[str]:
             if not (uses.get(value, set()) & (dims if MONEY in dims else dims | {BARE}))]
 
 
+def unsupported_counts(question: str, reply: str, sources: Iterable[str]) -> list[str]:
+    """The counts a reply gives for a how-many question ("The GW-500 has 6 Modbus devices") that no source writes as
+    a count (a number without a unit, or in words): a number the sources write only with a unit ("6 W") counts
+    nothing, and a small model takes one from a nearby row."""
+    if not analyse(question).count_of:
+        return []
+    sources = list(sources)
+    uses: dict[str, set[str]] = defaultdict(set)
+    for text in sources:
+        for value, dims in number_uses(text).items():
+            uses[value] |= dims
+    words = {count_digits(w) for w in re.findall(rf"\b(?:{NUMBER_WORDS})\b", " ".join(sources), re.IGNORECASE)
+             if not w.isdigit()}  # "two RS-485 ports"
+    text = CITE.sub(" ", reply)
+    counts = [number_form(m.group(0)) for m in STANDALONE_NUMBER.finditer(text)  # not a unit's value, nor a code's
+              if not NUMBER_UNIT.match(text, m.start()) and not JOINED_WORD.match(text, m.end())  # number ("GW-500")
+              and not text[:m.start()].endswith("-")]
+    return [n for n in dict.fromkeys(counts) if BARE not in uses.get(n, set()) and n not in words]
+
+
 def cut_ranges(reply: str, sources: Iterable[str]) -> list[str]:
     """Stated quantities of `reply` that the sources write only as one end of a range the reply does not give whole:
     "1.5 mm²" for "1.5 to 2.5 mm²" (a small model keeps the first number of a range)."""
@@ -274,7 +294,8 @@ def reply_problems(question: str, reply: str, sources: Sequence[tuple[str, str]]
     text) of every block the model could read."""
     texts = [question, *(text for _, text in sources)]
     found: dict[str, Any] = {
-        "unsupported_values": unsupported_values(reply, texts) + unsupported_designations(reply, texts) + (
+        "unsupported_values": unsupported_values(reply, texts) + unsupported_designations(reply, texts)
+        + unsupported_counts(question, reply, texts) + (
             unsupported_versions(reply, texts) if _VERSION_WORD.search(question) else []),  # "which version of the
         # Matter specification …": a version, whatever "version of the X" means elsewhere (a variant, `ASKS_VERSION`)
         "unsupported_names": made_up_names(reply, texts),  # "English, Spanish, …" where no source names a language

@@ -22,9 +22,10 @@ STANDALONE_NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*")  # standalone numbe
 _PAGE_REF = re.compile(r"\bpp?\.\s?\d+(?:\s?[-–]\s?\d+)?")  # "p. 7", "pp. 4-5"
 BARE = ""  # a number written without a unit after it (a table cell whose unit is in the header, a count)
 MONEY = "price"  # a number written as a price ("$ 12.90", "12 USD"): only a price backs one
-# "10 USB-C Connector", "2.5 HS3003 Sensor", "section: 2 Features > 2.1 General": the number of a heading, a figure's
-# legend or a list item, no value and no version; at the start of a line or in a block header's section path
-_HEADING_NUMBER = re.compile(r"(?m)(?:^|(?<=section: )|(?<= > ))\d{1,3}(?:\.\d{1,2}){0,3}(?= [A-Z][^|\n]*$)")
+# "10 USB-C Connector", "2.5 HS3003 Sensor", "6. Troubleshooting", "section: 2 Features > 2.1 General": the number of a
+# heading, a figure's legend or a list item, no value and no version; at the start of a line or in a block header's
+# section path
+_HEADING_NUMBER = re.compile(r"(?m)(?:^|(?<=section: )|(?<= > ))\d{1,3}(?:\.\d{1,2}){0,3}\.?(?= [A-Z][^|\n]*$)")
 _HYPHEN_UNIT = re.compile(r"-([A-Za-zµμΩ°]{1,4})(?![\w-])")  # a unit joined by a hyphen: "2.5-A", "12-bit"
 # Letters glued to a number or joined by a hyphen: "2D", "2-way", "EE2-5NU-L" name a kind or a part; "2x" counts, and
 # "480x800" is a grid

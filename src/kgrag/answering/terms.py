@@ -42,6 +42,11 @@ _LISTED = re.compile(r"\b(?:and|or)\b", re.IGNORECASE)  # an asked head naming s
 # "How many Modulino nodes come with …" has no auxiliary verb for _ASKED_HEAD: the counted thing is the first plural
 # within three words of "how many" (the words before it may be a name, so they stay out of the asked head).
 _HOW_MANY = re.compile(r"^\s*how\s+many\s+(?:[\w\-/+]+\s+){0,2}?([A-Za-z][\w\-/+]*s)\b", re.IGNORECASE)
+# "the (maximum) number of Modbus devices": a count asked without "how many" (not a part or serial number "of" a thing)
+_NUMBER_OF = re.compile(r"\b(\w+)\s+number\s+of\s+(?:[\w\-/+]+\s+){0,2}([A-Za-z][\w\-/+]*s)\b", re.IGNORECASE)
+_ASKS_OTHER = re.compile(r"\s*(?:which|who|whose|where|when|why|how)\b", re.IGNORECASE)
+_NAMED_NUMBERS = frozenset({"part", "serial", "order", "model", "article", "catalog", "catalogue", "version",
+                            "register", "phone", "ticket", "case", "item", "reference", "lot", "batch"})
 # "We switch a pump many times a day. How many cycles …", "For the volume control, how many pulses per turn …": a
 # how-many question after the user's situation (a sentence or a clause before it, a hedge such as "roughly")
 _LATER_HOW_MANY = re.compile(r"(?:[.?!]|,(?! and\b))\s+(?:(?:roughly|about|approximately|exactly)\s+)?(?=how\s+many\b)",
@@ -150,7 +155,9 @@ def counted_thing(question: str, head: list[str]) -> str:
         m = _HOW_MANY.match(question[later.end():])
         return fold(m.group(1)) if m else ""
     if not re.match(r"\s*how\s+many\b", question, re.IGNORECASE):
-        return ""
+        m = _NUMBER_OF.search(question)  # "what is the max number of Modbus devices on the GW-500?" (not "Which
+        return fold(m.group(2)) if m and m.group(1).lower() not in _NAMED_NUMBERS and not _ASKS_OTHER.match(
+            question) else ""  # interface is used by the largest number of products?")
     if head:
         return fold(head[-1])
     m = _HOW_MANY.match(question)
