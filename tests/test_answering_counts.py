@@ -35,3 +35,13 @@ def test_a_passage_naming_the_asked_product_with_its_hyphen_names_no_new_part() 
 
 def test_a_which_question_about_the_largest_number_of_things_asks_no_count() -> None:
     assert analyse("Which interface is used by the largest number of products?").count_of == ""
+
+
+def test_a_sentence_only_about_the_sources_is_dropped_from_a_reply() -> None:
+    """"The source number is [1]." and "The data is provided in [1]." say nothing about the product."""
+    from kgrag.answering.tidy import tidy_reply
+
+    assert tidy_reply("It costs 389.00 GBP [2]. The source number is [1].", False) == "It costs 389.00 GBP [2]."
+    assert tidy_reply("It draws 0.67 mA [1]. The data is provided in [1] [1].", False) == "It draws 0.67 mA [1]."
+    assert tidy_reply("The source number is [1].", False) == "The source number is [1]."  # nothing else said
+    assert tidy_reply("See the pinout for the number of pins [1]. It has 14 pins [2].", False).startswith("See the")

@@ -115,8 +115,26 @@ def without_closing_refusal(reply: str) -> str:
     return kept
 
 
+# Words of a sentence about the sources rather than the product: "The source number is [1].", "The data is provided in
+# [1] [1]." (a small model's habit of talking about its prompt)
+_SOURCE_TALK = frozenset({"source", "number", "data", "provide", "provided", "document", "reference", "cited",
+                          "citation", "information", "given", "found", "listed", "see", "mentioned", "stated"})
+
+
+def without_source_talk(reply: str) -> str:
+    """`reply` without the sentences that only talk about its sources (every content word one of `_SOURCE_TALK`, no
+    number besides citation markers); kept when nothing else is said."""
+    lines = []
+    for line in reply.splitlines():
+        kept = [s for s in split_sentences(line) if not (said_in(s)[0] and said_in(s)[0] <= _SOURCE_TALK
+                                                         and not re.search(r"\d", CITE.sub(" ", s)))]
+        lines.append(" ".join(kept))
+    text = re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
+    return text if text else reply
+
+
 def tidy_reply(reply: str, truncated: bool) -> str:
-    """The reply without repeated sentences, copied source headers and a refusal closing a stated value and, when
-    the model hit its token limit, without its cut-off end."""
-    text = without_closing_refusal(without_source_headers(without_repeats(reply)))
+    """The reply without repeated sentences, copied source headers, sentences about its sources and a refusal
+    closing a stated value and, when the model hit its token limit, without its cut-off end."""
+    text = without_closing_refusal(without_source_talk(without_source_headers(without_repeats(reply))))
     return without_cut_end(text) if truncated else text
