@@ -60,13 +60,20 @@ _YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
 _VERSION_WORD = re.compile(r"\bversions?\b", re.IGNORECASE)
 _HOW_ADJECTIVE = re.compile(r"^\s*how\s+(\w+)", re.IGNORECASE)  # "how long", "how fast", "how heavy": the asked quantity
 
-def unsupported_values(reply: str, sources: Iterable[str]) -> list[str]:
-    """The stated quantities of `reply` that no source gives: the number is absent, or written only with units
-    of other quantities (the question counts as a source)."""
+
+def _number_uses_of(sources: Iterable[str]) -> dict[str, set[str]]:
+    """`number_uses` of every source together: each number -> every quantity some source writes it with."""
     uses: dict[str, set[str]] = defaultdict(set)
     for text in sources:
         for value, dims in number_uses(text).items():
             uses[value] |= dims
+    return uses
+
+
+def unsupported_values(reply: str, sources: Iterable[str]) -> list[str]:
+    """The stated quantities of `reply` that no source gives: the number is absent, or written only with units
+    of other quantities (the question counts as a source)."""
+    uses = _number_uses_of(sources)
     return [value for value, dims in stated_values(reply)
             if not (uses.get(value, set()) & (dims if MONEY in dims else dims | {BARE}))]
 
@@ -78,10 +85,7 @@ def unsupported_counts(question: str, reply: str, sources: Iterable[str]) -> lis
     if not analyse(question).count_of:
         return []
     sources = list(sources)
-    uses: dict[str, set[str]] = defaultdict(set)
-    for text in sources:
-        for value, dims in number_uses(text).items():
-            uses[value] |= dims
+    uses = _number_uses_of(sources)
     words = {count_digits(w) for w in re.findall(rf"\b(?:{NUMBER_WORDS})\b", " ".join(sources), re.IGNORECASE)
              if not w.isdigit()}  # "two RS-485 ports"
     text = CITE.sub(" ", reply)
