@@ -126,8 +126,8 @@ def without_source_talk(reply: str) -> str:
     number besides citation markers); kept when nothing else is said."""
     lines = []
     for line in reply.splitlines():
-        kept = [s for s in split_sentences(line) if not (said_in(s)[0] and said_in(s)[0] <= _SOURCE_TALK
-                                                         and not re.search(r"\d", CITE.sub(" ", s)))]
+        kept = [s for s in split_sentences(line) if not (
+            (terms := said_in(s)[0]) and terms <= _SOURCE_TALK and not re.search(r"\d", CITE.sub(" ", s)))]
         lines.append(" ".join(kept))
     text = re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
     return text if text else reply

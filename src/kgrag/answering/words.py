@@ -88,8 +88,13 @@ def words_found(asked: Iterable[str], words: set[str]) -> set[str]:
 def all_written(terms: Iterable[str], words: set[str]) -> bool:
     """Every one of `terms` is in `words`, a hyphen-joined one also when its words of three letters or more are
     ("pan-tilt" in "pan tilt mount"; a row label a user types without its hyphen)."""
-    return all(t in words or bool(parts := [p for p in t.split("-") if len(p) > 2]) and "-" in t
-               and all(p in words for p in parts) for t in terms)
+    return all(t in words or _parts_written(t, words) for t in terms)
+
+
+def _parts_written(term: str, words: set[str]) -> bool:
+    """A hyphen-joined term whose words of three letters or more are all in `words` ("pan-tilt"; not "wi-fi")."""
+    parts = [p for p in term.split("-") if len(p) > 2] if "-" in term else []
+    return bool(parts) and all(p in words for p in parts)
 
 
 def stem(word: str) -> str:
