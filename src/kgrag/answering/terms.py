@@ -204,11 +204,11 @@ def _rating_code(tokens: list[str], i: int) -> bool:
     """"IP" in "What IP rating …" / "the IP (ingress protection) class": the kind of rating asked, not a name; and a
     rating itself ("Is the DPX IP68?", "SIL2"): a value asked of the product, not a word of its name."""
     return (tokens[i] in RATING_CODES and any(fold(t) in _RATING_WORDS for t in tokens[i + 1:i + 4])
-            or RATING.fullmatch(tokens[i]) is not None)
+            or _RATING_TOKEN.fullmatch(tokens[i]) is not None)
 
 
 _RATING_WORDS = frozenset({"rating", "code", "class", "level", "protection"})
-RATING = re.compile(rf"(?:{'|'.join(sorted(RATING_CODES))})-?\d{{1,2}}[A-Z]?")  # "IP68", "IP69K", "IK08", "SIL2"
+_RATING_TOKEN = re.compile(rf"(?:{'|'.join(sorted(RATING_CODES))})-?\d{{1,2}}[A-Z]?")  # "IP68", "IP69K", "IK08", "SIL2"
 
 
 def _negated(tokens: list[str], i: int) -> bool:
