@@ -8,8 +8,6 @@ import pytest
 
 from kgrag.answer import (
     NO_ANSWER,
-    NO_DIRECT_ANSWER,
-    STATED_LEAD,
     answer_options,
     build_blocks,
     generate_answer,
@@ -17,7 +15,7 @@ from kgrag.answer import (
 )
 from kgrag.answering.cite import repair_citations
 from kgrag.answering.names import missing_names, unknown_names
-from kgrag.answering.quotes import quote_answer
+from kgrag.answering.quotes import NO_DIRECT_ANSWER, STATED_LEAD, evidence_lead, quote_answer
 from kgrag.answering.refusal import is_refusal
 from kgrag.answering.select import focus_units
 from kgrag.answering.terms import analyse, asks_product
@@ -546,12 +544,13 @@ def test_a_focus_that_misses_the_question_words_shows_evidence_without_the_llm()
 
 
 def test_auto_mode_shows_the_closest_passages_when_the_model_refuses() -> None:
-    """The context covers the question but the small model refuses: the answer says so and quotes the best units
-    with their citations (not grounded), instead of a bare refusal; generative mode keeps the bare refusal."""
+    """The context covers the question but the small model refuses: the answer quotes the best units with their
+    citations (not grounded), instead of a bare refusal, as what the documents say (the first writes three of the
+    four asked words); generative mode keeps the bare refusal."""
     question = "Why should I install the board package first?"
     refusal = "I'm sorry, the sources do not contain this information."
     answer = generate_answer(FakeLLM(replies=[refusal]), question, _context(question), mode="auto", focus_tokens=100)
-    assert answer.text.startswith("The documents do not contain a direct answer") and "boards manager" in answer.text
+    assert answer.text.startswith(STATED_LEAD) and "boards manager" in answer.text
     assert not answer.grounded and answer.context.info["answer_path"] == "evidence"
     assert "c3" in [c.chunk_id for c in answer.citations] and f"[{answer.citations[0].n}]" in answer.text
     events = list(stream_answer(FakeLLM(replies=[refusal]), question, _context(question), mode="auto", focus_tokens=100))
@@ -671,6 +670,22 @@ def test_passages_shown_after_a_refusal_are_not_called_no_answer_when_the_first_
         answer = generate_answer(FakeLLM(replies=[refusal]), question, context, mode="auto", focus_tokens=100,
                                  passages=4)
         assert answer.text.startswith(lead) and not answer.grounded, (question, answer.text)
+
+
+def test_the_lead_reads_the_first_passages_together() -> None:
+    """The closest passages are what the documents say when the first three together write three quarters of the
+    asked words (one for the cable, one for the connector, none for the gland), the first on the topic; not when they
+    write half, nor when only a later one writes the rest (a user reads the first passages), nor when the first
+    passage writes less than half of them (words spread over unrelated passages)."""
+    question = "Which cable, connector and gland does the QX-700 use?"
+    cable, plug, other = "QX-700: Use a shielded cable [1]. ", "QX-700: The M12 connector is A-coded [2]. ", "QX-700: IP67 [3]. "
+    assert evidence_lead(question, cable + plug) == STATED_LEAD
+    assert evidence_lead(question, cable + other) == NO_DIRECT_ANSWER
+    assert evidence_lead(question, cable + other + other + plug) == NO_DIRECT_ANSWER
+    weight = "Which connector does the QX-700 use, and how heavy is it?"  # a mass says how heavy
+    assert evidence_lead(weight, "QX-700: Weight: 45 g [3]. " + plug) == STATED_LEAD
+    spread = "Which connector does the QX-700 use and which gland?"  # the first passage is not about the question
+    assert evidence_lead(spread, other + "Zephyr: M12 connector [4]. Zephyr: PG7 gland [5]. ") == NO_DIRECT_ANSWER
 
 
 def test_a_phrase_of_acronyms_names_no_product_the_context_must_write_whole() -> None:

@@ -23,15 +23,22 @@ from kgrag.answering.lookup import try_lookup
 from kgrag.answering.matrix import try_matrix
 from kgrag.answering.names import code_stem_found, missing_items, missing_kind, name_found, unknown_names
 from kgrag.answering.procedure import try_procedure
-from kgrag.answering.quotes import documents_tail, followed_by, key_quotes, quote_answer, sides_first
-from kgrag.answering.refusal import CITE, NO_ANSWER, is_refusal
+from kgrag.answering.quotes import (
+    NO_DIRECT_ANSWER,
+    documents_tail,
+    evidence_lead,
+    followed_by,
+    key_quotes,
+    quote_answer,
+    sides_first,
+)
+from kgrag.answering.refusal import NO_ANSWER, is_refusal
 from kgrag.answering.releases import try_release_notes
 from kgrag.answering.remedy import try_remedy
 from kgrag.answering.select import focus_units
 from kgrag.answering.suits import try_suits, writes_value_for
 from kgrag.answering.terms import analyse, asks_product, question_coverage
 from kgrag.answering.tidy import loops, tidy_reply
-from kgrag.answering.values import dimension_words, value_dimensions
 from kgrag.answering.variants import try_variants
 from kgrag.errors import ConfigError
 from kgrag.models.base import LLM, Embedder, Message
@@ -53,8 +60,6 @@ FOCUSED_PROMPT = (
 )
 MODES = ("auto", "extractive", "generative")
 OVERVIEW_PASSAGES = 5  # passages after a small model's overview answer (4 / 5 / 6: summary fact recall 0.40 / 0.42 / 0.43)
-NO_DIRECT_ANSWER = "The documents do not contain a direct answer; the closest passages:"
-STATED_LEAD = "The documents say:"  # the closest passages when the first one writes every word the question asks
 DIFFERENCE_QUOTES = 4  # passages after the parts two products do not share (2 / 4: no set lower, 11 sets up)
 FOCUS_SLACK = 0.1  # the focused context may cover a little less of the question than the whole context
 MIN_QUESTION_COVERAGE = 0.45
@@ -266,16 +271,6 @@ def plan_answer(
         passages = max(passages, OVERVIEW_PASSAGES)  # a summary needs more of the documents' rows than one fact does
     return Plan(focused if focus_tokens > 0 else blocks, "generate", max_tokens=max_tokens, evidence=evidence, sources=blocks,
                 follow_up=(lambda reply: key_quotes(q, focus, titles, passages, reply)) if small and passages else None, note=note)
-
-
-def evidence_lead(question: str, evidence: str) -> str:
-    """How the closest passages are introduced when no reason is known: "The documents say:" when the first passage
-    writes every word the question asks ("Does the Opta support Modbus TCP?" – "… Modbus TCP communication are
-    supported"; "What does alarm E2 mean?" – "Alarm E2 means …"), so the answer does not claim the documents lack what
-    they state; else that there is no direct answer."""
-    first = CITE.split(evidence, maxsplit=1)[0]
-    measured = " ".join(dimension_words(value_dimensions(first)))  # "How long …?": "30 to 60 seconds" says how long
-    return STATED_LEAD if question_coverage(question, f"{first} {measured}") >= 1.0 else NO_DIRECT_ANSWER
 
 
 def evidence_plan(blocks: list[Block], context: Context, evidence: str, lead: str = "") -> Plan:
