@@ -253,6 +253,20 @@ def test_a_model_code_inside_a_product_name_links_that_product(tmp_path: Path) -
     assert "Zephyr QM21 Connect" not in [n for n, _ in linked(index, "Which boards use the QM21?")]  # the chip's name
 
 
+def test_a_product_named_without_its_revision_links_the_revision_the_documents_hold(tmp_path: Path) -> None:
+    """Users write "Zephyr Max" for the "Zephyr Max Rev3" when the documents hold that one revision; a base name that
+    is a product of its own ("Zephyr Mini" beside "Zephyr Mini Rev2") still links only itself."""
+    texts = {
+        "Zephyr Max Rev3": "# Zephyr Max Rev3\n\nThe Zephyr Max Rev3 carries the QM64 microcontroller.\n\n"
+                           "| Parameter | Value |\n|---|---|\n| Analog inputs | 16 |\n",
+        "Zephyr Giga": "# Zephyr Giga\n\nThe Zephyr Giga brings the QM75 to the Max form factor.\n\n"
+                       "| Parameter | Value |\n|---|---|\n| Analog inputs | 14 |\n",
+    }
+    index = graph_index(tmp_path, "Zephyr Family", texts)
+    assert linked(index, "How many analog inputs does the Zephyr Max have?") == [("Zephyr Max Rev3", "alias")]
+    assert linked(index, "How many analog inputs does the Zephyr Max Rev3 have?") == [("Zephyr Max Rev3", "exact")]
+
+
 def test_a_product_name_with_a_kind_word_inside_links_as_written(tmp_path: Path) -> None:
     """"Zephyr Proto Kit ME": its key drops the kind word ("zephyr proto me"), but a question writes the name whole."""
     texts = {

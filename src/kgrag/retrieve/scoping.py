@@ -61,8 +61,22 @@ def _name_index(adj: GraphAdjacency) -> dict[str, list[tuple[int, bool]]]:
                     keys.add(" ".join(name_tokens(text)))  # "Proto Kit ME", which a question writes inside the name
                 for key in keys - {""}:
                     cached.setdefault(key, []).append((node, main))
+        for key, nodes in _unrevised_names(adj).items():
+            cached.setdefault(key, nodes)  # only where no entity has that name ("Nano 33 BLE" is its own product)
         adj._cache["scoping_names"] = cached
     return cached
+
+
+def _unrevised_names(adj: GraphAdjacency) -> dict[str, list[tuple[int, bool]]]:
+    """Product names without their trailing revision ("Mega 2560" for "Mega 2560 Rev3"): what users write when the
+    documents hold that one revision; every product of that base if the documents hold several."""
+    out: dict[str, list[tuple[int, bool]]] = {}
+    for node, (name, etype) in enumerate(zip(adj.names, adj.types, strict=True)):
+        words = name.split()
+        if etype == PRODUCT_TYPE and len(words) > 1 and REVISION.fullmatch(words[-1]):
+            out.setdefault(entity_key(" ".join(words[:-1])), []).append((node, False))
+    out.pop("", None)
+    return out
 
 
 def _product_codes(adj: GraphAdjacency, names: dict[str, list[tuple[int, bool]]]) -> dict[str, int]:
