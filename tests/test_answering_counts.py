@@ -27,6 +27,16 @@ def test_a_count_no_source_writes_as_a_count_is_made_up() -> None:
     assert "6" not in number_uses("6. Troubleshooting\nSee the log.")  # a numbered heading holds no value
 
 
+def test_a_number_that_numbers_a_row_or_a_thing_is_no_count() -> None:
+    """A pin table's "10 | A10 | Analog input 10" numbers a pin and an input: "10 analog inputs" is made up; the
+    table's own count ("16 analog inputs") and a count leading its thing are not."""
+    pins = "Pin | Function | Description\n10 | A1 | Analog input 1\n19 | A10 | Analog input 10"
+    question = "How many analog inputs does the board have?"
+    assert unsupported_counts(question, "The board has 10 analog inputs [1].", [pins]) == ["10"]
+    assert unsupported_counts(question, "It has 16 analog inputs [1].", [pins + "\nIt offers 16 analog inputs."]) == []
+    assert unsupported_counts(question, "It has 16 analog inputs [1].", [pins + "\nAnalog inputs | 16"]) == []
+
+
 def test_a_passage_naming_the_asked_product_with_its_hyphen_names_no_new_part() -> None:
     """"gw500" asks about the GW-500: a sentence naming it and no value states nothing asked."""
     unit = block_units(1, "The EdgeLink GW-500 is a DIN-rail gateway that collects data from Modbus devices.")[0]

@@ -58,6 +58,10 @@ _ASKS_DESIGNATION = re.compile(rf"\b({'|'.join(sorted(RATING_CODES))})\s+(?:rati
 _ASKS_YEAR = re.compile(r"\b(?:which|what)\s+year\b|\buntil\s+when\b", re.IGNORECASE)
 _YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
 _VERSION_WORD = re.compile(r"\bversions?\b", re.IGNORECASE)
+_ROW_NUMBER = re.compile(r"^[ \t]*\d+[ \t]*\|", re.MULTILINE)  # a number leading a table row numbers the row (a pin, a step)
+# a number after what it numbers: "Analog input 10", "pin 3", "channel 2" (a count stands before: "16 analog inputs")
+_INDEXED = re.compile(r"\b((?:pin|input|output|channel|port|slot|step|bit|register|relay|terminal|contact)s?)\s+\d+\b",
+                      re.IGNORECASE)
 _HOW_ADJECTIVE = re.compile(r"^\s*how\s+(\w+)", re.IGNORECASE)  # "how long", "how fast", "how heavy": the asked quantity
 
 
@@ -80,11 +84,13 @@ def unsupported_values(reply: str, sources: Iterable[str]) -> list[str]:
 
 def unsupported_counts(question: str, reply: str, sources: Iterable[str]) -> list[str]:
     """The counts a reply gives for a how-many question ("The GW-500 has 6 Modbus devices") that no source writes as
-    a count (a number without a unit, or in words): a number the sources write only with a unit ("6 W") counts
-    nothing, and a small model takes one from a nearby row."""
+    a count (a number without a unit, or in words): a number the sources write only with a unit ("6 W"), or only
+    numbering a table row or a thing ("10 | A10 | Analog input 10"), counts nothing, and a small model takes one from
+    a nearby row."""
     if not analyse(question).count_of:
         return []
-    sources = list(sources)
+    sources = [_INDEXED.sub(r"\1", _ROW_NUMBER.sub("|", text)) for text in sources]  # "10 | A10 | Analog input 10":
+    # pin 10 and input 10, not ten inputs
     uses = _number_uses_of(sources)
     words = {count_digits(w) for w in re.findall(rf"\b(?:{NUMBER_WORDS})\b", " ".join(sources), re.IGNORECASE)
              if not w.isdigit()}  # "two RS-485 ports"
