@@ -169,6 +169,16 @@ def test_a_row_labelled_peripherals_or_communication_names_the_products_interfac
     assert not any(r == "has interface" for _, r, _ in triples(pins))
 
 
+def test_an_interface_word_inside_another_products_name_is_no_interface() -> None:
+    """"Related products: Zephyr R4 WiFi, Zephyr 33 BLE, Zephyr WiFi 1010" names products, not the interfaces of this
+    one; "Bluetooth 5.0" and "802.11 b/g/n Wi-Fi" still are."""
+    related = extract(chunk("Related products: Zephyr R4 WiFi, Zephyr 33 BLE and the Zephyr WiFi 1010 board."))
+    assert not any(r == "has interface" for _, r, _ in triples(related))
+    radio = extract(chunk("The radio supports Bluetooth 5.0 and 802.11 b/g/n Wi-Fi; the QX-30 LoRaWAN modem sends."))
+    interfaces = {o for s, r, o in triples(radio) if r == "has interface"}
+    assert {"Bluetooth", "Wi-Fi", "LoRaWAN"} <= interfaces
+
+
 CONVERTED_TABLE = ("Deep sleep current, Symbol = I DS. Deep sleep current, Typ = 86. Deep sleep current, Unit = µA. "
                    "Normal mode current, Symbol = I NM. Normal mode current, Typ = 180. Normal mode current, Unit = mA")
 

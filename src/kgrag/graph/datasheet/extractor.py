@@ -59,6 +59,12 @@ _FILLER = {"with", "up", "to", "of", "the", "a", "an", "and", "at", "for", "in",
 _FOOTNOTE = re.compile(r"[¹²³⁴⁵⁶⁷⁸⁹⁰*†‡]+(?=\s|$)")
 
 
+# an interface word inside a model's name: after a model token ("R4", "33") or before a model number ("1010"); not
+# after "802.11" or a code's digits ("TS-30 LoRaWAN node"), nor before a version ("Bluetooth 5.0")
+_IN_MODEL_NAME_BEFORE = re.compile(r"(?<![\w.-])(?:[A-Z]\d{1,2}|\d{2,4})\s+$")
+_IN_MODEL_NAME_AFTER = re.compile(r"\s+\d{3,5}(?![\w.])")
+
+
 @dataclass
 class _State:
     """What one chunk's reading knows: the product, the current component and the current table header."""
@@ -323,6 +329,8 @@ class DatasheetExtractor(Extractor):
         line = line.replace(state.product, " ")  # "BLE" inside the product's own name is not an interface
         for m in INTERFACE.finditer(line):
             name = m.group(0)
+            if _IN_MODEL_NAME_BEFORE.search(line, 0, m.start()) or _IN_MODEL_NAME_AFTER.match(line, m.end()):
+                continue  # "UNO R4 WiFi", "Nano 33 BLE", "MKR WiFi 1010": another product's name, no interface
             if b.entity(name, INTERFACE_TYPE, "") is not None:
                 b.relation(state.product, "has interface", name, line[:240])
 
