@@ -109,6 +109,16 @@ def test_candidate_groups_and_stats(empty_index: Index) -> None:
     assert stats["isolated"] == 4
 
 
+def test_names_written_with_and_without_a_hyphen_are_one_candidate_group() -> None:
+    """"Wi-Fi" and "WiFi" (one interface, two spellings) share a blocking key; a revision stays its own product."""
+    builder = ExtractionBuilder("", validate=False)
+    for name, etype in (("Wi-Fi", "Interface"), ("WiFi", "Interface"), ("Nano 33 BLE", "Product"),
+                        ("Nano 33 BLE Rev2", "Product")):
+        builder.entity(name, etype)
+    groups = candidate_groups(builder.build().entities)
+    assert [sorted(e.name for e in g) for g in groups] == [["Wi-Fi", "WiFi"]]
+
+
 def test_exports_round_trip(empty_index: Index, tmp_path) -> None:  # noqa: ANN001
     import networkx as nx
     import rdflib

@@ -65,13 +65,14 @@ class UnionFind:
 
 
 def candidate_groups(entities: Sequence[Entity]) -> list[list[Entity]]:
-    """Entities sharing a blocking key (name or alias), groups of two or more."""
+    """Entities sharing a blocking key (name or alias, also written without its spaces and hyphens: "Wi-Fi" and
+    "WiFi", "RS-485" and "RS485"), groups of two or more."""
     by_key: dict[str, dict[str, Entity]] = defaultdict(dict)
     for e in entities:
         for name in [e.name, *e.aliases]:
             key = entity_key(name)
             if key:
-                by_key[key][e.entity_id] = e
+                by_key[key.replace(" ", "").replace("-", "")][e.entity_id] = e
     seen: set[tuple[str, ...]] = set()
     groups: list[list[Entity]] = []
     for members in by_key.values():
