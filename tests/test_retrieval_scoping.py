@@ -164,6 +164,9 @@ def test_a_graph_list_is_followed_by_what_the_documents_say_of_its_items(sibling
         "Zephyr Mini – has sensor: QX100 [2]."
     q = analyse("Which boards use the QX-100?")  # the graph writes the part without its hyphen
     assert try_list(q, {1: "QX100 (Sensor)\nin product | Zephyr Mini [3]"}) == "QX100 – in product: Zephyr Mini [3]."
+    q = analyse("which boards have wifi?")  # typed in lower case and without the graph's hyphen: still its name
+    assert try_list(q, {1: "Wi-Fi (Interface)\nin product | Zephyr Pro [4]"}) == "Wi-Fi – in product: Zephyr Pro [4]."
+    assert try_list(analyse("which boards have a fast clock?"), {1: "Wi-Fi (Interface)\nin product | Zephyr Pro"}) is None
 
 
 def test_a_fact_line_cites_only_a_block_that_shows_its_value(sibling_index: Index) -> None:

@@ -304,10 +304,12 @@ def try_list(q: QuestionTerms, fact_blocks: Mapping[int, str]) -> str | None:
     Only when the question asks for nothing but the list: a class word (boards, sensors), a containment verb and
     the names; any other attribute ("which sensor measures pressure") needs the passages.
     """
-    if not q.wants_name or q.yes_no or not q.names:
+    subjects = {squash(subject) for text in fact_blocks.values() for subject, _, _ in fact_groups(text)}
+    lowered = {squash(a) for a in q.attributes if squash(a) in subjects}  # "which boards have wifi": "Wi-Fi"
+    if not q.wants_name or q.yes_no or not (q.names or lowered):
         return None
     kinds, narrowing = _list_qualifiers(q)
-    attributes = q.attributes - kinds
+    attributes = {a for a in q.attributes - kinds if squash(a) not in lowered}
     asked_types = {t for t, words in TYPE_WORDS.items() if any(fold(w) in attributes for w in words)}
     class_words = {fold(w) for t in asked_types for w in TYPE_WORDS[t]}
     if not asked_types or attributes - class_words - _LIST_VERBS - narrowing or (attributes & class_words) - _GENERIC:
@@ -315,8 +317,9 @@ def try_list(q: QuestionTerms, fact_blocks: Mapping[int, str]) -> str | None:
     question = q.text.lower()
     squashed = squash(question)
 
-    def asked(name: str) -> bool:  # "BPX210" in the graph is the question's "BPX-210"
-        return name_found(name, question) or (any(c.isdigit() for c in name) and squash(name) in squashed)
+    def asked(name: str) -> bool:  # "BPX210" in the graph is the question's "BPX-210", "Wi-Fi" its "wifi"
+        return (name_found(name, question) or (any(c.isdigit() for c in name) and squash(name) in squashed)
+                or squash(name) in lowered)
 
     found: dict[str, int] = {}
     subject_named = label = ""
