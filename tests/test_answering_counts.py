@@ -37,6 +37,14 @@ def test_a_number_that_numbers_a_row_or_a_thing_is_no_count() -> None:
     assert unsupported_counts(question, "It has 16 analog inputs [1].", [pins + "\nAnalog inputs | 16"]) == []
 
 
+def test_a_row_labelled_with_the_counted_thing_counts_it_by_times() -> None:
+    """"serial ports | 2 × RS-485, 1 × RS-232" counts ports; "10x10 mm" is a size, not ten of anything."""
+    from kgrag.answering.extract import states_count
+
+    assert states_count("port", "serial ports | 2 × RS-485, 1 × RS-232")
+    assert not states_count("port", "Ports | 10x10 mm") and not states_count("relay", "serial ports | 2 × RS-485")
+
+
 def test_a_passage_naming_the_asked_product_with_its_hyphen_names_no_new_part() -> None:
     """"gw500" asks about the GW-500: a sentence naming it and no value states nothing asked."""
     unit = block_units(1, "The EdgeLink GW-500 is a DIN-rail gateway that collects data from Modbus devices.")[0]

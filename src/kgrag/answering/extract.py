@@ -54,6 +54,7 @@ COUNT_CANDIDATES = 40  # "how many": deeper, a count of the asked thing is a str
 MIN_WORDS = 3  # a quote shorter than this is a label, not an answer
 _ITEM_BREAK = re.compile(r"[,;]|\band\b")  # between two items of a list
 KIND_WINDOW = 3  # words between the asked kind of part ("IMU") and the part number that names it
+_TIMES = re.compile(r"\d+\s?[×x]\s?[^\d\s]")  # "2 × RS-485": two of them; not "10x10 mm"
 _COUNT = re.compile(rf"(?<![\w.])(?:{NUMBER_WORDS})(?:\s?[×x]?\s+|-(?=[A-Za-z]))((?:[\w-]+\s+){{0,3}}[\w-]+)", re.IGNORECASE)
 _FACT_LINE = re.compile(r"^(?P<attr>[^|]+?) \| (?P<value>.+?)(?: \[(?P<n>\d+)\])?$")  # "in product | Nicla Voice [4]"
 _CONTAINS = re.compile(r"^(has\b|in \w+$|based on|powered by|integrates|embeds|uses|includes)")  # part-of relations
@@ -75,16 +76,17 @@ class Extraction:
 
 
 def states_count(thing: str, text: str) -> bool:
-    """`text` counts `thing`: "4 relays", "eight RGB LEDs", "8× LC8822-2020 RGB LEDs", a row "relays | 4"; a number
-    with a unit measures ("6 ms for relay output" counts no outputs)."""
+    """`text` counts `thing`: "4 relays", "eight RGB LEDs", "8× LC8822-2020 RGB LEDs", a row "relays | 4" or "serial
+    ports | 2 × RS-485"; a number with a unit measures ("6 ms for relay output" counts no outputs)."""
     for m in _COUNT.finditer(text):
         words = m.group(1).split()
         if dimension_of_unit(words[0]):
             continue
         if any(fold(w) == thing for w in words[:4]):
             return True
-    cells = [c.strip() for c in text.split("|")]
-    return len(cells) == 2 and any(fold(w) == thing for w in cells[0].split()) and bool(re.fullmatch(r"\d+", cells[1]))
+    cells = [c.strip() for c in text.split("|")]  # a row "relays | 4", or "serial ports | 2 × RS-485, 1 × RS-232"
+    return (len(cells) == 2 and any(fold(w) == thing for w in cells[0].split())
+            and bool(re.fullmatch(r"\d+", cells[1]) or _TIMES.match(cells[1])))
 
 
 BOARD_POSITION = re.compile(r"[A-Z]{1,2}\d{1,2}(?:-\d{1,2})?")  # "J11", "U3", "IC4", "J8-17"; not "B306", "BMI270"
