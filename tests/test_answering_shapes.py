@@ -532,6 +532,20 @@ def test_a_question_word_meets_the_same_word_stem_in_the_context() -> None:
     assert answer.text.startswith("Zephyr Panel: Parameter: Ingress protection; Value: IP30 [1]"), answer.text
 
 
+def test_a_value_only_a_sibling_models_document_gives_is_not_an_answer_for_the_asked_model() -> None:
+    """No document is about the QT-40, one is about the QT-20 of its series: the QT-20's "9 Hz" is no frame rate
+    of the QT-40; asked of the QT-20 it is, and a source about neither decides nothing."""
+    from kgrag.answering.grounding import values_of_other_products
+
+    sources = [("Application Note 12: Reading the QT-20 over Modbus", "The camera updates its frame at 9 Hz."),
+               ("Accessory compatibility", "Accessory | QT-20 | QT-40\nWall bracket | yes | no")]
+    assert values_of_other_products("The QT-40 frame rate is 9 Hz [1].", "frame rate of the QT-40?", sources) == ["9"]
+    assert values_of_other_products("The QT-20 frame rate is 9 Hz [1].", "frame rate of the QT-20?", sources) == []
+    assert values_of_other_products("It is 9 Hz [1].", "frame rate of the QT-40?", sources[1:]) == []
+    series = [("QT-400 Series parts and prices", "Part | QT-440 | 48.00 GBP")]  # a series' document is the model's
+    assert values_of_other_products("It costs 48.00 GBP [1].", "price of the QT-440?", series + sources) == []
+
+
 def test_a_value_only_another_products_document_gives_is_not_an_answer_for_the_asked_product() -> None:
     from kgrag.answering.grounding import values_of_other_products
 

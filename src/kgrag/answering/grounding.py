@@ -152,17 +152,23 @@ def values_of_other_products(reply: str, question: str, sources: Iterable[tuple[
     """The stated quantities and part numbers of `reply` that only sources about products the question does not name
     give ("60 fps" for the Nicla Vision's camera, from the Vision Shield's datasheet; "IP20" for the Machine Control,
     from the Opta's). `sources` are (document title, text); a source without a title (facts gathered from several
-    documents) is judged per subject group, and nothing is judged when no source is about a product the question
-    names. A title is about a named product when it ends with the name ("Arduino Nano 33 BLE" for "Nano 33 BLE", not
-    "Arduino Nano 33 BLE Sense")."""
+    documents) is judged per subject group. A title is about a named product when it ends with the name ("Arduino
+    Nano 33 BLE" for "Nano 33 BLE", not "Arduino Nano 33 BLE Sense"). When no source is about a named product, the
+    sources about another model of its series ("… ThermaCam TX-20 …" for the TX-40) are the other products' (the
+    TX-20's "9 Hz" is no frame rate of the TX-40); with neither, nothing is judged."""
     q = analyse(question)
     sources = list(sources)
 
-    def asked(title: str) -> bool:
+    def named(title: str) -> bool:
         return any(title_names(p, title) for p in q.phrases)
 
-    if not any(asked(title) for title, _ in sources if title):
+    sibling = _sibling_model(q.parts)
+    by_name = any(named(title) for title, _ in sources if title)
+    if not by_name and not any(sibling(title) for title, _ in sources if title):
         return []
+
+    def asked(title: str) -> bool:  # every source not about a sibling model may be about the asked one
+        return named(title) if by_name else not sibling(title)
     own: dict[str, set[str]] = defaultdict(set)  # values of the asked products' sources (and untitled ones)
     other: dict[str, set[str]] = defaultdict(set)
     own_text, other_text = [], []
@@ -182,6 +188,24 @@ def values_of_other_products(reply: str, question: str, sources: Iterable[tuple[
         if not name_found(part, mine_all) and name_found(part, theirs):
             found.append(part)
     return found
+
+
+_CODE_LETTERS = re.compile(r"([A-Za-z]{2,})-?\d")  # the series letters of a model code: "TX" of "TX-40"
+# a title about a whole series: "GX-400 Series", "RC-3xx", "GX-400 parts, pricing and service data"
+_SERIES = re.compile(r"\b(?:series|family|range)\b|[A-Za-z]-?\d+(?:00|xx?)\b", re.IGNORECASE)
+
+
+def _sibling_model(parts: Sequence[str]) -> Callable[[str], bool]:
+    """Whether a document title is about another model of an asked model's series: it names a code with the same
+    letters and other digits ("TX-20" for the asked "TX-40") and none of the asked codes, and is no series' title."""
+    letters = {m.group(1).lower() for p in parts if (m := _CODE_LETTERS.match(p))}
+
+    def sibling(title: str) -> bool:
+        low = title.lower()
+        return bool(letters) and not _SERIES.search(title) and not any(name_found(p, low) for p in parts) and any(
+            (m := _CODE_LETTERS.match(code)) is not None and m.group(1).lower() in letters for code in part_numbers(title))
+
+    return sibling
 
 
 def _fact_groups(text: str) -> list[str]:
