@@ -306,9 +306,11 @@ def try_list(q: QuestionTerms, fact_blocks: Mapping[int, str]) -> str | None:
     Only when the question asks for nothing but the list: a class word (boards, sensors), a containment verb and
     the names; any other attribute ("which sensor measures pressure") needs the passages.
     """
+    if not q.wants_name or q.yes_no:
+        return None
     subjects = {squash(subject) for text in fact_blocks.values() for subject, _, _ in fact_groups(text)}
     lowered = {squash(a) for a in q.attributes if squash(a) in subjects}  # "which boards have wifi": "Wi-Fi"
-    if not q.wants_name or q.yes_no or not (q.names or lowered):
+    if not (q.names or lowered):
         return None
     kinds, narrowing = _list_qualifiers(q)
     attributes = {a for a in q.attributes - kinds if squash(a) not in lowered}
