@@ -63,3 +63,4 @@ def test_a_sentence_only_about_the_sources_is_dropped_from_a_reply() -> None:
     assert tidy_reply("It draws 0.67 mA [1]. The data is provided in [1] [1].", False) == "It draws 0.67 mA [1]."
     assert tidy_reply("The source number is [1].", False) == "The source number is [1]."  # nothing else said
     assert tidy_reply("See the pinout for the number of pins [1]. It has 14 pins [2].", False).startswith("See the")
+

@@ -16,7 +16,15 @@ from dataclasses import dataclass
 from kgrag.answering.asks import TOKEN
 from kgrag.answering.names import name_found, title_names, whole_name
 from kgrag.answering.select import Scored
-from kgrag.answering.terms import CLASS_WORDS, PRODUCT_WORDS, REVISION, QuestionTerms, asked_head, asks_product
+from kgrag.answering.terms import (
+    CLASS_WORDS,
+    PRODUCT_WORDS,
+    REVISION,
+    QuestionTerms,
+    asked_acronyms,
+    asked_head,
+    asks_product,
+)
 from kgrag.answering.units import FACT_SUBJECT, Unit
 from kgrag.answering.values import (
     ACCURACY_WORDS,
@@ -41,7 +49,7 @@ from kgrag.answering.values import (
     without_values_of,
     writes_values_of,
 )
-from kgrag.answering.words import all_written, content_terms, fold, stem, term_list, words_found
+from kgrag.answering.words import all_written, code_words, content_terms, fold, stem, term_list, words_found
 from kgrag.graph.datasheet.vocab import SKU, TYPE_WORDS
 from kgrag.ingest.clean import squash
 
@@ -229,6 +237,7 @@ def try_extract(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) 
         # quoted row's product), unless a row's key is named ("How fast is an express repair …?")
     fits: list[Scored] = []
     owned = any(s.own for s in ranked)  # the named product's own documents are in the context: quote only them
+    acronyms = asked_acronyms(q)
     for s in ranked[:COUNT_CANDIDATES if q.count_of else CANDIDATES]:  # the best few: the top may be a heading
         u = s.unit
         if owned and not s.own and not own_fact(u, q):  # "How loud is the Modulino Buzzer?" is not answered by the
@@ -238,6 +247,8 @@ def try_extract(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) 
         if not states_value(q, u) or not unit_fits(q, u) or not all(says_each(g, u) for g in q.together):
             continue
         if q.attributes and s.attributes < (MIN_COUNT_ATTRIBUTES if q.count_of else MIN_ATTRIBUTES):
+            continue
+        if acronyms and not all_written(acronyms, code_words(u.scoped())):  # the "MTBF" asked, written ("RMA-24-08")
             continue
         if q.names and (s.names < MIN_NAMES or s.variant or not subject_named(q, u)):
             continue

@@ -25,7 +25,15 @@ from kgrag.answering.numbers import (
 )
 from kgrag.answering.on_topic import echoes, off_topic
 from kgrag.answering.refusal import CITE
-from kgrag.answering.terms import CLASS_WORDS, PRODUCT_WORDS, analyse, asked_head, asks_kind, asks_product
+from kgrag.answering.terms import (
+    CLASS_WORDS,
+    PRODUCT_WORDS,
+    analyse,
+    asked_acronyms,
+    asked_head,
+    asks_kind,
+    asks_product,
+)
 from kgrag.answering.units import FACT_SUBJECT
 from kgrag.answering.values import (
     ASKS_PART_NUMBER,
@@ -44,7 +52,7 @@ from kgrag.answering.values import (
     without_values_of,
     written_dimensions,
 )
-from kgrag.answering.words import fold, stem
+from kgrag.answering.words import code_words, fold, stem, words_found
 
 _IN_PRODUCT = re.compile(r"^in product \| ([^\[\n]+)", re.MULTILINE)
 # A number of its own: a count word, or digits not glued after letters ("U3", "LV52204" and "Cortex-M4" name parts)
@@ -285,6 +293,13 @@ def count_unstated(question: str, texts: Iterable[str]) -> bool:
     return not any(said.search(text) for text in texts)
 
 
+def acronyms_unstated(question: str, texts: Iterable[str]) -> list[str]:
+    """The acronyms a question asks about ("What MTBF …") that no source writes: whatever the reply says of it is
+    not from the documents."""
+    asked = asked_acronyms(analyse(question))
+    return sorted(asked - words_found(asked, code_words(" ".join(texts)))) if asked else []
+
+
 def names_no_product(question: str, reply: str, titles: Iterable[str]) -> bool:
     """A question asking which product ("Which board comes with four isolated relays?") answered without naming one
     of the sources' products: "The board comes with four … relays [5]" does not say which."""
@@ -337,6 +352,7 @@ def reply_problems(question: str, reply: str, sources: Sequence[tuple[str, str]]
         "answer_without_value": lacks_asked_value(question, reply),
         "cut_range": cut_ranges(reply, texts[1:]),
         "count_unstated": count_unstated(question, texts[1:]),
+        "acronym_unstated": acronyms_unstated(question, texts[1:]),
         "echo": echoes(question, reply, " ".join(title for title, _ in sources)),
         "off_topic": off_topic(question, reply, sources),
         "no_product_named": names_no_product(question, reply, [title for title, _ in sources if title]),

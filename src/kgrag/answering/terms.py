@@ -137,6 +137,13 @@ def names_a_class(question: str, head: list[str]) -> bool:
 KIND_WORDS = frozenset({"type", "kind", "model"})
 
 
+def asked_acronyms(q: QuestionTerms) -> set[str]:
+    """The acronyms a question asks about ("What MTBF …", "Which ADC resolution …"), folded: a term of the trade
+    typed in capitals, which a passage answering it writes too."""
+    return {fold(w) for w in asks.TOKEN.findall(q.text) if len(w) > 2 and w.isalpha() and w.isupper()
+            and fold(w) in q.attributes}
+
+
 def asks_kind(attributes: set[str]) -> bool:
     """"What is the USB connector type / the kind of battery …" asks for a name ("USB-C", a part), not a measured
     quantity: a voltage row that names the connector is no answer. A quantity word keeps it a value question."""
@@ -225,6 +232,28 @@ _CONDITIONS = frozenset({"when", "where"})  # "…, when it is cold": the circum
 _NOT_ASKED_AFTER_COMMA = _CONDITIONS | {"who"}
 
 
+# what a product is, after its model code: "the VM-5 vibration monitor", "the KX-410 gateway", "the TS-30 node"
+_PRODUCT_KINDS = (PRODUCT_WORDS | {"monitor", "node", "gateway", "transmitter", "controller", "probe", "unit"}) - CLASS_WORDS
+# (not a kind of part: "the TMP117 sensor" names the kind a list question asks for)
+_KIND_SPAN = 3  # words from the code to its kind
+
+
+def _described(tokens: list[str]) -> set[int]:
+    """Indices of the lower-case words between a model code and the kind word they end on ("VM-5 vibration
+    monitor"): they say what the named product is, which every passage of its document repeats."""
+    out: set[int] = set()
+    for j, tok in enumerate(tokens):
+        if not PART.fullmatch(tok) or CHEMICAL.fullmatch(tok.upper()):  # "the h2s unit" measures H2S: no model
+            continue
+        for k in range(j + 1, min(len(tokens), j + 1 + _KIND_SPAN)):
+            if not tokens[k].islower() or tokens[k] in STOP_WORDS:
+                break
+            if fold(tokens[k]) in _PRODUCT_KINDS:
+                out |= set(range(j + 1, k + 1))
+                break
+    return out
+
+
 def analyse(question: str) -> QuestionTerms:
     """Split a question into names (what it is about) and attributes (what it asks), and classify its shape.
 
@@ -236,7 +265,10 @@ def analyse(question: str) -> QuestionTerms:
     names: list[str] = []
     phrases: list[list[str]] = []
     asked: list[str] = []
+    described = _described(tokens)
     for i, tok in enumerate(tokens):
+        if i in described:  # "the VM-5 vibration monitor": what the named model is, not what is asked of it
+            continue
         based = _SUFFIXED.fullmatch(tok)  # "an STM32H747-based board", "UWB-capable": the name, and a word about it
         if based and (PART.fullmatch(based[1]) or based[2] in _ABOUT_NAME and _is_name(based[1], first=False)):
             tok = tokens[i] = based[1]

@@ -73,6 +73,12 @@ def term_list(text: str) -> list[str]:
     return [w for w in (fold(r) for r in words_of(text)) if len(w) > 1 and w not in STOP_WORDS]
 
 
+def code_words(text: str) -> set[str]:
+    """The folded words of `text` with the letter groups of its codes ("RMA-24-0873" also writes "rma")."""
+    words = set(term_list(text))
+    return words | {part for word in words if "-" in word for part in word.split("-") if part.isalpha()}
+
+
 def foreign_share(text: str) -> float:
     """Share of letters outside Latin scripts (a Chinese or Japanese passage for an English question)."""
     letters = [c for c in text if c.isalpha()]
