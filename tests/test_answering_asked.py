@@ -32,3 +32,10 @@ def test_an_acronym_asked_that_no_source_writes_is_not_answered() -> None:
     assert acronyms_unstated(question, [rows + "\nMTBF | 200,000 h"]) == []
     assert acronyms_unstated("what rma did support give?", ["Returned under RMA-24-0873."]) == []
     assert "acronym_unstated" in reply_problems(question, "The MTBF of the ZX-5 is 4 kHz [1].", [("ZX-5", rows)])
+
+
+def test_an_acronym_between_the_and_of_is_what_is_asked() -> None:
+    """"What is the MTBF of the VM-5?": the acronym is what is asked of the VM-5, not a second name."""
+    q = analyse("What is the MTBF of the VM-5?")
+    assert q.names == ["VM-5"] and q.attributes == {"mtbf"}
+    assert analyse("What is the ADC resolution of the Nano?").names == ["ADC", "Nano"]  # not right before "of"

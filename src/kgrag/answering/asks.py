@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+from kgrag.answering.words import fold
+
 # Where a second question starts: "…, and what …", "…; which …", "… and how …" (the one pattern behind `second_question`).
 _SECOND_QUESTION = re.compile(r"(?:(?P<comma>[,;])\s*(?:(?P<conj>and|or)\s+)?|\s+(?P<bare>and)\s+)"
                               r"(?P<word>what|which|how|where|when|why|who)\b", re.IGNORECASE)
@@ -134,3 +136,8 @@ def asks_remedy(question: str) -> bool:
     """The question asks what to do about a problem (it may describe the problem first, in the user's words)."""
     return bool(_ASKS_REMEDY.search(question))
 
+
+def asked_acronyms(question: str, attributes: set[str]) -> set[str]:
+    """The acronyms a question asks about ("What MTBF …", "Which ADC resolution …"), folded: a term of the trade
+    typed in capitals, which a passage answering it writes too (`attributes`: the question's asked words, folded)."""
+    return {fold(w) for w in TOKEN.findall(question) if len(w) > 2 and w.isalpha() and w.isupper() and fold(w) in attributes}

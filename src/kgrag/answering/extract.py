@@ -13,7 +13,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from kgrag.answering.asks import TOKEN
+from kgrag.answering.asks import TOKEN, asked_acronyms
 from kgrag.answering.names import name_found, title_names, whole_name
 from kgrag.answering.select import Scored
 from kgrag.answering.terms import (
@@ -21,7 +21,6 @@ from kgrag.answering.terms import (
     PRODUCT_WORDS,
     REVISION,
     QuestionTerms,
-    asked_acronyms,
     asked_head,
     asks_product,
 )
@@ -237,7 +236,7 @@ def try_extract(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) 
         # quoted row's product), unless a row's key is named ("How fast is an express repair …?")
     fits: list[Scored] = []
     owned = any(s.own for s in ranked)  # the named product's own documents are in the context: quote only them
-    acronyms = asked_acronyms(q)
+    acronyms = asked_acronyms(q.text, q.attributes)
     for s in ranked[:COUNT_CANDIDATES if q.count_of else CANDIDATES]:  # the best few: the top may be a heading
         u = s.unit
         if owned and not s.own and not own_fact(u, q):  # "How loud is the Modulino Buzzer?" is not answered by the

@@ -11,7 +11,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from kgrag.answering.asks import TOKEN, asks_remedy, second_question
+from kgrag.answering.asks import TOKEN, asked_acronyms, asks_remedy, second_question
 from kgrag.answering.names import made_up_names, name_found, title_names
 from kgrag.answering.numbers import (
     BARE,
@@ -29,7 +29,6 @@ from kgrag.answering.terms import (
     CLASS_WORDS,
     PRODUCT_WORDS,
     analyse,
-    asked_acronyms,
     asked_head,
     asks_kind,
     asks_product,
@@ -296,7 +295,7 @@ def count_unstated(question: str, texts: Iterable[str]) -> bool:
 def acronyms_unstated(question: str, texts: Iterable[str]) -> list[str]:
     """The acronyms a question asks about ("What MTBF …") that no source writes: whatever the reply says of it is
     not from the documents."""
-    asked = asked_acronyms(analyse(question))
+    asked = asked_acronyms(question, analyse(question).attributes)
     return sorted(asked - words_found(asked, code_words(" ".join(texts)))) if asked else []
 
 

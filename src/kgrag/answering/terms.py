@@ -137,13 +137,6 @@ def names_a_class(question: str, head: list[str]) -> bool:
 KIND_WORDS = frozenset({"type", "kind", "model"})
 
 
-def asked_acronyms(q: QuestionTerms) -> set[str]:
-    """The acronyms a question asks about ("What MTBF …", "Which ADC resolution …"), folded: a term of the trade
-    typed in capitals, which a passage answering it writes too."""
-    return {fold(w) for w in asks.TOKEN.findall(q.text) if len(w) > 2 and w.isalpha() and w.isupper()
-            and fold(w) in q.attributes}
-
-
 def asks_kind(attributes: set[str]) -> bool:
     """"What is the USB connector type / the kind of battery …" asks for a name ("USB-C", a part), not a measured
     quantity: a voltage row that names the connector is no answer. A quantity word keeps it a value question."""
@@ -279,7 +272,8 @@ def analyse(question: str) -> QuestionTerms:
         first = i == 0 or bool(SENTENCE_END.search(question, matches[i - 1].end(), matches[i].start()))
         if (CHEMICAL.fullmatch(tok) or value_unit(tokens, i) or _rating_code(tokens, i)  # "CO2": what a sensor
                 or _glued_value(tok) and fold(tokens[i + 1] if i + 1 < len(tokens) else "") not in _RAIL_WORDS
-                or i > 0 and tokens[i - 1].lower() in ("degree", "degrees")):  # measures, not a part it has; "60 V":
+                or i > 0 and tokens[i - 1].lower() in ("degree", "degrees")  # measures, not a part it has; "60 V":
+                or tok.isalpha() and tok.isupper() and tokens[i - 1:i] == ["the"] and tokens[i + 1:i + 2] == ["of"]):
             asked.append(tok)  # a value's unit, and so is "degrees Celsius"; "IP rating": what is asked
             continue
         if _is_name(tok, first=first) or _designated_letter(tokens, i) or (  # "Rev A"
