@@ -16,14 +16,7 @@ from dataclasses import dataclass
 from kgrag.answering.asks import TOKEN, asked_acronyms
 from kgrag.answering.names import name_found, title_names, whole_name
 from kgrag.answering.select import Scored
-from kgrag.answering.terms import (
-    CLASS_WORDS,
-    PRODUCT_WORDS,
-    REVISION,
-    QuestionTerms,
-    asked_head,
-    asks_product,
-)
+from kgrag.answering.terms import CLASS_WORDS, PRODUCT_WORDS, REVISION, QuestionTerms, asked_head, asks_product
 from kgrag.answering.units import FACT_SUBJECT, Unit
 from kgrag.answering.values import (
     ACCURACY_WORDS,

@@ -25,14 +25,7 @@ from kgrag.answering.numbers import (
 )
 from kgrag.answering.on_topic import echoes, off_topic
 from kgrag.answering.refusal import CITE
-from kgrag.answering.terms import (
-    CLASS_WORDS,
-    PRODUCT_WORDS,
-    analyse,
-    asked_head,
-    asks_kind,
-    asks_product,
-)
+from kgrag.answering.terms import CLASS_WORDS, PRODUCT_WORDS, analyse, asked_head, asks_kind, asks_product
 from kgrag.answering.units import FACT_SUBJECT
 from kgrag.answering.values import (
     ASKS_PART_NUMBER,
