@@ -311,7 +311,8 @@ def try_list(q: QuestionTerms, fact_blocks: Mapping[int, str]) -> str | None:
     """
     if not q.wants_name or q.yes_no:
         return None
-    subjects = {squash(subject) for text in fact_blocks.values() for subject, _, _ in fact_groups(text)}
+    groups = [(n, group) for n, text in fact_blocks.items() for group in fact_groups(text)]
+    subjects = {squash(subject) for _, (subject, _, _) in groups}
     lowered = {squash(a) for a in q.attributes if squash(a) in subjects}  # "which boards have wifi": "Wi-Fi"
     if not (q.names or lowered):
         return None
@@ -330,20 +331,19 @@ def try_list(q: QuestionTerms, fact_blocks: Mapping[int, str]) -> str | None:
 
     found: dict[str, int] = {}
     subject_named = label = ""
-    for n, text in fact_blocks.items():
-        for subject, stype, facts in fact_groups(text):
-            named = asked(subject)
-            for attr, value, cited in facts:
-                if not _CONTAINS.match(attr):
-                    continue
-                inward = attr.startswith("in ")  # "X (Sensor): in product | Board": Board contains X
-                typed = attr[3:] in {t.lower() for t in asked_types} if inward else fold(attr.split()[-1]) in class_words
-                if named and typed:  # the named entity's own list: its boards, or its sensors ("has sensor")
-                    found.setdefault(value, cited or n)
-                    subject_named, label = subject_named or subject, label or attr
-                elif not named and not inward and stype in asked_types and asked(value):
-                    found.setdefault(subject, cited or n)  # "Board (Product): powered by | X": Board contains X
-                    subject_named, label = subject_named or value, label or f"in {stype.lower()}"
+    for n, (subject, stype, facts) in groups:
+        named = asked(subject)
+        for attr, value, cited in facts:
+            if not _CONTAINS.match(attr):
+                continue
+            inward = attr.startswith("in ")  # "X (Sensor): in product | Board": Board contains X
+            typed = attr[3:] in {t.lower() for t in asked_types} if inward else fold(attr.split()[-1]) in class_words
+            if named and typed:  # the named entity's own list: its boards, or its sensors ("has sensor")
+                found.setdefault(value, cited or n)
+                subject_named, label = subject_named or subject, label or attr
+            elif not named and not inward and stype in asked_types and asked(value):
+                found.setdefault(subject, cited or n)  # "Board (Product): powered by | X": Board contains X
+                subject_named, label = subject_named or value, label or f"in {stype.lower()}"
     if not found:
         return None
     narrowed = {name: n for name, n in found.items() if narrowing & {fold(w) for w in TOKEN.findall(name)}}

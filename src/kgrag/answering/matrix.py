@@ -75,7 +75,7 @@ def try_matrix(q: QuestionTerms, ranked: list[Scored], titles: Mapping[int, str]
             continue
         title = titles.get(rows[0].block, "")
         lead = f"{title}: " if title else ""
-        labelled = [(r, c) for r, c in zip(rows, table, strict=True) if content_terms(c[0]) and all_written(content_terms(c[0]), asked)
+        labelled = [(r, c) for r, c in zip(rows, table, strict=True) if (label := content_terms(c[0])) and all_written(label, asked)
                     or _names_code(q.text, [x for i, x in enumerate(c) if i not in marks])]  # or "ACC-310" it lists
         others = [content_terms(h) for i, h in enumerate(heads) if i and i not in marks]  # "Part number"
         if (not named and len(labelled) == 1 and not q.yes_no and _WHICH_ONES.search(q.text) and not q.dimensions
