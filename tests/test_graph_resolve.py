@@ -110,10 +110,11 @@ def test_candidate_groups_and_stats(empty_index: Index) -> None:
 
 
 def test_names_written_with_and_without_a_hyphen_are_one_candidate_group() -> None:
-    """"Wi-Fi" and "WiFi" (one interface, two spellings) share a blocking key; a revision stays its own product."""
+    """"Wi-Fi" and "WiFi" (one interface, two spellings) share a blocking key; a revision stays its own product, and
+    numbers are not joined ("10/100 Mbit" is not "10100 Mbit")."""
     builder = ExtractionBuilder("", validate=False)
     for name, etype in (("Wi-Fi", "Interface"), ("WiFi", "Interface"), ("Nano 33 BLE", "Product"),
-                        ("Nano 33 BLE Rev2", "Product")):
+                        ("Nano 33 BLE Rev2", "Product"), ("10/100 Mbit", "Value"), ("10100 Mbit", "Value")):
         builder.entity(name, etype)
     groups = candidate_groups(builder.build().entities)
     assert [sorted(e.name for e in g) for g in groups] == [["Wi-Fi", "WiFi"]]

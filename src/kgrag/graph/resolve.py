@@ -7,6 +7,7 @@ types (a generic type merges into a specific one; two specific types only when t
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
@@ -64,15 +65,18 @@ class UnionFind:
         return [sorted(g) for g in out.values() if len(g) > 1]
 
 
+_JOINED = re.compile(r"(?<!\d) | (?!\d)")  # a key's spaces, but the one between two numbers ("wi fi", "85 °c")
+
+
 def candidate_groups(entities: Sequence[Entity]) -> list[list[Entity]]:
-    """Entities sharing a blocking key (name or alias, also written without its spaces and hyphens: "Wi-Fi" and
-    "WiFi", "RS-485" and "RS485"), groups of two or more."""
+    """Entities sharing a blocking key (name or alias; written joined or apart is one key, "Wi-Fi" and "WiFi", "85°C"
+    and "85 °C", while two numbers stay apart, "10/100 Mbit" is not "10100 Mbit"), groups of two or more."""
     by_key: dict[str, dict[str, Entity]] = defaultdict(dict)
     for e in entities:
         for name in [e.name, *e.aliases]:
             key = entity_key(name)
             if key:
-                by_key[key.replace(" ", "").replace("-", "")][e.entity_id] = e
+                by_key[_JOINED.sub("", key)][e.entity_id] = e
     seen: set[tuple[str, ...]] = set()
     groups: list[list[Entity]] = []
     for members in by_key.values():
