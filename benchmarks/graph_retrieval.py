@@ -73,8 +73,7 @@ def clear_graph(index: Index) -> None:
     store.delete_entities([e.entity_id for e in store.iter_entities()])
     store.delete_vectors("entity")
     store.clear_progress("graph")
-    for merge in store.merges():
-        store.mark_merge_undone(merge["merge_id"])
+    store.clear_merges()  # forgotten, not undone: an undone merge is a user's "keep these apart" and blocks the pair
 
 
 def graph_tag(extractor: str) -> str:

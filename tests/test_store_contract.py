@@ -344,6 +344,8 @@ def test_merge_log(store: Store) -> None:
     store.mark_merge_undone(first)
     assert [m["merge_id"] for m in store.merges()] == [second]
     assert [m["undone"] for m in store.merges(include_undone=True)] == [True, False]
+    store.clear_merges()  # a graph rebuilt from scratch: no merge is kept, not even an undone one
+    assert store.merges(include_undone=True) == []
 
 
 def test_subchunks(store: Store) -> None:

@@ -142,6 +142,10 @@ class Store(Protocol):
 
     def mark_merge_undone(self, merge_id: int) -> None: ...
 
+    def clear_merges(self) -> None:
+        """Forget the merge log (a graph rebuilt from scratch): no merge is left to undo, and none stays blocked."""
+        ...
+
     def merges(self, include_undone: bool = False) -> list[dict[str, Any]]: ...
 
     def prune_graph(self) -> dict[str, int]:

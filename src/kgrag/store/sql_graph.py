@@ -165,6 +165,9 @@ class SqlGraph(SqlBase):
     def mark_merge_undone(self, merge_id: int) -> None:
         self._exec("UPDATE merge_log SET undone = 1 WHERE merge_id = ?", (merge_id,))
 
+    def clear_merges(self) -> None:
+        self._exec("DELETE FROM merge_log")
+
     # -- sub-chunks and keywords --------------------------------------------------------------------
     def replace_subchunks(self, chunk_ids: Sequence[str], subchunks: Sequence[SubChunk]) -> None:
         """Replace the sub-chunks of `chunk_ids` with `subchunks`."""
