@@ -758,7 +758,7 @@ def test_a_multi_word_name_counts_whole() -> None:
     assert missing_names(q.text, q, names_text) == ["Acme 4G"]  # two words stay a name: "4G" is part of it
     q = analyse("part number for the zephyr board with 4-20mA output, 12V supply")  # values typed glued to their units
     assert "4-20mA" not in q.names and "12V" not in q.names and missing_names(q.text, q, names_text) == []
-    assert "3V" in analyse("Can I pull 300 mA from the 3.3V pin of the Zephyr Board?").names  # a pin's name
+    assert "3.3V" in analyse("Can I pull 300 mA from the 3.3V pin of the Zephyr Board?").names  # a pin's name
     q = analyse("What is the ATEX EU-type examination certificate number of the Zephyr Board?")
     assert missing_names(q.text, q, names_text + " atex directive. eu-type examination certificate: ncb 4417") == []
 

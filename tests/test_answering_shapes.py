@@ -1426,3 +1426,22 @@ def test_a_row_stating_a_number_is_not_quoted_when_a_sibling_row_names_the_asked
              Unit(block=1, pos=1, text="Baud rate | 19200 bit/s | 9600 to 115200 bit/s", kind="row", header=header)]
     ranked = [Scored(units[0], score=0.8, attributes=1.0, names=1.0), Scored(units[1], score=0.6, attributes=0.5, names=1.0)]
     assert try_extract(q, ranked, {1: "Zephyr Core"}) is None
+
+
+def test_a_voltage_written_letter_for_point_is_the_value_a_user_types() -> None:
+    """Pin tables and schematics write "+3V3" and "1V8" where a user asks for "3.3V": the row naming that rail
+    answers "which pin gives 3.3V", not a note that merely mentions 3.3V I/Os."""
+    from kgrag.answering.select import focus_units
+    from kgrag.answering.words import fold
+
+    assert (fold("3V3"), fold("1V8"), fold("5V"), fold("v3")) == ("3.3v", "1.8v", "5v", "v3")
+    assert "3.3v" in analyse("Which pin gives 3.3V on the Zephyr Mini?").attributes
+    assert "2" not in analyse("Is firmware 2.5 on the Zephyr Mini?").attributes  # a version still splits
+    note = "NOTE: Zephyr Mini only supports 3.3V I/Os and is not 5V tolerant, unlike boards with a 5V pin."
+    pins = ("Pin | Function | Type | Description\n1 | D13 | Digital | GPIO\n"
+            "2 | +3V3 | Power Out | Internally generated power output to external devices\n3 | GND | Power | Ground")
+    texts, scopes = {1: note, 2: pins}, {1: "Zephyr Mini", 2: "Zephyr Mini"}
+    question = "Which pin gives 3.3V on the Zephyr Mini?"
+    ranked = focus_units(question, texts, scopes, 120).ranked
+    found = try_extract(analyse(question), ranked, {1: "Zephyr Mini", 2: "Zephyr Mini"})
+    assert found is not None and "+3V3" in found.text

@@ -13,7 +13,9 @@ _SECOND_QUESTION = re.compile(r"(?:(?P<comma>[,;])\s*(?:(?P<conj>and|or)\s+)?|\s
                               r"(?P<word>what|which|how|where|when|why|who)\b", re.IGNORECASE)
 ASK_WORDS = frozenset({"what", "which", "how", "where", "when", "why", "who"})
 _LETTER = "A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u017fµμ"  # Latin letters with accents ("Oplà"), the micro sign
-TOKEN = re.compile(rf"[{_LETTER}0-9][{_LETTER}0-9\-_/+]*")  # a question word, part number, name or unit ("μT")
+# A question word, part number, name or unit ("μT"); a decimal point stays inside a value glued to its unit ("3.3V",
+# "2.5mA"), while versions and spaced values split at it ("3.1.2", "2.5 A").
+TOKEN = re.compile(rf"[{_LETTER}0-9](?:[{_LETTER}0-9\-_/+]|(?<=[0-9])\.(?=[0-9]+[{_LETTER}]))*")
 
 
 def second_question(question: str, *, bare_and: bool = False, conjunctions: frozenset[str] = frozenset({"", "and", "or"}),

@@ -19,14 +19,19 @@ QUESTION_WORDS = frozenset(_QUESTION_TEXT.split())
 
 def fold(raw: str) -> str:
     """A word lower-cased with possessives and simple plurals folded (`boards'`, `Nano's` -> `board`, `nano`); "-ss"
-    and "-us" are no plurals ("class", "luminous", "status")."""
+    and "-us" are no plurals ("class", "luminous", "status"); a voltage in the letter-for-point notation of schematics
+    and pin tables is the value a user writes ("3V3" -> "3.3v")."""
     word = raw.lower().strip(".-_/")
+    if _POINT_LETTER.match(word):
+        return word.replace("v", ".", 1) + "v"
     if word.endswith("'s"):
         word = word[:-2]
     if word.endswith("s") and len(word) > 3 and not any(ch.isdigit() for ch in word) and not word.endswith(("ss", "us")):
         word = word[:-1]
     return _AMERICAN.get(word, _ABBREVIATED.get(word, word))
 
+
+_POINT_LETTER = re.compile(r"^\d{1,2}v\d$")  # "3v3", "1v8"; "5v" and "v3" are no such notation
 
 # British spellings a question may use where a datasheet writes the American one ("colours" ~ "colors").
 _AMERICAN = {"colour": "color", "behaviour": "behavior", "favour": "favor", "metre": "meter", "centre": "center",
