@@ -6,7 +6,7 @@ from pathlib import Path
 
 from tests.conftest import fast_settings
 
-from kgrag.answering.casing import known_names, with_known_casing
+from kgrag.answering.casing import known_names, sole_revisions, with_known_casing, with_sole_revisions
 from kgrag.answering.shorthand import written_out
 from kgrag.answering.terms import analyse
 from kgrag.index import Index
@@ -26,6 +26,25 @@ def test_a_lower_case_product_name_is_written_back_and_read_as_a_name() -> None:
     assert with_known_casing("does the portenta h7 have wifi", names) == "does the Portenta H7 have wifi"
     assert with_known_casing("the reset is due to the watchdog", names) == "the reset is due to the watchdog"
     assert with_known_casing("does the due have a DAC?", names) == "does the Due have a DAC?"
+
+
+def test_a_name_typed_without_the_one_revision_the_documents_hold_is_that_revision() -> None:
+    """Users write "Mega 2560" for the "Mega 2560 Rev3" datasheet; read as another product's name, that datasheet's
+    passages were a variant's and "How many analog inputs …" was answered from a pin row. A name the documents also
+    hold unrevised ("Zephyr Mini" beside "Zephyr Mini Rev2") or in two revisions stays as typed."""
+    products = ["Zephyr 2560 Rev3", "Zephyr Mini", "Zephyr Mini Rev2", "Relay Pack Rev1", "Relay Pack Rev2"]
+    titles = ["Acme Zephyr 2560 Rev3", "Acme Zephyr Mini", "Acme Zephyr Mini Rev2", "Acme Vision Shield Rev 2"]
+    revisions = sole_revisions(products, titles)
+    assert revisions["Zephyr 2560"] == "Zephyr 2560 Rev3" and revisions["Vision Shield"] == "Vision Shield Rev 2"
+    assert not {"Zephyr Mini", "Relay Pack", "2560"} & set(revisions)
+    names = known_names(products, titles)
+    def read(question: str) -> str:
+        return with_sole_revisions(with_known_casing(question, names), revisions)
+    assert read("how many analog inputs does the zephyr 2560 have?") == \
+        "how many analog inputs does the Zephyr 2560 Rev3 have?"
+    assert read("Acme Zephyr 2560 pinout") == "Acme Zephyr 2560 Rev3 pinout"
+    assert read("Zephyr 2560 Rev3 pins, Zephyr 2560 R3") == "Zephyr 2560 Rev3 pins, Zephyr 2560 R3"  # written already
+    assert read("zephyr mini pins") == "Zephyr Mini pins"
 
 
 def test_the_index_reads_its_documents_names_for_the_question(sample_index: Index) -> None:

@@ -91,17 +91,18 @@ class Index(Workspace):
 
     def cased(self, question: str) -> str:
         """`question` with support shorthand written out ("cmd" -> "command", answering/shorthand.py) and the product
-        names it types in lower case ("the opta") written as the documents write them (answering/casing.py); the
-        names are read again when the documents change."""
-        from kgrag.answering.casing import known_names, with_known_casing
+        names it types in lower case ("the opta") written as the documents write them, with the one revision the
+        documents hold ("Mega 2560" -> "Mega 2560 Rev3", answering/casing.py); read again when the documents change."""
+        from kgrag.answering.casing import known_names, sole_revisions, with_known_casing, with_sole_revisions
         from kgrag.answering.shorthand import written_out
 
         documents = self.documents()  # cached until the store changes: a new dict then, and the names read again
         if getattr(self, "_names_of", None) is not documents:
             self._names_of = documents
-            self._names = tuple(known_names((d.product for d in documents.values()),
-                                            (d.title for d in documents.values())))
-        return with_known_casing(written_out(question), self._names)
+            products, titles = [d.product for d in documents.values()], [d.title for d in documents.values()]
+            self._names = tuple(known_names(products, titles))
+            self._revisions = sole_revisions(products, titles)
+        return with_sole_revisions(with_known_casing(written_out(question), self._names), self._revisions)
 
     def ask(
         self, question: str, *, strategy: str | None = None, budget: int | None = None, mode: str | None = None,

@@ -2,7 +2,8 @@
 A question's names are read by their capitals and digits (answering/terms.py), so a name typed in lower case named
 nothing and the answer went to the closest passages. The names the index's documents give are written back in the
 documents' casing before the question is read: a document's product whole ("Opta"), and a run of two or more of its
-title's words that ends on a code or an acronym ("Nano 33 BLE Sense Rev2", "Portenta H7", "GIGA R1")."""
+title's words that ends on a code or an acronym ("Nano 33 BLE Sense Rev2", "Portenta H7", "GIGA R1"). A name the
+documents hold in one revision only is that revision when typed without it ("Mega 2560" is the "Mega 2560 Rev3")."""
 
 from __future__ import annotations
 
@@ -50,3 +51,32 @@ def _patterns(names: tuple[str, ...]) -> tuple[tuple[re.Pattern[str], str], ...]
     determiner only ("the opta", "my stella")."""
     return tuple((re.compile(rf"{'' if ' ' in name else _DETERMINER}(?<![\w-]){re.escape(name)}(?![\w-])",
                              re.IGNORECASE), name) for name in names)
+
+
+_REVISION_END = re.compile(r"\s+[Rr]ev\.?\s?\d+[a-z]?$")  # "Mega 2560 Rev3", "Portenta Vision Shield Rev 2"
+_REVISION_NEXT = re.compile(r"\s*(?:rev\b|rev\.?\s?\d|r\d\b)", re.IGNORECASE)  # a revision written after the name
+
+
+def sole_revisions(products: Iterable[str], titles: Iterable[str]) -> dict[str, str]:
+    """Known names without their trailing revision -> the one revision the documents hold ("Mega 2560" ->
+    "Mega 2560 Rev3"), for names no document is about unrevised: "Nano 33 BLE" stays its own product beside the
+    "Nano 33 BLE Rev2", and a base held in two revisions is left as typed."""
+    products, titles = list(products), list(titles)
+    whole = [n.lower() for n in products + titles]
+    revised: dict[str, set[str]] = {}
+    for name in known_names(products, titles):
+        m = _REVISION_END.search(name)
+        base = name[:m.start()] if m else ""
+        if any(c.isalpha() for c in base) and (" " in base or _MARKED.search(base)):  # no bare "2560"
+            revised.setdefault(base, set()).add(name)
+    return {base: next(iter(full)) for base, full in revised.items()
+            if len(full) == 1 and not any(w == base.lower() or w.endswith(" " + base.lower()) for w in whole)}
+
+
+def with_sole_revisions(question: str, revisions: dict[str, str]) -> str:
+    """`question` with each name typed without the revision the documents hold written with it (longest first)."""
+    for base in sorted(revisions, key=lambda b: (-len(b), b)):
+        pattern = re.compile(rf"(?<![\w-]){re.escape(base)}(?![\w-])", re.IGNORECASE)
+        question = pattern.sub(lambda m, full=revisions[base], text=question: m.group(0)
+                               if _REVISION_NEXT.match(text, m.end()) else full, question)
+    return question
