@@ -201,6 +201,25 @@ def test_the_closest_passages_of_a_question_setting_two_products_side_by_side_sh
     assert sides_first(one, ranked, titles) == ranked  # no two products side by side: the ranking as it is
 
 
+def test_the_closest_passages_of_a_question_about_one_product_show_its_own_first() -> None:
+    """"max current per I/O pin of the Zephyr Mini": a sibling's row carries every asked word and outscores the Mini's
+    own lines, which do not state it; quoted first, "The documents say:" would lead another product's value."""
+    from kgrag.answering.quotes import sides_first
+    from kgrag.answering.terms import analyse
+
+    mini = ("The Zephyr Mini is a small board with an 8-bit processor.\n"
+            "Its regulator gives up to 550 mA output current for user application.")
+    maxi = "Zephyr Max | DC current per I/O pin | 7 mA"
+    question = "What is the max current per I/O pin of the Zephyr Mini?"
+    titles = {1: "Zephyr Mini", 2: "Zephyr Max"}
+    ranked = focus_units(question, {1: mini, 2: maxi}, titles, 200, titles=titles).ranked
+    assert ranked[0].unit.block == 2  # the sibling's row scores best
+    ordered = sides_first(analyse(question), ranked, titles)
+    assert [s.unit.block for s in ordered] == [1, 1, 2]
+    two = analyse("Is the max current per I/O pin of the Zephyr Mini the same as the Zephyr Max's?")
+    assert sides_first(two, ranked, titles) == ranked  # both named: no product's passages are another's
+
+
 def test_a_users_word_for_a_spec_brings_the_label_datasheets_give_it() -> None:
     """"ingress protection" is the row "Degree of protection | IP67"; "reliability" is "MTBF"; a question that only
     says "reliably" or asks "how big" a part is gets no label words."""

@@ -140,7 +140,9 @@ def key_quotes(q: QuestionTerms, focus: Focus, titles: Mapping[int, str], n: int
 
 def sides_first(q: QuestionTerms, ranked: list[Scored], titles: Mapping[int, str]) -> list[Scored]:
     """`ranked` with the best quotable unit of each product a question sets side by side first ("the A or the B?",
-    "A vs B: which … does each one use?"), so the closest passages show both, not the better-scored one only."""
+    "A vs B: which … does each one use?"), so the closest passages show both, not the better-scored one only; for a
+    question about one product with documents here, another product's passages after its own ("MKR Vidor 4000: dc
+    current per I/O pin" for the Nano Every): they may show what its documents lack, not what they say of it."""
     sides = q.compares or alternative_names(q.text, q.phrases)
     first: list[Scored] = []
     for side in sides:
@@ -148,7 +150,11 @@ def sides_first(q: QuestionTerms, ranked: list[Scored], titles: Mapping[int, str
                      and title_names(side, titles.get(s.unit.block, ""))), None)
         if best is not None and all(best is not f for f in first):
             first.append(best)
-    return first + [s for s in ranked if all(s is not f for f in first)] if len(first) == 2 else ranked
+    if len(first) == 2:
+        return first + [s for s in ranked if all(s is not f for f in first)]
+    if len(q.phrases) == 1 and any(s.own for s in ranked):
+        return sorted(ranked, key=lambda s: s.variant and not s.own)
+    return ranked
 
 
 def _quotable(s: Scored) -> bool:
