@@ -597,6 +597,11 @@ def test_a_reply_copying_a_passage_that_misses_the_question_shows_the_passage_th
                                                                                "codes 03, 04 and 06.")]
     assert not off_topic(codes, "The QX-700 supports functions 03 (read holding registers), 04 (read input "
                                 "registers) and 06 (write single register) [2].", sources)  # it names the QX-700
+    boot = "How do I put the Zephyr Board into bootloader mode?"  # "put" is in no passage: it asks nothing to match
+    sources = [("Zephyr Board", "The Zephyr Board can be powered by the USB-C port or via VIN on the header."),
+               ("Zephyr Board", "To enter bootloader mode, double-tap the reset button right after power-up.")]
+    assert off_topic(boot, "The Zephyr Board can be powered by either the USB-C port or alternatively via VIN on the "
+                           "header; this also powers the board, as the LED shows [1].", sources)  # names it, says nothing asked
 
 
 def test_a_quoted_line_is_led_by_the_code_of_the_article_it_belongs_to() -> None:

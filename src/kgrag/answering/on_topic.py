@@ -37,15 +37,18 @@ def off_topic(question: str, reply: str, sources: Sequence[tuple[str, str]]) -> 
     and the sources' titles) while one source writes them all: "How do I reset the gateway to factory defaults?"
     answered with the configuration file's keys above the "Factory reset" passage, a small model copying the wrong
     passage. A short reply may name the answer alone ("The HS3003 [1]."); a value of the asked quantity answers, an
-    overview sums up in words of its own, and a reply naming what the question names is about it ("The AS-200
-    supports functions 03, 04 and 06" for its "Modbus function codes")."""
+    overview sums up in words of its own, and a reply naming what the question names is about it when it writes an
+    asked word too ("The AS-200 supports functions 03, 04 and 06" for its "Modbus function codes"; not "The Nano RP2040
+    Connect can be powered … via VIN" for how to put it into bootloader mode)."""
     q = analyse(question)
     asked = q.attributes - content_terms(" ".join(title for title, _ in sources)) - {fold(n) for n in q.names}
     said = content_terms(CITE.sub("", reply))
-    if (q.yes_no or asks_overview(question) or not asked or len(said) < OFF_TOPIC_WORDS
-            or len(words_found(asked, said)) * 2 >= len(asked)
-            or any(name_found(" ".join(p), reply.lower()) for p in q.phrases)):
+    answered = words_found(asked, said)
+    if (q.yes_no or asks_overview(question) or not asked or len(said) < OFF_TOPIC_WORDS or len(answered) * 2 >= len(asked)
+            or answered and any(name_found(" ".join(p), reply.lower()) for p in q.phrases)):
         return False
     if q.dimensions and any(dimension_of_unit(m.group(2)) & q.dimensions for m in NUMBER_UNIT.finditer(reply)):
         return False
-    return any(words_found(asked, content_terms(text)) == asked for _, text in sources)
+    written = [content_terms(text) for _, text in sources]  # a word no source writes ("put" of "put … into") asks
+    attested = words_found(asked, set().union(*written))  # nothing a source could answer
+    return 2 * len(attested) > len(asked) and any(words_found(attested, words) == attested for words in written)
