@@ -152,8 +152,9 @@ def sides_first(q: QuestionTerms, ranked: list[Scored], titles: Mapping[int, str
             first.append(best)
     if len(first) == 2:
         return first + [s for s in ranked if all(s is not f for f in first)]
-    if len(q.phrases) == 1 and any(s.own for s in ranked):
-        return sorted(ranked, key=lambda s: s.variant and not s.own)
+    products = [p for p in q.phrases if any(title_names(p, t) for t in titles.values() if t)]  # not "USB"
+    if len(products) == 1 and any(s.own for s in ranked):
+        return sorted(ranked, key=lambda s: (s.variant or s.elsewhere) and not s.own)
     return ranked
 
 

@@ -62,6 +62,7 @@ class Scored:
     foreign: bool = False  # mostly written in another script than the question
     variant: bool = False  # about a variant of the asked product ("Nano Rev2" for "Nano")
     own: bool = False  # in the document of a product the question names (its title names it)
+    elsewhere: bool = False  # another product's document or graph fact, not naming the question's product
 
 
 def bm25(query: list[str], docs: list[list[str]], k1: float = 1.2, b: float = 0.75) -> list[float]:
@@ -249,7 +250,7 @@ def score_units(
         unit_match = 1.0 if unit_dims & dims else (-1.0 if dims and unit_dims else 0.0)
         parts = {"bm25": lex, "names": names, "unit": unit_match, "value": float(value and q.wants_value)}
         scored.append(Scored(u, 0.0, parts, names=names, attributes=attrs, variant=variant, own=u.block in owned,
-                             foreign=foreign_share(u.text) > FOREIGN and not foreign_question))
+                             foreign=foreign_share(u.text) > FOREIGN and not foreign_question, elsewhere=id(u) in elsewhere))
     if embedder is not None:
         _add_dense(f"{question} ({' '.join(extra)})" if extra else question, scored, embedder)
     for s in scored:
@@ -260,7 +261,7 @@ def score_units(
             s.score *= 0.3  # another language than the question's: the reader (and a small model) cannot use it
         if COMPLIANCE.search(s.unit.text) and not asks_compliance:
             s.score *= 0.5  # a certification notice answers certification questions only
-        if id(s.unit) in elsewhere:
+        if s.elsewhere:
             s.score *= OTHER_DOCUMENT  # a question about one product reads its own documents first
     return sorted(scored, key=lambda s: -s.score)
 
