@@ -65,6 +65,12 @@ def test_a_remedy_or_a_duration_question_needs_no_other_value() -> None:
     assert not lacks_asked_value(question, "It shows the firmware version for 3 seconds after power-up [1].")
     assert lacks_asked_value(question, "It shows the firmware version after power-up [1].")
     assert lacks_asked_value("What firmware version comes preloaded?", "The latest firmware comes preloaded [1].")
+    lead = "what's the lead time for a replacement main board"  # a release number measures no time
+    assert lacks_asked_value(lead, "The lead time for a replacement main board is revision C, which only runs "
+                                   "firmware 2.4.0 or later [1].")
+    assert lacks_asked_value(lead, "It depends on v3.1 of the service tool [1].")
+    assert not lacks_asked_value(lead, "The lead time is 10 working days [1].")
+    assert not lacks_asked_value("How long is the warm-up?", "About 2.5 [1].")  # a bare decimal may be the value
 
 
 def test_a_version_family_is_no_designation() -> None:

@@ -256,7 +256,7 @@ def lacks_asked_value(question: str, reply: str) -> bool:
         return False
     # "the Nano 33 IoT": a number naming the product; "the two relays": a count the question gives ("2x" restates it)
     written = {count_digits(m.group(0)) for m in _ANY_NUMBER.finditer(question)}
-    text = without_values_of(plain, question)
+    text = without_releases(without_values_of(plain, question))  # "… only runs firmware 2.4.0" is no lead time
     if all(count_digits(m.group(0)) in written for m in _ANY_NUMBER.finditer(text)):
         return True
     stated = value_dimensions(text)
@@ -271,6 +271,12 @@ def lacks_asked_value(question: str, reply: str) -> bool:
         return bool(stated) and not bare and not stated & counted
     asked = asked_dimensions({fold(how.group(1))}) if how else set()  # "How long does it take to boot …?" asks a time
     return bool(stated) and not stated & (asked or q.dimensions)
+
+
+def without_releases(text: str) -> str:
+    """`text` without the release numbers it writes ("2.4.0", "v3.1", "firmware 3.2"): they number a release, not a
+    quantity; a bare decimal ("2.5") stays, it may be one."""
+    return VERSION.sub(lambda m: " " if m.group(0).count(".") >= 2 or not m.group(0)[0].isdigit() else m.group(0), text)
 
 
 def count_unstated(question: str, texts: Iterable[str]) -> bool:
