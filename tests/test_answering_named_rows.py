@@ -37,3 +37,26 @@ def test_a_named_row_without_the_asked_quantity_is_no_answer() -> None:
     generate_answer(FakeLLM(replies=["The documents do not contain the answer."]), question, context, mode="auto",
                     focus_tokens=200)
     assert context.info.get("answer_path") != "extractive"
+
+
+PARTS = ("Spare parts\nCategory | Part number | Description | List price (GBP) | Lead time (working days) | Notes\n"
+         "Sensor cells | ZX-S-01 | Replacement CO sensor cell, 3-electrode | 142.00 | 5 | Expected life 3 years\n"
+         "Spare parts | ZX-MB-C | Main board, revision C (service exchange) | 245.00 | 20 | Exchange only\n"
+         "Spare parts | ZX-TB-01 | Terminal board with surge protection | 96.00 | 10 | -")
+
+
+def test_a_parts_list_row_is_named_by_its_item_before_the_qualifiers() -> None:
+    """"the lead time for a replacement main board": the row's description "Main board, revision C (service
+    exchange)" names the item before its qualifiers, and its lead time is in working days, the column's unit."""
+    from kgrag.answering.units import Unit
+    from kgrag.answering.values import value_dimensions
+
+    row = Unit(block=1, pos=0, kind="row", text="Spare parts | ZX-MB-C | Main board | 245.00 | 20 | -",
+               header="Category | Part number | Description | List price (GBP) | Lead time (working days) | Notes")
+    assert "20 days" in row.value_text() and "time" in value_dimensions(row.value_text())
+    items = [ContextItem("chunk", PARTS, 0.5, "c1", "d1", {"path": "parts.xlsx", "title": "ZX parts and pricing"})]
+    question = "what's the lead time for a replacement main board"
+    context = Context(question=question, strategy="test", items=items, tokens=200, budget=2000)
+    answer = generate_answer(FakeLLM(replies=[]), question, context, mode="auto", focus_tokens=200)  # no LLM call
+    assert context.info.get("answer_path") == "extractive"
+    assert answer.text.split("[1]")[0].endswith("Lead time (working days): 20; Notes: Exchange only ")

@@ -21,12 +21,13 @@ def test_a_price_under_a_currency_column_backs_a_price_and_nothing_else() -> Non
     for a label naming its unit in brackets ("List price (EUR): 1,250.00")."""
     uses = number_uses(PARTS)
     assert uses["389"] == {MONEY} and uses["118"] == {MONEY}
-    assert uses["15"] == {""}  # "(working days)" is no unit in brackets: the lead time stays a bare number
+    assert uses["15"] == {"time@days"}  # "(working days)" names the column's unit: the lead time is in days
     short = number_uses(PARTS + "\n | ZX-CH4-50 | Methane test gas | 71.00 | 5")  # its empty last cell left out
     assert short["71"] == {MONEY}
     assert number_uses(PARTS + "\nSee the ordering guide.\n | ZX-9 | 64.00")["64"] == {""}  # prose ends the table
     assert unsupported_values("The ZX-440-IR costs 389.00 GBP and ships in 15 working days [1].", [PARTS]) == []
     assert unsupported_values("The ZX-440-IR draws 389 mA [1].", [PARTS]) == ["389"]
+    assert unsupported_values("The ZX-440-IR ships in 15 weeks [1].", [PARTS]) == ["15"]  # days, not weeks
     label = "Spare kit. List price (EUR): 1,250.00; Supply current (mA): 12"
     assert number_uses(label)["1250"] == {MONEY} and number_uses(label)["12"] == {"current@mA"}
     assert unsupported_values("The kit costs €1,250 [1].", [label]) == []

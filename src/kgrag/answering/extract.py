@@ -270,19 +270,27 @@ def try_extract(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) 
 
 
 _BRACKETED = re.compile(r"\([^)]*\)")  # "Express repair (DPX-220, DPX-240)": what the row applies to
+_ITEM_END = re.compile(r"[,;(]")  # "Main board, revision C (service exchange)": the item, then what qualifies it
+
+
+def _row_keys(text: str) -> list[set[str]]:
+    """What a table row may be named by: its first cell without brackets, and each other cell's item before its
+    qualifiers ("Main board" of a parts list's "Main board, revision C (service exchange)")."""
+    cells = text.split("|")
+    return [content_terms(_BRACKETED.sub(" ", cells[0]))] + [content_terms(_ITEM_END.split(c, 1)[0]) for c in cells[1:]]
 
 
 def named_row(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) -> Extraction | None:
-    """The one table row among the best-ranked units whose first cell the question names in two words or more ("How
-    fast is an express repair and what does it cost?" over "Service | Turnaround | Charge" / "Express repair
-    (DPX-220, DPX-240) | 3 working days | Surcharge EUR 180"; a bracket says what it applies to): what it asks is in
+    """The one table row among the best-ranked units whose first cell (or a cell's item, `_row_keys`) the question
+    names in two words or more ("How fast is an express repair and what does it cost?" over "Service | Turnaround |
+    Charge" / "Express repair (DPX-220, DPX-240) | 3 working days | Surcharge EUR 180"; a bracket says what it applies
+    to; "the lead time for a replacement main board" over a parts list's "Main board, revision C"): what it asks is in
     that row's cells, under column names the question need not use; a row that states no value of the quantity asked
     ("What air pressure does the air purge collar need?" over its part-number row) does not answer. None when no row,
     or more than one of a table, is named so."""
     named = [s for s in ranked[:CANDIDATES] if s.unit.kind == "row" and s.unit.header
-             and len(key := content_terms(_BRACKETED.sub(" ", s.unit.text.split("|", 1)[0]))) >= 2
-             and all_written(key, q.terms)
-             and (not q.dimensions or q.dimensions & value_dimensions(s.unit.text))]  # the asked quantity, if any
+             and any(len(key) >= 2 and all_written(key, q.terms) for key in _row_keys(s.unit.text))
+             and (not q.dimensions or q.dimensions & value_dimensions(s.unit.value_text()))]  # the asked quantity
     tables = {(s.unit.block, s.unit.header) for s in named}
     if len(named) != 1 or len(tables) != 1:
         return None

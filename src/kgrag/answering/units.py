@@ -23,7 +23,8 @@ MAX_HEADING_WORDS = 10
 MAX_LEAD_WORDS = 60  # a paragraph ending "…:" that leads a list
 MAX_SPEC_WORDS = 16  # a list line stating a value ("-10 °C to 125 °C Vdd 3.1 V to 5.5 V")
 MAX_CELL_LABEL_WORDS = 3  # a line between two rows that does not end their table ("Preview")
-BRACKET_UNIT = re.compile(r"[\[(]\s*([^\])]{1,6}?)\s*[\])]")  # "TEMPERATURE [°C]", "Current (mA)"
+# "TEMPERATURE [°C]", "Current (mA)", "Lead time (working days)"
+BRACKET_UNIT = re.compile(r"[\[(]\s*(?:(?:working|business|calendar)\s+)?([^\])]{1,6}?)\s*[\])]")
 # a fact group's first line: "nRF52832 (Microcontroller)", "SX1302 (Component, in WisGate Edge Lite 2)"
 FACT_SUBJECT = re.compile(r"^(?P<name>[^|]+?) \((?P<type>[A-Za-z]+)(?:, in (?P<owner>[^|()]+))?\)$")
 _NUMERIC = re.compile(r"[-+±~<>≤≥]?\s?\d+(?:[.,]\d+)?(?:\s?(?:to|-|–|/|~)\s?[-+]?\d+(?:[.,]\d+)?)?")
