@@ -60,3 +60,20 @@ def test_a_parts_list_row_is_named_by_its_item_before_the_qualifiers() -> None:
     answer = generate_answer(FakeLLM(replies=[]), question, context, mode="auto", focus_tokens=200)  # no LLM call
     assert context.info.get("answer_path") == "extractive"
     assert answer.text.split("[1]")[0].endswith("Lead time (working days): 20; Notes: Exchange only ")
+
+
+def test_a_numbered_item_spelled_out_finds_the_row_of_its_letter_code() -> None:
+    """"What does erratum 3 say?" over an errata table writing "E3": the E3 row, not the document's title line (which
+    carries a version number and the names), nor the E1 row ranked above it."""
+    from kgrag.answering.terms import analyse
+
+    assert {"e3", "erratum"} <= analyse("what does erratum 3 on the Zephyr M4 say").attributes
+    assert "e17" in analyse("What does error 17 mean?").attributes and "t85" not in analyse("temperature 85").attributes
+    errata = ("ZEPHYR M4 MICROCONTROLLER - SILICON ERRATA Document ES-0042, version 5 (2026-02-11)\n"
+              "Erratum | Title | Affected revisions | Fixed in\nE1 | ADC offset below -20 °C | A, B | C\n"
+              "E3 | SPI clock glitch at 48 MHz | A, B, C | not fixed\nE4 | Flash write fails below 1.8 V | A, B, C | not fixed")
+    items = [ContextItem("chunk", errata, 0.5, "c1", "d1", {"path": "errata.txt", "title": "Zephyr M4 errata"})]
+    question = "what does erratum 3 on the Zephyr M4 say"
+    context = Context(question=question, strategy="test", items=items, tokens=200, budget=2000)
+    answer = generate_answer(FakeLLM(replies=[]), question, context, mode="auto", focus_tokens=200)
+    assert "E3; Title: SPI clock glitch at 48 MHz" in answer.text.split("[1]")[0], answer.text

@@ -4,6 +4,7 @@ retrieval and answering read them the same way."""
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from kgrag.answering.words import fold
@@ -143,3 +144,15 @@ def asked_acronyms(question: str, attributes: set[str]) -> set[str]:
     """The acronyms a question asks about ("What MTBF …", "Which ADC resolution …"), folded: a term of the trade
     typed in capitals, which a passage answering it writes too (`attributes`: the question's asked words, folded)."""
     return {fold(w) for w in TOKEN.findall(question) if len(w) > 2 and w.isalpha() and w.isupper() and fold(w) in attributes}
+
+
+# Numbered items a user spells out where documents write a letter and the number ("erratum 3" for "E3", "alarm 2"
+# for "A2", "error 17" for "E17")
+_NUMBERED_ITEMS = frozenset({"erratum", "error", "alarm", "fault", "warning", "event"})
+
+
+def numbered_codes(tokens: list[str]) -> set[str]:
+    """The letter codes of the numbered items a question spells out ("erratum 3" -> "e3"), as folded words: a passage
+    writing the code is about that item (one writing neither tells nothing, so the code is only one more asked word)."""
+    return {f"{word[0].lower()}{number}" for word, number in itertools.pairwise(tokens)
+            if word.lower() in _NUMBERED_ITEMS and number.isdigit() and len(number) <= 3}

@@ -294,7 +294,7 @@ def analyse(question: str) -> QuestionTerms:
             asked.append(tok)
     parts = [n for n in names if PART.fullmatch(n) and not REVISION.fullmatch(n)]
     terms = content_terms(question)
-    attributes = content_terms(" ".join(asked))
+    attributes = content_terms(" ".join(asked)) | asks.numbered_codes(tokens)
     # "Can I power it from 24 V, and what input range does it accept?": a second clause asks for more than yes or no;
     # "Will it work outdoors, when it gets down to -10 °C?" only says when (a "when" or "where" after a bare comma)
     yes_no = (asks.yes_no_wording(question)  # not "Can you list …?", which asks for the facts
