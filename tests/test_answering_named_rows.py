@@ -77,3 +77,19 @@ def test_a_numbered_item_spelled_out_finds_the_row_of_its_letter_code() -> None:
     context = Context(question=question, strategy="test", items=items, tokens=200, budget=2000)
     answer = generate_answer(FakeLLM(replies=[]), question, context, mode="auto", focus_tokens=200)
     assert "E3; Title: SPI clock glitch at 48 MHz" in answer.text.split("[1]")[0], answer.text
+
+
+def test_an_faqs_question_is_no_answer_and_takes_no_candidates_place() -> None:
+    """"How long does the Zephyr Tag battery last?" over an FAQ: its question "How long does the battery last if I
+    report every 5 minutes?" writes every asked word and a value, but it asks, it does not answer; the datasheet's
+    "Battery life" row does."""
+    faq = ("How long does the battery last if I report every 5 minutes?\n"
+           "It depends on the spreading factor; see the datasheet.")
+    sheet = ("Parameter | Value\nRadio | LoRaWAN 1.0.4\nReporting interval | 1 to 60 minutes\nBattery | 3.6 V Li-SOCl2\n"
+             "Battery life | 7 years\nWeight | 85 g")
+    items = [ContextItem("chunk", faq, 0.6, "c1", "d1", {"path": "faq.html", "title": "Zephyr Tag FAQ"}),
+             ContextItem("chunk", sheet, 0.5, "c2", "d2", {"path": "tag.pdf", "title": "Zephyr Tag Datasheet"})]
+    question = "How long does the Zephyr Tag battery last?"
+    context = Context(question=question, strategy="test", items=items, tokens=200, budget=2000)
+    answer = generate_answer(FakeLLM(replies=[]), question, context, mode="auto", focus_tokens=200)
+    assert "Battery life; Value: 7 years" in answer.text.split("\n")[0], answer.text

@@ -230,7 +230,8 @@ def try_extract(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) 
     fits: list[Scored] = []
     owned = any(s.own for s in ranked)  # the named product's own documents are in the context: quote only them
     acronyms = asked_acronyms(q.text, q.attributes)
-    for s in ranked[:COUNT_CANDIDATES if q.count_of else CANDIDATES]:  # the best few: the top may be a heading
+    stated = [s for s in ranked if not s.unit.text.rstrip().endswith("?")]  # an FAQ's question restates what is asked
+    for s in stated[:COUNT_CANDIDATES if q.count_of else CANDIDATES]:  # the best few: the top may be a heading
         u = s.unit
         if owned and not s.own and not own_fact(u, q):  # "How loud is the Modulino Buzzer?" is not answered by the
             continue  # Stella's buzzer row; the graph's fact of the named product is its own
