@@ -994,6 +994,15 @@ def test_a_question_asking_a_version_needs_a_version_number_next_to_the_asked_th
 
     assert ASKS_VERSION.search("Does it support Bluetooth Low Energy, and if so, which version?")
     assert not ASKS_VERSION.search("Which version of the Zephyr Carrier measures higher pressure?")  # a variant
+    assert ASKS_VERSION.search("Which gateway firmware supports Zephyr Tag payload v2?")  # a release, the kind named
+    notes = Unit(block=1, pos=0, kind="row", text="Zephyr Tag Rev B | LoRaWAN | 3.2.0 | payload v2",
+                 header="Device | Connection | Supported since | Remarks")
+    faq = Unit(block=2, pos=0, kind="sentence",
+               text="For the Zephyr ZG-410 gateway, decoders for the Zephyr Tag are built into the gateway firmware.")
+    which = analyse("Which gateway firmware supports Zephyr Tag payload v2?")
+    ranked = [Scored(faq, score=1.0, attributes=1.0, names=1.0), Scored(notes, score=0.9, attributes=1.0, names=1.0)]
+    found = try_extract(which, ranked, {1: "Gateway release notes", 2: "Zephyr FAQ"})
+    assert found is not None and "3.2.0" in found.text  # the release, not the gateway a sentence names
 
 
 def test_a_rating_the_reply_writes_and_no_source_does_is_made_up() -> None:

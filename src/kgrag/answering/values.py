@@ -94,8 +94,9 @@ VERSION = re.compile(rf"(?<![\w.])[vV]?\d+(?:\.\d+)+(?!\w|\.\d)(?!\s?(?:{_UNIT_A
                      r"|\b(?:v|ver|version|rev|revision)\.?\s?\d+(?:\.\d+)*\b", re.IGNORECASE)  # not a quantity: "3.3 V"
 RATING_CODES = frozenset({"IP", "IK", "NEMA", "SIL"})  # protection and safety designations: "IP30", "IK08", "SIL 2"
 RATING = re.compile(rf"\b({'|'.join(sorted(RATING_CODES))})\s?-?\d")
-ASKS_VERSION = re.compile(r"\bversions?\b(?!\s+of\s+the\b)|^\s*which\s+(?:firmware|software|release)\b", re.IGNORECASE)
-# "version of the X": a variant of X; "Which firmware added …?": a release note's version
+ASKS_VERSION = re.compile(r"\bversions?\b(?!\s+of\s+the\b)|^\s*which\s+(?:[\w-]+\s+){0,2}(?:firmware|software|release)\b",
+                          re.IGNORECASE)
+# "version of the X": a variant of X; "Which firmware added …?", "Which gateway firmware supports …?": a release
 # "What's the manufacturer part number of the switch?": a part number answers it, not the switch's rating
 ASKS_PART_NUMBER = re.compile(r"\b(?:part|model)\s+numbers?\b|\bMPN\b", re.IGNORECASE)
 COST = re.compile(r"\b(?:costs?|price[sd]?|pricing)\b", re.IGNORECASE)  # a question asking a price
