@@ -61,10 +61,10 @@ def sole_revisions(products: Iterable[str], titles: Iterable[str]) -> dict[str, 
     """Known names without their trailing revision -> the one revision the documents hold ("Mega 2560" ->
     "Mega 2560 Rev3"), for names no document is about unrevised: "Nano 33 BLE" stays its own product beside the
     "Nano 33 BLE Rev2", and a base held in two revisions is left as typed."""
-    products, titles = list(products), list(titles)
-    whole = [n.lower() for n in products + titles]
+    product_list, title_list = list(products), list(titles)
+    whole = [n.lower() for n in product_list + title_list]
     revised: dict[str, set[str]] = {}
-    for name in known_names(products, titles):
+    for name in known_names(product_list, title_list):
         m = _REVISION_END.search(name)
         base = name[:m.start()] if m else ""
         if any(c.isalpha() for c in base) and (" " in base or _MARKED.search(base)):  # no bare "2560"
@@ -75,8 +75,14 @@ def sole_revisions(products: Iterable[str], titles: Iterable[str]) -> dict[str, 
 
 def with_sole_revisions(question: str, revisions: dict[str, str]) -> str:
     """`question` with each name typed without the revision the documents hold written with it (longest first)."""
-    for base in sorted(revisions, key=lambda b: (-len(b), b)):
-        pattern = re.compile(rf"(?<![\w-]){re.escape(base)}(?![\w-])", re.IGNORECASE)
-        question = pattern.sub(lambda m, full=revisions[base], text=question: m.group(0)
+    for pattern, full in _revision_patterns(tuple(revisions.items())):
+        question = pattern.sub(lambda m, full=full, text=question: m.group(0)
                                if _REVISION_NEXT.match(text, m.end()) else full, question)
     return question
+
+
+@functools.lru_cache(maxsize=8)
+def _revision_patterns(revisions: tuple[tuple[str, str], ...]) -> tuple[tuple[re.Pattern[str], str], ...]:
+    """Each unrevised name's pattern with its revised name, longest first, compiled once per index."""
+    return tuple((re.compile(rf"(?<![\w-]){re.escape(base)}(?![\w-])", re.IGNORECASE), full)
+                 for base, full in sorted(revisions, key=lambda r: (-len(r[0]), r[0])))
