@@ -94,4 +94,5 @@ def test_a_terse_remedy_question_far_from_every_passage_still_gets_its_codes_row
         return str(answer.context.info.get("answer_path"))
 
     assert ask("E09 alarm on the QX-9 transmitters, how to fix the range") == "coded row"
+    assert ask("what does E09 mean") == "coded row"  # asked what it is, as tersely
     assert ask("Overrange alarm on the QX-9 transmitters, how to fix the range") == "evidence"

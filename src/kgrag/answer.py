@@ -165,8 +165,8 @@ def plan_answer(
         return Plan(blocks, "quote", followed_by(coded, quotes))
 
     if (missed or relevance < min_relevance) and mode != "generative":  # the user's words are not the documents':
-        early = coded_row() if asks_remedy(question) else None  # a code's row, or the variants a row rates for the
-        rated = None if early else try_variants(question, focus.ranked)  # written value, still answer
+        early = coded_row()  # a code's row ("what does E17 mean": a short question close to no passage), or the
+        rated = None if early else try_variants(question, focus.ranked)  # variants a row rates for the written value
         if early or rated:
             return early or quoted("variant table", str(rated))
     if missed:  # a near miss (a user's situation words the documents never use), or the question reworded ("keeps
