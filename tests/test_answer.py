@@ -82,6 +82,8 @@ def test_question_coverage_reads_topic_words_not_the_users_values_or_instruction
     context = "The Zephyr Nano uses the BPX-210 barometer for pressure sensing; pressure range 300 to 1100 hPa."
     assert round(question_coverage("Can the Zephyr Nano measure 1200 hPa?", context), 2) == 0.67  # "measure" missing
     assert question_coverage("Summarize the pressure-sensing of the Zephyr Nano.", context) == 1.0
+    log = "Ticket 4411: the Zephyr Nano rebooted every three weeks. Cause: a memory leak in firmware 4.0."
+    assert question_coverage("zephyr nano rebooting every few weeks", log) == 1.0  # "few" says how a user sees it
 
 
 def test_question_coverage_finds_a_model_code_typed_without_its_hyphen() -> None:

@@ -13,7 +13,8 @@ STOP_WORDS = frozenset(_STOP_TEXT.split())
 # Words that say what is asked, not what about: ignored when checking that the context covers a question.
 _QUESTION_TEXT = """what which who whom whose when where why how is are was were be been does do did can could should would will
     there than then into about between more most less least any all each other such only same so very also use used
-    using uses have has had your you i we our they them he she his her my me these those their much many"""
+    using uses have has had your you i we our they them he she his her my me these those their much many
+    few several some"""  # quantifiers say how a user sees it ("rebooting every few weeks"), not what it is
 QUESTION_WORDS = frozenset(_QUESTION_TEXT.split())
 
 
