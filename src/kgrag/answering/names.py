@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple
 
 from kgrag.answering.asks import TOKEN, asks_overview
@@ -62,6 +62,13 @@ def title_names(phrase: list[str], title: str) -> bool:
         return True
     words = low.split()  # a fact's subject "Stella" for the question's "Arduino Stella": the name without its vendor
     return bool(words) and [w.lower() for w in phrase[-len(words):]] == words and len(phrase) > len(words)
+
+
+def documented_names(phrases: Sequence[list[str]], titles: Iterable[str]) -> list[list[str]]:
+    """The question's names (`phrases`) that a document title names (`title_names`): the products with documents
+    here, not a word such as "USB" or "VIN"."""
+    held = [t for t in titles if t]
+    return [p for p in phrases if any(title_names(p, t) for t in held)]
 
 
 def missing_names(question: str, q: QuestionTerms, names_text: str, titles: Sequence[str] = (),

@@ -9,7 +9,7 @@ from collections.abc import Collection, Mapping
 from kgrag.answering.asks import alternative_names, asks_overview
 from kgrag.answering.aspects import asks_whole, aspect_terms, labelled_by
 from kgrag.answering.extract import MIN_NAMES
-from kgrag.answering.names import title_names
+from kgrag.answering.names import documented_names, title_names
 from kgrag.answering.refusal import CITE, NO_ANSWER, is_refusal
 from kgrag.answering.repeats import near_copy, numbers_in, restates, sibling_row
 from kgrag.answering.select import Focus, Scored
@@ -152,8 +152,7 @@ def sides_first(q: QuestionTerms, ranked: list[Scored], titles: Mapping[int, str
             first.append(best)
     if len(first) == 2:
         return first + [s for s in ranked if all(s is not f for f in first)]
-    products = [p for p in q.phrases if any(title_names(p, t) for t in titles.values() if t)]  # not "USB"
-    if len(products) == 1 and any(s.own for s in ranked):
+    if len(documented_names(q.phrases, titles.values())) == 1 and any(s.own for s in ranked):
         return sorted(ranked, key=lambda s: (s.variant or s.elsewhere) and not s.own)
     return ranked
 

@@ -20,7 +20,7 @@ from kgrag.answering.asks import asks_difference, asks_overview
 from kgrag.answering.aspects import aspect_terms, label_terms, labelled_by
 from kgrag.answering.blocks import Block
 from kgrag.answering.columns import side_by_side
-from kgrag.answering.names import name_found, title_names, whole_name
+from kgrag.answering.names import documented_names, name_found, title_names, whole_name
 from kgrag.answering.records import asked_record_numbers, other_records
 from kgrag.answering.repeats import near_copy
 from kgrag.answering.terms import CLASS_WORDS, QuestionTerms, analyse
@@ -215,7 +215,7 @@ def score_units(
     for u in units:
         blocks[u.block] = blocks.get(u.block, scopes.get(u.block, "")) + "\n" + u.scoped()
     wanted = distinguishing_names(q, list(blocks.values()))
-    products = [p for p in q.phrases if any(title_names(p, t) for t in (titles or {}).values() if t)]
+    products = documented_names(q.phrases, (titles or {}).values())
     foreign_question = foreign_share(question) > FOREIGN
     asks_compliance = bool(_ASKS_COMPLIANCE.search(question))
     # the asked words some unit carries: a word no passage has ("fitted", "classic") cannot tell units apart; when

@@ -26,7 +26,7 @@ from kgrag.answering.choose import (
     written_values,
 )
 from kgrag.answering.compare import unit_about
-from kgrag.answering.names import title_names
+from kgrag.answering.names import documented_names, title_names
 from kgrag.answering.quotes import quote_answer
 from kgrag.answering.refusal import is_refusal
 from kgrag.answering.releases import release_verdict
@@ -133,8 +133,8 @@ def try_suits(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) ->
         verdict, bound, why = released
         return _decided(verdict, [bound.unit], ranked, titles, [], why)
     alone = _ALONE.search(q.text)  # "Can I use the A on its own?", "… without a Portenta board?" (not a product asked)
-    products = [p for p in q.phrases if any(title_names(p, t) for t in titles.values())  # not "VIN", "Qwiic"
-                and not (alone and " ".join(p) in alone.group(0))]
+    products = [p for p in documented_names(q.phrases, titles.values())  # not "VIN", "Qwiic"
+                if not (alone and " ".join(p) in alone.group(0))]
     if not products or len(products) > (1 if alone else 2) or not asks_yes_no(q):
         return None
     if alone:
