@@ -24,6 +24,8 @@ MAX_LEAD_WORDS = 60  # a paragraph ending "…:" that leads a list
 MAX_SPEC_WORDS = 16  # a list line stating a value ("-10 °C to 125 °C Vdd 3.1 V to 5.5 V")
 MAX_CELL_LABEL_WORDS = 3  # a line between two rows that does not end their table ("Preview")
 # "TEMPERATURE [°C]", "Current (mA)", "Lead time (working days)"
+# A column of labels a figure or list refers to ("Item | Feature": "3A" is item 3A, not 3 amperes).
+LABEL_COLUMN = re.compile(r"^(?:item|ref\.?|reference|no\.?|#|pos\.?|position|label|designator|callout)$", re.IGNORECASE)
 BRACKET_UNIT = re.compile(r"[\[(]\s*(?:(?:working|business|calendar)\s+)?([^\])]{1,6}?)\s*[\])]")
 # a fact group's first line: "nRF52832 (Microcontroller)", "SX1302 (Component, in WisGate Edge Lite 2)"
 FACT_SUBJECT = re.compile(r"^(?P<name>[^|]+?) \((?P<type>[A-Za-z]+)(?:, in (?P<owner>[^|()]+))?\)$")
@@ -78,10 +80,11 @@ class Unit:
         heads = [h.strip() for h in self.header.split("|")] if self.header else []
         unit_cells = [c for c in cells if c and dimension_of_unit(c)]
         out = []
+        aligned = len(heads) == len(cells)
         for i, cell in enumerate(cells):
-            if cell in unit_cells:
+            if cell in unit_cells or (aligned and LABEL_COLUMN.match(heads[i])):
                 continue
-            column = BRACKET_UNIT.search(heads[i]) if len(heads) == len(cells) else None
+            column = BRACKET_UNIT.search(heads[i]) if aligned else None
             unit = column.group(1) if column else (unit_cells[0] if unit_cells else "")
             out.append((with_unit(cell, unit) or cell) if unit else cell)
         return " ".join(out)

@@ -139,10 +139,13 @@ def dimension_of_unit(unit: str) -> set[str]:
 
 
 def value_dimensions(text: str) -> set[str]:
-    """Quantities of every number-with-unit in `text`; a pixel grid ("480 x 800") is a resolution."""
+    """Quantities of every number-with-unit in `text`, a range's too ("12...24 VDC", whose "24" follows dots); a pixel
+    grid ("480 x 800") is a resolution."""
     out: set[str] = {"resolution"} if PIXEL_GRID.search(text) else set()
     for m in NUMBER_UNIT.finditer(text):
         out |= dimension_of_unit(m.group(2))
+    for m in RANGE_ENDS.finditer(text):
+        out |= dimension_of_unit(m.group(3))
     return out
 
 
