@@ -41,3 +41,24 @@ def test_a_voltage_to_power_it_with_asks_its_supply_rating() -> None:
                                                         2: "Zephyr Hub 5.9 Relay Outputs"}, 200, titles=titles).ranked
     top = [s.unit.text for s in ranked[:2]]  # the relays' rated voltage shares its words; the supply row follows it
     assert any(t.startswith("3A | Power Supply Terminals 12...24 VDC") for t in top)
+
+
+def _answer(question: str) -> tuple[str, str]:
+    from kgrag.answer import generate_answer
+    from kgrag.models.fake import FakeLLM
+    from kgrag.types import Context, ContextItem
+
+    meta = {"path": "zephyr_hub.pdf", "title": "Zephyr Hub"}
+    items = [ContextItem("chunk", VIEW, 0.5, "c1", "d1", meta), ContextItem("chunk", RELAYS, 0.4, "c2", "d1", meta)]
+    context = Context(question=question, strategy="test", items=items, tokens=300, budget=2000)
+    answer = generate_answer(FakeLLM(replies=["Yes, it can."]), question, context, mode="auto", focus_tokens=300)
+    return answer.text, str(context.info.get("answer_path"))
+
+
+def test_a_supply_rated_for_dc_is_no_ac_supply() -> None:
+    """"24V AC" lies inside "12...24 VDC" by number, but not by kind; the relays' 250 VAC rates what they switch."""
+    text, path = _answer("Can the Zephyr Hub be powered with 24V AC?")
+    assert path == "rating" and text.startswith("No. ")
+    assert "12...24 VDC" in text.split("[1]")[0] and "This rating is DC, not AC [1]." in text
+    text, _ = _answer("Can the Zephyr Hub be powered with 24 V DC?")
+    assert not text.startswith("No.")  # the asked kind is the rated one

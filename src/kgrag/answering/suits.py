@@ -33,7 +33,7 @@ from kgrag.answering.releases import release_verdict
 from kgrag.answering.select import COMPLIANCE, Scored
 from kgrag.answering.terms import QuestionTerms, analyse, asks_yes_no
 from kgrag.answering.units import Unit
-from kgrag.answering.values import RANGE_ENDS, dimension_of_unit, dimension_words, value_dimensions
+from kgrag.answering.values import RANGE_ENDS, current_kinds, dimension_of_unit, dimension_words, value_dimensions
 from kgrag.answering.words import content_terms, words_found
 from kgrag.graph.datasheet.vocab import REF_DES
 
@@ -117,6 +117,25 @@ def paired_limit(text: str, volts: float, amps: float) -> bool | None:
     return amps <= currents[voltages.index(volts)]
 
 
+# A passage rating the product's own supply, not what its relays switch or its outputs give
+_SUPPLY = re.compile(r"\b(?:supply|supplied|powered|power input|input voltage)\b", re.IGNORECASE)
+
+
+def kind_missed(question: str, about: list[Scored]) -> tuple[str, Scored] | None:
+    """(the kind its supply is rated for, the passage saying so) when the question powers the product with one kind
+    of current ("24V AC") and its supply passages rate only the other ("Power Supply Terminals 12...24 VDC"); None
+    when the question says no kind, or a supply passage rates the asked kind or none."""
+    asked = current_kinds(question)
+    if len(asked) != 1:
+        return None
+    rated = [(s, kinds) for s in about if _SUPPLY.search(s.unit.scoped()) and s.unit.kind != "heading"
+             and (kinds := current_kinds(s.unit.value_text()))]
+    if not rated or any(asked & kinds for _, kinds in rated):
+        return None
+    kind = next(iter(rated[0][1]))
+    return kind, rated[0][0]
+
+
 def writes_value_for(question: str, titles: Iterable[str]) -> bool:
     """The question writes a value for a product the context holds documents of: its other words may describe the
     user's situation ("an unheated outdoor box where winter nights reach -35 °C"), which no datasheet writes."""
@@ -162,6 +181,10 @@ def try_suits(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) ->
             if paired:
                 why = f"{written[amps[0]]} at {written[volts[0]]} is more than this rating allows"
                 return _decided("No.", paired[:1], about, titles, name, why)
+        other_kind = kind_missed(q.text, about)  # "powered with 24V AC" and a supply rated "12...24 VDC"
+        if other_kind is not None:
+            kind, unit = other_kind
+            return _decided("No.", [unit], about, titles, name, f"this rating is {kind}, not {'AC' if kind == 'DC' else 'DC'}")
         readings = [read_value(v, need, about) for v in values]
         own = [s for s in about if asked & value_dimensions(s.unit.value_text())]
         own = [s for s in own if words_found(need, content_terms(s.unit.scoped()))] or own  # about the need if any is

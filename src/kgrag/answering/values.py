@@ -172,6 +172,15 @@ def written_dimensions(question: str) -> set[str]:
     return {d for m in _WRITTEN_UNIT.finditer(question) if len(m.group(1)) > 1 for d in dimension_of_unit(m.group(1))}
 
 
+# A voltage written with the kind of current: "24 VDC", "24V AC", "230 Vac", "100-240 V AC/DC".
+_CURRENT_KIND = re.compile(r"\d\s?V\s?(AC|DC)(?:\s?/\s?(AC|DC))?(?![A-Za-z])", re.IGNORECASE)
+
+
+def current_kinds(text: str) -> set[str]:
+    """The kinds of current ("AC", "DC") the voltages of `text` are written with; empty when none says."""
+    return {kind.upper() for m in _CURRENT_KIND.finditer(text) for kind in m.groups() if kind}
+
+
 def has_value(text: str) -> bool:
     """True when `text` states a number with a unit, a range, a tolerance or a pixel grid."""
     return bool(NUMBER_UNIT.search(text) or RANGE.search(text) or TOLERANCE.search(text) or PIXEL_GRID.search(text))
