@@ -76,7 +76,9 @@ def test_value_patterns_and_part_numbers() -> None:
     assert part_numbers("nRF52832 with Cortex-M4 at 64MHz, 3μT, ABX00042") == ["nRF52832", "Cortex-M4", "ABX00042"]
     assert asked_dimensions({"temperature", "accuracy"}) == {"temperature", "ratio"}
     assert asked_dimensions({"real-time", "clock", "chip"}) == set()  # an RTC is a part, not a clock speed
-    assert asked_dimensions({"clock", "speed"}) == {"frequency", "data_rate"}
+    assert asked_dimensions({"clock", "speed"}) == {"frequency"}  # a clock's speed is no data rate (a QSPI's 532 Mbps)
+    assert asked_dimensions({"speed"}) == {"frequency", "data_rate"}
+    assert asked_dimensions({"clock", "baud", "rate"}) == {"frequency", "data_rate"}  # a baud rate asked too
     assert asked_dimensions({"field", "view", "camera"}) == {"angle"}  # a camera's field of view is an angle
     assert asked_dimensions({"magnetic", "field", "range"}) == {"magnetic"}
 

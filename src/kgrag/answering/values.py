@@ -156,10 +156,12 @@ def dimension_words(dims: set[str]) -> set[str]:
 
 def asked_dimensions(terms: set[str]) -> set[str]:
     """Quantities the question's (lower-case, folded) content terms ask about; a "real-time clock" is a part (an
-    RTC chip), not a clock speed, and a "field of view" an angle, not a magnetic field."""
+    RTC chip), not a clock speed, a "field of view" an angle, not a magnetic field, and a clock's speed or rate a
+    frequency, not a data rate."""
     terms = terms - {"clock"} if "real-time" in terms else terms
     terms = (terms - {"field"}) | {"angle"} if {"field", "view"} <= terms else terms
-    return {name for name, (words, _) in DIMENSIONS.items() if any(w in terms for w in words)}
+    dims = {name for name, (words, _) in DIMENSIONS.items() if any(w in terms for w in words)}
+    return dims - {"data_rate"} if "clock" in terms and not terms & set(DIMENSIONS["data_rate"][0]) - {"rate", "speed"} else dims
 
 
 # "(in dBm)", "in nits": a unit the question writes says which quantity it asks (one letter alone is too
