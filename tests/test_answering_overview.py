@@ -230,6 +230,7 @@ def test_a_users_word_for_a_spec_brings_the_label_datasheets_give_it() -> None:
     assert label_terms("How cold can the Zephyr Air run?") == ["operating", "temperature"]
     assert label_terms("Does the Zephyr Air read 12 V inputs reliably?") == []
     assert label_terms("How big is the prototyping area of the Zephyr Air?") == []
+    assert label_terms("What is the clock speed of the Zephyr Air?") == ["processor", "mhz"]  # "running at 48 MHz"
     question = "What ingress protection does the Zephyr Air have?"
     texts = {1: "Parameter | Value\nDegree of protection | IP67\nWeight | 40 g",
              2: "The Zephyr Air enclosure protects the board from accidental contact during installation."}

@@ -85,6 +85,8 @@ _LABELS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = tuple(
         (r"\breliability\b", "mtbf"),
         (r"\bhow (?:cold|hot|warm)\b", "operating temperature"),
         (r"\bhow heavy\b", "weight"),
+        # "What is its clock speed?": datasheets give the processor's frequency ("a Cortex-M0+ running at up to 48 MHz")
+        (r"\bclock\s+(?:speed|frequency|rate)\b|\bclocked\b", "processor mhz"),
         # "Can it be powered with 24V AC?", "power it from 5 V": a voltage to power it with asks its supply rating
         (r"\bpower(?:ed)?\s+(?:it\s+|them\s+)?(?:with|from|at|off|by)\s+(?:an?\s+|up\s+to\s+)?\d", "supply voltage"),
     )
