@@ -1454,3 +1454,20 @@ def test_a_voltage_written_letter_for_point_is_the_value_a_user_types() -> None:
     ranked = focus_units(question, texts, scopes, 120).ranked
     found = try_extract(analyse(question), ranked, {1: "Zephyr Mini", 2: "Zephyr Mini"})
     assert found is not None and "+3V3" in found.text
+
+
+def test_a_pin_number_or_a_chips_digits_are_no_value_of_the_asked_product() -> None:
+    """The UNO's pin table row "16 | AREF" and its "ATMega 16U2" give no "16 mA": that is the Zephyr Scope's typical
+    current, and a small model borrowed it for the asked product."""
+    from kgrag.answering.grounding import values_of_other_products
+    from kgrag.answering.numbers import number_uses
+
+    assert "16" not in number_uses("equipped with the ATmega328P and the ATMega 16U2 Processor")
+    assert number_uses("+3V3 pin: 3V3 output")  # "3V3" stays a value notation
+    own = ("Zephyr Uno", "Pin | Function | Type\n15 | GND | Power\n16 | AREF | Digital\n"
+                         "The board carries the ATMega 16U2 as its USB bridge.")
+    other = ("Zephyr Scope", "Parameter | Symbol | Min | Typ | Max | Unit\nTypical current | I | - | 16 | - | mA")
+    question = "What is the max current of the 3.3V pin on the Zephyr Uno?"
+    assert values_of_other_products("The max current of the 3.3V pin is 16mA [2].", question, [own, other]) == ["16"]
+    own_current = (own[0], own[1] + "\nDC current per I/O pin: 16 mA")
+    assert values_of_other_products("It is 16mA [1].", question, [own_current, other]) == []

@@ -74,6 +74,12 @@ def _number_uses_of(sources: Iterable[str]) -> dict[str, set[str]]:
     return uses
 
 
+def without_indices(text: str) -> str:
+    """`text` without the numbers that number a thing: a table row's leading pin or step number, "pin 10", "input
+    10" ("10 | A10 | Analog input 10" is pin 10 and input 10: no ten inputs, no 10 mA)."""
+    return _INDEXED.sub(r"\1", _ROW_NUMBER.sub("|", text))
+
+
 def unsupported_values(reply: str, sources: Iterable[str]) -> list[str]:
     """The stated quantities of `reply` that no source gives: the number is absent, or written only with units
     of other quantities (the question counts as a source)."""
@@ -89,9 +95,7 @@ def unsupported_counts(question: str, reply: str, sources: Iterable[str]) -> lis
     a nearby row."""
     if not analyse(question).count_of:
         return []
-    sources = [_INDEXED.sub(r"\1", _ROW_NUMBER.sub("|", text)) for text in sources]  # "10 | A10 | Analog input 10":
-    # pin 10 and input 10, not ten inputs
-    uses = _number_uses_of(sources)
+    uses = _number_uses_of(without_indices(text) for text in sources)
     words = {count_digits(w) for w in re.findall(rf"\b(?:{NUMBER_WORDS})\b", " ".join(sources), re.IGNORECASE)
              if not w.isdigit()}  # "two RS-485 ports"
     text = CITE.sub(" ", reply)
@@ -179,8 +183,8 @@ def values_of_other_products(reply: str, question: str, sources: Iterable[tuple[
     for title, text in pieces:
         mine = not title or asked(title)
         (own_text if mine else other_text).append(text.lower())
-        for value, dims in number_uses(text).items():
-            (own if mine else other)[value] |= dims
+        for value, dims in number_uses(without_indices(text) if mine else text).items():  # the asked product's pin
+            (own if mine else other)[value] |= dims  # 16 gives no "16 mA" another product's table gives
     found = [value for value, dims in stated_values(reply)
              if not own.get(value, set()) & (dims | {BARE}) and other.get(value, set()) & (dims | {BARE})]
     mine_all, theirs = "\n".join(own_text), "\n".join(other_text)
