@@ -41,7 +41,16 @@ from kgrag.answering.values import (
     without_values_of,
     writes_values_of,
 )
-from kgrag.answering.words import all_written, code_words, content_terms, fold, stem, term_list, words_found
+from kgrag.answering.words import (
+    all_written,
+    code_words,
+    content_terms,
+    fold,
+    opposed_qualifier,
+    stem,
+    term_list,
+    words_found,
+)
 from kgrag.graph.datasheet.vocab import SKU, TYPE_WORDS
 from kgrag.ingest.clean import squash
 
@@ -242,6 +251,8 @@ def try_extract(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) 
         if q.attributes and s.attributes < (MIN_COUNT_ATTRIBUTES if q.count_of else MIN_ATTRIBUTES):
             continue
         if acronyms and not all_written(acronyms, code_words(u.scoped())):  # the "MTBF" asked, written ("RMA-24-08")
+            continue
+        if opposed_qualifier(q.attributes, u.scoped()):  # "operating temperature" for the storage temperature asked
             continue
         if q.names and (s.names < MIN_NAMES or s.variant or not subject_named(q, u)):
             continue

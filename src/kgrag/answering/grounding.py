@@ -44,7 +44,7 @@ from kgrag.answering.values import (
     without_values_of,
     written_dimensions,
 )
-from kgrag.answering.words import code_words, fold, stem, words_found
+from kgrag.answering.words import code_words, fold, opposed_qualifier, stem, words_found
 
 _IN_PRODUCT = re.compile(r"^in product \| ([^\[\n]+)", re.MULTILINE)
 # A number of its own: a count word, or digits not glued after letters ("U3", "LV52204" and "Cortex-M4" name parts)
@@ -103,6 +103,20 @@ def unsupported_counts(question: str, reply: str, sources: Iterable[str]) -> lis
               if not NUMBER_UNIT.match(text, m.start()) and not JOINED_WORD.match(text, m.end())  # number ("GW-500")
               and not text[:m.start()].endswith("-")]
     return [n for n in dict.fromkeys(counts) if BARE not in uses.get(n, set()) and n not in words]
+
+
+def other_ratings(question: str, reply: str, sources: Iterable[str]) -> list[str]:
+    """The reply's values that the sources give only for another rating of the asked quantity: "the storage
+    temperature is -20 to 80 °C" where the only line with those numbers is the operating temperature's."""
+    asked = analyse(question).attributes
+    stated = {value for value, _ in stated_values(reply)}
+    lines = [line for text in sources for line in text.splitlines() if line.strip()]
+    found = []
+    for value in stated:
+        giving = [line for line in lines if value in number_uses(line)]
+        if giving and all(opposed_qualifier(asked, line) for line in giving):
+            found.append(value)
+    return found
 
 
 def cut_ranges(reply: str, sources: Iterable[str]) -> list[str]:
@@ -353,6 +367,7 @@ def reply_problems(question: str, reply: str, sources: Sequence[tuple[str, str]]
         "values_of_other_products": values_of_other_products(reply, question, sources),
         "answer_without_value": lacks_asked_value(question, reply),
         "cut_range": cut_ranges(reply, texts[1:]),
+        "other_rating": other_ratings(question, reply, texts[1:]),
         "count_unstated": count_unstated(question, texts[1:]),
         "acronym_unstated": acronyms_unstated(question, texts[1:]),
         "echo": echoes(question, reply, " ".join(title for title, _ in sources)),
