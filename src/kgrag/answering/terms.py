@@ -24,6 +24,8 @@ from kgrag.answering.words import QUESTION_WORDS, STOP_WORDS, content_terms, fol
 from kgrag.graph.datasheet.vocab import TYPE_WORDS
 
 # Question shapes that need reasoning or prose, not one stated value.
+# "How often should it be calibrated?", "How long should I wait …": an interval or amount asked, not advice
+_HOW_MUCH_SHOULD = re.compile(r"^\s*how\s+(?:often|long|frequently|many|much)\b[^?]*?\bshould\b", re.IGNORECASE)
 _PROSE = re.compile(
     r"\b(why|explain|summar\w*|overview|describe|compared?|comparison|differences?|equivalent|differ|versus|vs\.?|better|best|"
     r"suitable|recommend\w*|should|advantages?|disadvantages?|pros|cons|steps?|how (do|does|can|should|to)|"
@@ -307,7 +309,7 @@ def analyse(question: str) -> QuestionTerms:
         phrases=phrases,
         parts=list(dict.fromkeys(parts)),
         attributes=attributes,
-        wants_value=not yes_no and not _PROSE.search(question),
+        wants_value=not yes_no and not _PROSE.search(_HOW_MUCH_SHOULD.sub(" ", question)),
         wants_name=bool(_WHICH.match(question)) or names_a_class(question, head) or asks_kind(attributes),
         count_of=counted_thing(question, head),
         yes_no=yes_no,
