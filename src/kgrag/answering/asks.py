@@ -8,6 +8,7 @@ import itertools
 import re
 
 from kgrag.answering.words import fold
+from kgrag.graph.datasheet.vocab import TYPE_WORDS
 
 # Where a second question starts: "…, and what …", "…; which …", "… and how …" (the one pattern behind `second_question`).
 _SECOND_QUESTION = re.compile(r"(?:(?P<comma>[,;])\s*(?:(?P<conj>and|or)\s+)?|\s+(?P<bare>and)\s+)"
@@ -156,3 +157,19 @@ def numbered_codes(tokens: list[str]) -> set[str]:
     writing the code is about that item (one writing neither tells nothing, so the code is only one more asked word)."""
     return {f"{word[0].lower()}{number}" for word, number in itertools.pairwise(tokens)
             if word.lower() in _NUMBERED_ITEMS and number.isdigit() and len(number) <= 3}
+
+
+# "List the sensors on the A", "Name all boards with CAN": a request for a list, asked as "Which sensors …"
+_KIND_WORDS = frozenset(w for words in TYPE_WORDS.values() for w in words)
+_LIST_REQUEST = re.compile(r"^\s*(?:please\s+)?(?:list|name|enumerate)\s+(?=(?:all|the|its|every)\b)"
+                           r"(?:all\s+)?(?:of\s+)?(?:the\s+|its\s+|every\s+)?", re.IGNORECASE)
+
+
+def as_which(question: str) -> str:
+    """A request for a list of a kind of thing as the which-question it is ("List the sensors on the A" -> "Which
+    sensors on the A"); any other question as written ("List the steps to update it" asks a procedure)."""
+    m = _LIST_REQUEST.match(question)
+    rest = question[m.end():] if m else ""
+    kind = rest.split(maxsplit=1)[0].lower() if rest.split() else ""
+    return f"Which {rest}" if kind in _KIND_WORDS else question
+

@@ -254,6 +254,7 @@ def analyse(question: str) -> QuestionTerms:
 
     A word is judged where it stands: "distance" asked of the "Modulino Distance" stays an attribute, and the
     asked head ("How much SRAM", "Which IMU") is never a name, part letter-digit mixes aside."""
+    written, question = question, asks.as_which(question)  # "List the sensors on the A": "Which sensors on the A"
     matches = list(asks.TOKEN.finditer(question))
     tokens = [m.group(0) for m in matches]
     head = asked_head(question)
@@ -303,7 +304,7 @@ def analyse(question: str) -> QuestionTerms:
               and not asks.second_question(question, words=asks.ASK_WORDS - _NOT_ASKED_AFTER_COMMA)
               and not asks.second_question(question, conjunctions=frozenset({"and", "or"}), words=_CONDITIONS))
     return QuestionTerms(
-        text=question,
+        text=written,
         terms=terms,
         names=list(dict.fromkeys(names)),
         phrases=phrases,
