@@ -88,6 +88,20 @@ def unsupported_values(reply: str, sources: Iterable[str]) -> list[str]:
             if not (uses.get(value, set()) & (dims if MONEY in dims else dims | {BARE}))]
 
 
+_THOUSANDS = re.compile(r"(?<=\d)[,\u202f ](?=\d{3}(?!\d))")  # the separator of "8,000" and "8 000"
+_LONG_NUMBER = re.compile(r"(?<![\w.,:/-])\d{3,}(?![\w%°/-]|[.,]\d|\s?%)")  # "port 8083", "register 40045"
+
+
+def made_up_numbers(reply: str, texts: Sequence[str]) -> list[str]:
+    """Whole numbers of three or more digits written without a unit (ports, registers, codes) that no source writes
+    anywhere, not even inside an address ("mqtts://host:8883"): a small model's "8083"."""
+    written = _THOUSANDS.sub("", "\n".join(texts))  # "8,000 hours" writes 8000
+    text = CITE.sub(" ", reply)
+    found = [m.group(0) for m in _LONG_NUMBER.finditer(text)
+             if not NUMBER_UNIT.match(text, m.start()) and not re.search(rf"(?<!\d){m.group(0)}(?!\d)", written)]
+    return list(dict.fromkeys(found))
+
+
 def unsupported_counts(question: str, reply: str, sources: Iterable[str]) -> list[str]:
     """The counts a reply gives for a how-many question ("The GW-500 has 6 Modbus devices") that no source writes as
     a count (a number without a unit, or in words): a number the sources write only with a unit ("6 W"), or only
@@ -360,7 +374,7 @@ def reply_problems(question: str, reply: str, sources: Sequence[tuple[str, str]]
     texts = [question, *(text for _, text in sources)]
     found: dict[str, Any] = {
         "unsupported_values": unsupported_values(reply, texts) + unsupported_designations(reply, texts)
-        + unsupported_counts(question, reply, texts) + (
+        + unsupported_counts(question, reply, texts) + made_up_numbers(reply, texts) + (
             unsupported_versions(reply, texts) if _VERSION_WORD.search(question) else []),  # "which version of the
         # Matter specification …": a version, whatever "version of the X" means elsewhere (a variant, `ASKS_VERSION`)
         "unsupported_names": made_up_names(reply, texts),  # "English, Spanish, …" where no source names a language
