@@ -594,6 +594,18 @@ def test_a_comparison_of_ranges_quotes_both_without_a_verdict() -> None:
     assert "-20 to +70 °C [1]" in text and "-40 to +85 °C [2]" in text and "lower than" not in text
 
 
+def test_a_request_to_compare_or_a_value_compared_with_another_quotes_both() -> None:
+    """"Compare the operating temperature of the A and the B" and "… of the A compared with the B" ask each side's
+    value, as "which is lower" does, though neither asks for a verdict."""
+    core = "Zephyr Core ratings\nOperating temperature | -20 to +70 °C"
+    mini = "Zephyr Mini ratings\nOperating temperature | -40 to +85 °C"
+    for question in ("Compare the operating temperature of the Zephyr Core and the Zephyr Mini",
+                     "What is the operating temperature of the Zephyr Core compared with the Zephyr Mini?"):
+        assert analyse(question).compares == [["Zephyr", "Core"], ["Zephyr", "Mini"]]
+        text = _answer(question, ("Zephyr Core", core), ("Zephyr Mini", mini))
+        assert "-20 to +70 °C [1]" in text and "-40 to +85 °C [2]" in text
+
+
 def test_an_asked_word_no_passage_has_does_not_count_against_a_unit() -> None:
     from kgrag.answering.select import score_units
 

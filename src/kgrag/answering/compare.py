@@ -19,6 +19,7 @@ from kgrag.answering.units import FACT_SUBJECT
 from kgrag.answering.values import NUMBER_UNIT, dimension_of_unit
 from kgrag.answering.words import content_terms, words_found
 
+_COMPARE_WORDS = frozenset({"compare", "compared", "comparison"})  # the request, not what is compared
 MIN_LABEL_SHARE = 0.6  # of the asked words (the compared quantity's) a side-by-side row's label must write
 
 
@@ -51,14 +52,15 @@ def _one_side(q: QuestionTerms, phrase: list[str], other: list[str], quantity: s
               titles: dict[int, str]) -> Extraction | None:
     """The asked value of one compared product: the question narrowed to that name (and to the compared quantity,
     when the question names it), over the units about it."""
-    attributes = quantity or q.attributes - COMPARATIVES
+    attributes = quantity or q.attributes - COMPARATIVES - _COMPARE_WORDS  # "Compare the clock speed …": clock, speed
     one = replace(q, names=list(phrase), phrases=[phrase], parts=[w for w in phrase if w in q.parts],
-                  attributes=attributes, compares=[], wants_name=False)  # "which" picks a side
+                  attributes=attributes, compares=[], wants_name=False, wants_value=True)  # "which" picks a side;
+    # each side's value is asked, however the comparison is worded ("Compare …", "… compared with the B")
     mine = []
     for s in ranked:
         if unit_about(phrase, s, titles) and not unit_about(other, s, titles):
             far = titles.get(s.unit.block, "")
-            share = attribute_share(attributes, attributes, s.unit) if quantity else s.attributes
+            share = attribute_share(attributes, attributes, s.unit) if attributes != q.attributes else s.attributes
             mine.append(replace(s, names=name_score([phrase], s.unit.scoped(), far), attributes=share,
                                 variant=variant_of(one, f"{s.unit.scoped()}\n{far}")))
     return try_extract(one, mine, titles)
