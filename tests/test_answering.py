@@ -79,6 +79,7 @@ def test_value_patterns_and_part_numbers() -> None:
     assert asked_dimensions({"clock", "speed"}) == {"frequency"}  # a clock's speed is no data rate (a QSPI's 532 Mbps)
     assert asked_dimensions({"speed"}) == {"frequency", "data_rate"}
     assert asked_dimensions({"clock", "baud", "rate"}) == {"frequency", "data_rate"}  # a baud rate asked too
+    assert asked_dimensions({"memory", "leak", "firmware"}) == set()  # a memory leak asks no memory size
     assert asked_dimensions({"field", "view", "camera"}) == {"angle"}  # a camera's field of view is an angle
     assert asked_dimensions({"magnetic", "field", "range"}) == {"magnetic"}
 
