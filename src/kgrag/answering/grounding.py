@@ -44,7 +44,7 @@ from kgrag.answering.values import (
     without_values_of,
     written_dimensions,
 )
-from kgrag.answering.words import code_words, fold, opposed_qualifier, stem, words_found
+from kgrag.answering.words import asks_rating, code_words, fold, opposed_qualifier, stem, words_found
 
 _IN_PRODUCT = re.compile(r"^in product \| ([^\[\n]+)", re.MULTILINE)
 # A number of its own: a count word, or digits not glued after letters ("U3", "LV52204" and "Cortex-M4" name parts)
@@ -124,13 +124,14 @@ def other_ratings(question: str, reply: str, sources: Iterable[str]) -> list[str
     temperature is -20 to 80 °C" where the only line with those numbers is the operating temperature's."""
     asked = analyse(question).attributes
     stated = {value for value, _ in stated_values(reply)}
-    lines = [line for text in sources for line in text.splitlines() if line.strip()]
-    found = []
-    for value in stated:
-        giving = [line for line in lines if value in number_uses(line)]
-        if giving and all(opposed_qualifier(asked, line) for line in giving):
-            found.append(value)
-    return found
+    if not stated or not asks_rating(asked):  # most questions name no rating of a pair: nothing to read
+        return []
+    giving: dict[str, list[str]] = defaultdict(list)
+    for text in sources:
+        for line in text.splitlines():
+            for value in stated & number_uses(line).keys():
+                giving[value].append(line)
+    return [value for value in sorted(giving) if all(opposed_qualifier(asked, line) for line in giving[value])]
 
 
 def cut_ranges(reply: str, sources: Iterable[str]) -> list[str]:

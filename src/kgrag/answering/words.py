@@ -127,6 +127,12 @@ _OPPOSED = tuple(frozenset(stem(w) for w in group.split()) for group in (
     "transmit transmitting receive receiving"))
 
 
+def asks_rating(asked: Iterable[str]) -> bool:
+    """The asked words name one rating of a pair ("storage" of "storage temperature")."""
+    stems = {stem(w) for w in asked}
+    return any(group & stems for group in _OPPOSED)
+
+
 def opposed_qualifier(asked: Iterable[str], text: str) -> bool:
     """`text` qualifies the asked quantity otherwise than the question does: asked "storage temperature", it writes
     "operating temperature" and no "storage" (not "the board's operation in full temperature range")."""
