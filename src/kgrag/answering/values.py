@@ -154,6 +154,9 @@ def dimension_words(dims: set[str]) -> set[str]:
     return {w for name in dims for w in DIMENSIONS[name][0]}
 
 
+_BIT_RATE_WORDS = frozenset(DIMENSIONS["data_rate"][0]) - {"rate", "speed"}  # words asking a data rate only
+
+
 def asked_dimensions(terms: set[str]) -> set[str]:
     """Quantities the question's (lower-case, folded) content terms ask about; a "real-time clock" is a part (an
     RTC chip), not a clock speed, a "field of view" an angle, not a magnetic field, a storage temperature or a memory
@@ -163,7 +166,9 @@ def asked_dimensions(terms: set[str]) -> set[str]:
     terms = terms - {"storage"} if "temperature" in terms else terms  # a storage temperature is no memory,
     terms = terms - {"memory"} if "leak" in terms else terms  # nor is a memory leak
     dims = {name for name, (words, _) in DIMENSIONS.items() if any(w in terms for w in words)}
-    return dims - {"data_rate"} if "clock" in terms and not terms & set(DIMENSIONS["data_rate"][0]) - {"rate", "speed"} else dims
+    if "clock" in terms and not terms & _BIT_RATE_WORDS:  # a baud or bit rate asked beside the clock keeps data rates
+        dims.discard("data_rate")
+    return dims
 
 
 # "(in dBm)", "in nits": a unit the question writes says which quantity it asks (one letter alone is too
