@@ -21,3 +21,20 @@ def test_a_request_for_a_list_of_a_kind_asks_which_ones() -> None:
     assert analyse("Name all interfaces of the Zephyr Env").wants_name
     steps = analyse("List the steps to update the firmware")  # a procedure, not a kind of thing
     assert not steps.wants_name and "step" in steps.attributes
+
+
+def test_a_yes_no_question_asks_what_is_supported_not_the_verb() -> None:
+    """"Does the A support Thread?" asks Thread: the row naming it comes before a sentence about "support for all
+    boards"; "Which boards support Thread?" keeps its words."""
+    from kgrag.answering.select import focus_units
+
+    question = "Does the Zephyr Matter support Thread?"
+    assert "support" not in analyse(question).attributes
+    assert "support" in analyse("Which boards support Thread?").attributes
+    texts = {1: "Getting Started\nThe Cloud Editor is always up-to-date with the latest features and support for all "
+                "boards and devices.",
+             2: "General Specifications\nFeature | Description\nConnectivity | 802.15.4 Thread, Bluetooth Low Energy 5.3"}
+    titles = {1: "Zephyr Matter", 2: "Zephyr Matter"}
+    ranked = focus_units(question, texts, {1: "Zephyr Matter 5 Getting Started", 2: "Zephyr Matter 2 Specifications"},
+                         200, titles=titles).ranked
+    assert ranked[0].unit.text.startswith("Connectivity | 802.15.4 Thread")

@@ -175,3 +175,7 @@ def as_which(question: str) -> str:
     kind = rest.split(maxsplit=1)[0].lower() if rest.split() else ""
     return f"Which {rest}" if kind in _KIND_WORDS else question
 
+
+# The verb of "Does the A support / offer / provide X?": what a yes/no question asks is X, not the verb
+HAS_VERBS = frozenset({"support", "supports", "offer", "offers", "provide", "provides"})
+
