@@ -172,10 +172,9 @@ def as_which(question: str) -> str:
     sensors on the A"); any other question as written ("List the steps to update it" asks a procedure)."""
     m = _LIST_REQUEST.match(question)
     rest = question[m.end():] if m else ""
-    kind = rest.split(maxsplit=1)[0].lower() if rest.split() else ""
-    return f"Which {rest}" if kind in _KIND_WORDS else question
+    first = rest.split(maxsplit=1)[:1]
+    return f"Which {rest}" if first and first[0].lower() in _KIND_WORDS else question
 
 
 # The verb of "Does the A support / offer / provide X?": what a yes/no question asks is X, not the verb
 HAS_VERBS = frozenset({"support", "supports", "offer", "offers", "provide", "provides"})
-

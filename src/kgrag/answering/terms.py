@@ -23,9 +23,9 @@ from kgrag.answering.values import (
 from kgrag.answering.words import QUESTION_WORDS, STOP_WORDS, content_terms, fold, words_found
 from kgrag.graph.datasheet.vocab import TYPE_WORDS
 
-# Question shapes that need reasoning or prose, not one stated value.
 # "How often should it be calibrated?", "How long should I wait …": an interval or amount asked, not advice
 _HOW_MUCH_SHOULD = re.compile(r"^\s*how\s+(?:often|long|frequently|many|much)\b[^?]*?\bshould\b", re.IGNORECASE)
+# Question shapes that need reasoning or prose, not one stated value.
 _PROSE = re.compile(
     r"\b(why|explain|summar\w*|overview|describe|compared?|comparison|differences?|equivalent|differ|versus|vs\.?|better|best|"
     r"suitable|recommend\w*|should|advantages?|disadvantages?|pros|cons|steps?|how (do|does|can|should|to)|"

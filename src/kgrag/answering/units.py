@@ -23,9 +23,9 @@ MAX_HEADING_WORDS = 10
 MAX_LEAD_WORDS = 60  # a paragraph ending "…:" that leads a list
 MAX_SPEC_WORDS = 16  # a list line stating a value ("-10 °C to 125 °C Vdd 3.1 V to 5.5 V")
 MAX_CELL_LABEL_WORDS = 3  # a line between two rows that does not end their table ("Preview")
-# "TEMPERATURE [°C]", "Current (mA)", "Lead time (working days)"
 # A column of labels a figure or list refers to ("Item | Feature": "3A" is item 3A, not 3 amperes).
 LABEL_COLUMN = re.compile(r"^(?:item|ref\.?|reference|no\.?|#|pos\.?|position|label|designator|callout)$", re.IGNORECASE)
+# "TEMPERATURE [°C]", "Current (mA)", "Lead time (working days)"
 BRACKET_UNIT = re.compile(r"[\[(]\s*(?:(?:working|business|calendar)\s+)?([^\])]{1,6}?)\s*[\])]")
 # a fact group's first line: "nRF52832 (Microcontroller)", "SX1302 (Component, in WisGate Edge Lite 2)"
 FACT_SUBJECT = re.compile(r"^(?P<name>[^|]+?) \((?P<type>[A-Za-z]+)(?:, in (?P<owner>[^|()]+))?\)$")

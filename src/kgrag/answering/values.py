@@ -155,16 +155,17 @@ def dimension_words(dims: set[str]) -> set[str]:
 
 
 _BIT_RATE_WORDS = frozenset(DIMENSIONS["data_rate"][0]) - {"rate", "speed"}  # words asking a data rate only
+# (a word, the quantity word it stops asking): a "real-time clock" is a part (an RTC chip), not a clock speed; a
+# storage temperature and a memory leak ask no memory
+_NOT_ASKING = (("real-time", "clock"), ("temperature", "storage"), ("leak", "memory"))
 
 
 def asked_dimensions(terms: set[str]) -> set[str]:
     """Quantities the question's (lower-case, folded) content terms ask about; a "real-time clock" is a part (an
     RTC chip), not a clock speed, a "field of view" an angle, not a magnetic field, a storage temperature or a memory
     leak no memory, and a clock's speed or rate a frequency, not a data rate."""
-    terms = terms - {"clock"} if "real-time" in terms else terms
+    terms = terms - {word for trigger, word in _NOT_ASKING if trigger in terms}
     terms = (terms - {"field"}) | {"angle"} if {"field", "view"} <= terms else terms
-    terms = terms - {"storage"} if "temperature" in terms else terms  # a storage temperature is no memory,
-    terms = terms - {"memory"} if "leak" in terms else terms  # nor is a memory leak
     dims = {name for name, (words, _) in DIMENSIONS.items() if any(w in terms for w in words)}
     if "clock" in terms and not terms & _BIT_RATE_WORDS:  # a baud or bit rate asked beside the clock keeps data rates
         dims.discard("data_rate")

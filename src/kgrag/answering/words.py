@@ -121,10 +121,11 @@ _CODE_HYPHEN = re.compile(r"(?<=[a-z])-(?=\d)")  # "dpx-260", "rs-485": a code's
 
 
 # Qualifiers that name different ratings of one quantity: a storage temperature is no operating temperature, an output
-# voltage no input voltage (stems, so "operation" and "stored" count)
+# voltage no input voltage (stems, so "operation" counts as "operating")
 _OPPOSED = tuple(frozenset(stem(w) for w in group.split()) for group in (
     "operating operation operational storage", "input output", "indoor outdoor", "charging discharging",
     "transmit transmitting receive receiving"))
+_QUALIFIERS = frozenset().union(*_OPPOSED)
 
 
 def asks_rating(asked: Iterable[str]) -> bool:
@@ -137,7 +138,7 @@ def opposed_qualifier(asked: Iterable[str], text: str) -> bool:
     """`text` qualifies the asked quantity otherwise than the question does: asked "storage temperature", it writes
     "operating temperature" and no "storage" (not "the board's operation in full temperature range")."""
     asked_stems = {stem(w) for w in asked}
-    heads = asked_stems - {w for group in _OPPOSED for w in group}
+    heads = asked_stems - _QUALIFIERS
     written = [stem(w) for w in term_list(text)]
     for group in _OPPOSED:
         wanted = group & asked_stems
