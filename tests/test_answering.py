@@ -880,6 +880,9 @@ def test_a_reply_loses_the_source_headers_it_copied_from_the_prompt() -> None:
     assert is_refusal(tidy_reply(only_headers, truncated=False))  # nothing but scaffolding: no answer
     assert tidy_reply("The range is 0 to 100 % (p. 4) [2].", truncated=False) == "The range is 0 to 100 % (p. 4) [2]."
     assert is_refusal(tidy_reply("(Arduino Zephyr Air, pp [1].", truncated=False))  # a header's start copied alone
+    pageless = ("The minimum firmware is [3] (QX Gateway – Release Notes | Qorva, section: Release Notes > Version 3.2.0)."
+                " The DIP switch 3 enables the termination [2].")  # a Markdown or HTML source has no page
+    assert tidy_reply(pageless, truncated=False) == "The DIP switch 3 enables the termination [2]."
 
 
 def test_a_looping_llm_answer_states_each_sentence_once() -> None:

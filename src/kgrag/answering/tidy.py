@@ -18,9 +18,10 @@ from kgrag.answering.words import content_terms
 from kgrag.ingest.sentences import split_sentences
 
 REPEAT_SHARE = 0.8  # a sentence whose content words are this share of one earlier sentence's is a repeat
-# a block header as the prompt writes it: "(Title, p. 4, section: …)", "Title, pp. 5-6, section: …", the facts' label,
-# or its cut-off start copied alone ("(Arduino Portenta H7, pp [1].")
-_SOURCE_HEADER = re.compile(rf"\bpp?\.\s?\d+(?:\s?-\s?\d+)?,\s*section:|\([^()\n]*,\s*pp?\.\s?\d+[^()\n]*\)|"
+# a block header as the prompt writes it: "(Title, p. 4, section: …)", "Title, pp. 5-6, section: …", a page-less
+# document's "(Title, section: …)" (Markdown, HTML, text), the facts' label, or its cut-off start copied alone
+# ("(Arduino Portenta H7, pp [1].")
+_SOURCE_HEADER = re.compile(rf",\s*section:\s|\([^()\n]*,\s*pp?\.\s?\d+[^()\n]*\)|"
                             rf"^\s*\([^()\n]*,\s*pp?\b|{re.escape(GRAPH_FACTS)}")
 _ENDED = re.compile(r"(?:[.!?:;)\]\"'…]|\[\d+(?:\s*,\s*\d+)*\])\s*$")  # a sentence end, or its citation marker
 
