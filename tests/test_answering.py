@@ -662,6 +662,9 @@ def test_a_small_model_is_not_asked_yes_or_no_the_closest_passages_answer() -> N
     stated = "Is the QX-700 a capacitive sensor?"  # the first passage writes every asked word: not "no direct answer"
     answer = generate_answer(FakeLLM(replies=[]), stated, _context(stated), mode="auto", focus_tokens=100)
     assert answer.text.startswith(f"{STATED_LEAD} Zephyr Board: The QX-700 is a capacitive sensor")
+    situation = "The QX-700 sits on the Zephyr Board. Does the QX-700 measure humidity?"  # the question asked last
+    answer = generate_answer(FakeLLM(replies=[]), situation, _context(situation), mode="auto", focus_tokens=100)
+    assert answer.context.info["answer_path"] == "evidence"
 
 
 def test_passages_shown_after_a_refusal_are_not_called_no_answer_when_the_first_states_the_asked_words() -> None:

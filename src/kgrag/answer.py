@@ -37,7 +37,7 @@ from kgrag.answering.releases import try_release_notes
 from kgrag.answering.remedy import try_remedy
 from kgrag.answering.select import focus_units
 from kgrag.answering.suits import try_suits, writes_value_for
-from kgrag.answering.terms import analyse, asks_product, question_coverage
+from kgrag.answering.terms import analyse, asks_product, asks_yes_no, question_coverage
 from kgrag.answering.tidy import loops, tidy_reply
 from kgrag.answering.variants import try_variants
 from kgrag.errors import ConfigError
@@ -263,8 +263,8 @@ def plan_answer(
     if mode == "extractive":
         context.info["answer_path"] = "quotes"
         return Plan(blocks, "quote", quote_answer(focus.ranked, titles=titles))
-    if q.yes_no and mode == "auto" and focus_tokens > 0:  # a small local model affirms what it is asked ("The X
-        # includes a separate sensor"): show the passages instead
+    if asks_yes_no(q) and mode == "auto" and focus_tokens > 0:  # a small local model affirms what it is asked ("The X
+        # includes a separate sensor"), also after a sentence on the user's situation: show the passages instead
         return evidence_plan(blocks, context, evidence)
     context.info["answer_path"] = "focused" if focus_tokens > 0 else "full"
     if passages and asks_overview(question):
