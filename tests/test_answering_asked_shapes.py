@@ -38,3 +38,16 @@ def test_a_yes_no_question_asks_what_is_supported_not_the_verb() -> None:
     ranked = focus_units(question, texts, {1: "Zephyr Matter 5 Getting Started", 2: "Zephyr Matter 2 Specifications"},
                          200, titles=titles).ranked
     assert ranked[0].unit.text.startswith("Connectivity | 802.15.4 Thread")
+
+
+def test_a_passage_with_a_number_the_answer_lacks_still_follows_it() -> None:
+    """After "The default supply temperature setpoint is 45 °C [1].", the commissioning step that says so adds the
+    parameter the user sets ("P01"): it is quoted; a sentence holding only the answer's words and numbers is not."""
+    from kgrag.answering.quotes import quote_answer
+    from kgrag.answering.select import focus_units
+
+    text = ("Set the supply temperature setpoint (parameter P01, default 45 °C).\n"
+            "The default supply temperature setpoint is 45 °C.")
+    ranked = focus_units("What is the default supply temperature setpoint?", {1: text}, {1: "QX-30 Guide"}, 100).ranked
+    said = "The default supply temperature setpoint is 45 °C [1]."
+    assert quote_answer(ranked, n=2, said=said) == "Set the supply temperature setpoint (parameter P01, default 45 °C) [1]."

@@ -80,6 +80,7 @@ def quote_answer(ranked: list[Scored], n: int = QUOTES, titles: Mapping[int, str
     seen: list[str] = []
     units: list[Unit] = []
     told = content_terms(CITE.sub(" ", said))
+    told_numbers = numbers_in(said)
     quoted_terms: set[str] = set()  # the words and numbers of the quotes so far: a unit saying only these adds nothing
     quoted_numbers: set[str] = set()
     by_place = {(s.unit.block, s.unit.pos): s.unit for s in (ranked if pool is None else pool)}
@@ -88,8 +89,10 @@ def quote_answer(ranked: list[Scored], n: int = QUOTES, titles: Mapping[int, str
     led = ""  # the product of the quote before: the next quote of the same product needs no lead
     added = 0
 
-    def said_before(unit: Unit) -> bool:  # by the answer the quotes follow, or by the quotes so far
-        return bool(told and _said_already(unit, told)) or _requoted(unit, quoted_terms, quoted_numbers)
+    def said_before(unit: Unit) -> bool:  # by the answer the quotes follow (a number it lacks, "parameter P01", is
+        # more), or by the quotes so far
+        return (bool(told and _said_already(unit, told)) and numbers_in(unit.display()) <= told_numbers
+                or _requoted(unit, quoted_terms, quoted_numbers))
 
     for s in ranked:
         key = squash(s.unit.display())
