@@ -40,6 +40,26 @@ def test_a_yes_no_question_asks_what_is_supported_not_the_verb() -> None:
     assert ranked[0].unit.text.startswith("Connectivity | 802.15.4 Thread")
 
 
+def test_how_often_is_answered_by_an_interval_not_by_a_response_time() -> None:
+    """"How often should the ZX-400 be calibrated?": a response-time row ("T90 | 20 s max.") is a duration, no
+    interval; a row under an interval column, a sentence with "every" or a rate in Hz answers it."""
+    from kgrag.answering.extract import try_extract
+    from kgrag.answering.select import Scored
+    from kgrag.answering.units import Unit
+
+    q = analyse("How often should the ZX-400 be calibrated?")
+    t90 = Unit(block=1, pos=0, text="Response time T90 | 20 s max.", kind="row", header="Parameter | ZX-400")
+    every = Unit(block=2, pos=0, text="Calibrate the ZX-400 every 6 months.", kind="sentence")
+    interval = Unit(block=3, pos=0, text="ZX-400 | 12", kind="row", header="Model | Calibration interval (months)")
+    titles = {1: "ZX-400 Specification", 2: "ZX-400 Training", 3: "ZX-400 Service"}
+    for unit, quoted in ((t90, False), (every, True), (interval, True)):
+        found = try_extract(q, [Scored(unit, score=0.9, attributes=1.0, names=1.0)], titles)
+        assert (found is not None and found.unit is unit) == quoted, unit.text
+    rate = analyse("How often does the ZX-400 give a reading?")
+    odr = Unit(block=1, pos=1, text="Output data rate | 1 Hz", kind="row", header="Parameter | ZX-400")
+    assert try_extract(rate, [Scored(odr, score=0.9, attributes=1.0, names=1.0)], titles) is not None
+
+
 def test_a_passage_with_a_number_the_answer_lacks_still_follows_it() -> None:
     """After "The default supply temperature setpoint is 45 °C [1].", the commissioning step that says so adds the
     parameter the user sets ("P01"): it is quoted; a sentence holding only the answer's words and numbers is not."""

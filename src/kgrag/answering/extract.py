@@ -37,6 +37,7 @@ from kgrag.answering.values import (
     value_dimensions,
     versions_after,
     without_conditions,
+    without_duration,
     without_tolerances,
     without_values_of,
     writes_values_of,
@@ -168,6 +169,9 @@ def unit_fits(q: QuestionTerms, unit: Unit) -> bool:
     dims = q.dimensions
     found = value_dimensions(unit.value_text())
     exactness = (bool(ACCURACY_WORDS & q.attributes) and dims <= {"ratio"} and bool(TOLERANCE.search(unit.value_text())))
+    timed = without_duration(found, unit.scoped(), q.attributes)
+    if timed != found and not timed & dims:  # "how often": a response time is no interval
+        return False
     return not dims or not found or bool(dims & found) or exactness
 
 

@@ -34,6 +34,7 @@ from kgrag.answering.values import (
     has_value,
     part_numbers,
     value_dimensions,
+    without_duration,
 )
 from kgrag.answering.words import fold, foreign_share, stem, term_list, words_found
 from kgrag.models.base import Embedder
@@ -236,7 +237,7 @@ def score_units(
         elif u.kind == "row" and explains and not asked_words & set(words(term_list(u.text))):
             lex *= HEADING_ONLY
         near = u.scoped()
-        unit_dims = value_dimensions(u.value_text())
+        unit_dims = without_duration(value_dimensions(u.value_text()), near, q.attributes)  # "how often": no T90
         attrs = attribute_share(q.attributes, attested, u)
         names = name_score(wanted, near, scopes.get(u.block, ""))
         variant = bool(q.names) and (variant_of(q, near + "\n" + scopes.get(u.block, "")) or other_subject(products, u))
@@ -271,7 +272,8 @@ def attribute_share(attributes: set[str], attested: set[str], unit: Unit) -> flo
     the asked unit answers the words that ask for it ("clock speed" -> a value in MHz)."""
     if not attested:
         return 0.0
-    said = set(term_list(unit.scoped())) | dimension_words(value_dimensions(unit.value_text()) & asked_dimensions(attributes))
+    stated = without_duration(value_dimensions(unit.value_text()), unit.scoped(), attributes)
+    said = set(term_list(unit.scoped())) | dimension_words(stated & asked_dimensions(attributes))
     if RANGE.search(unit.value_text()):  # "3.1 V to 5.5 V" is a range
         said.add("range")
     if SUPPLY_SYMBOL.search(unit.scoped()):  # "Vdd 3.1 V to 5.5 V": the symbol of a supply voltage

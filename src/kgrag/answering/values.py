@@ -191,6 +191,21 @@ def current_kinds(text: str) -> set[str]:
     return {kind.upper() for m in _CURRENT_KIND.finditer(text) for kind in m.groups() if kind}
 
 
+RECURRENCE_WORDS = frozenset({"often", "frequently"})  # "How often should it be calibrated?": a recurring time
+# A time written as a recurrence: "every 6 months", "once a year", "Calibration interval (months)", "annually", "/day".
+_RECURS = re.compile(r"\b(?:every|each|per|once|twice|times|intervals?|period(?:ic|ically)?|annual(?:ly)?|yearly|"
+                     r"monthly|weekly|daily|hourly|cycles?)\b|/\s?(?:year|yr|month|week|day|h|hour)\b", re.IGNORECASE)
+
+
+def without_duration(dims: set[str], scoped: str, attributes: set[str]) -> set[str]:
+    """A unit's value `dims` without "time" when the question asks how often and the unit (`scoped`: with its
+    heading and header) writes its time as no recurrence: a response time ("T90: 20 s max.") or a warm-up time is a
+    duration, not how often something is done ("every 6 months", "Interval (days) | 90", "1 Hz" are)."""
+    if "time" in dims and attributes & RECURRENCE_WORDS and not _RECURS.search(scoped):
+        return dims - {"time"}
+    return dims
+
+
 def has_value(text: str) -> bool:
     """True when `text` states a number with a unit, a range, a tolerance or a pixel grid."""
     return bool(NUMBER_UNIT.search(text) or RANGE.search(text) or TOLERANCE.search(text) or PIXEL_GRID.search(text))
