@@ -71,3 +71,17 @@ def test_a_passage_with_a_number_the_answer_lacks_still_follows_it() -> None:
     ranked = focus_units("What is the default supply temperature setpoint?", {1: text}, {1: "QX-30 Guide"}, 100).ranked
     said = "The default supply temperature setpoint is 45 °C [1]."
     assert quote_answer(ranked, n=2, said=said) == "Set the supply temperature setpoint (parameter P01, default 45 °C) [1]."
+
+
+def test_ram_is_searched_as_the_memory_datasheets_name() -> None:
+    """"How much RAM does the QX-500 have?" is answered by "… with 2 GB of LPDDR4 memory" or a row
+    "SRAM | 32 KB": neither writes "RAM", so the storage sentence ranked as high."""
+    from kgrag.answering.aspects import label_terms
+    from kgrag.answering.select import focus_units
+
+    assert label_terms("How much RAM does the QX-500 have?") == ["sram", "memory"]
+    assert label_terms("How do I program the QX-500?") == []
+    text = ("The QX-500 keeps its logs on 16 GB of eMMC flash storage.\n"
+            "The QX-500 runs an i.MX 8M Mini processor with 2 GB of LPDDR4 memory.")
+    ranked = focus_units("How much RAM does the QX-500 have?", {1: text}, {1: "QX-500 Manual"}, 100).ranked
+    assert "2 GB of LPDDR4 memory" in ranked[0].unit.text

@@ -85,6 +85,7 @@ _LABELS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = tuple(
         (r"\breliability\b", "mtbf"),
         (r"\bhow (?:cold|hot|warm)\b", "operating temperature"),
         (r"\bhow heavy\b", "weight"),
+        (r"\bRAM\b", "sram memory"),  # "How much RAM …?": "2 GB of LPDDR4 memory", "SRAM | 32 KB"
         # "What is its clock speed?": datasheets give the processor's frequency ("a Cortex-M0+ running at up to 48 MHz")
         (r"\bclock\s+(?:speed|frequency|rate)\b|\bclocked\b", "processor mhz"),
         # "Can it be powered with 24V AC?", "power it from 5 V": a voltage to power it with asks its supply rating
