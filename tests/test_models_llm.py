@@ -48,6 +48,8 @@ def test_fake_llm_dict_function_and_defaults() -> None:
     assert answer.text == "The BMI270 runs at 1.8 V [1]." and answer.usage.prompt_tokens > 0
     assert "".join(default.stream([{"role": "user", "content": prompt}])) == answer.text
     assert default.calls == 3 and default.requests[0]["schema"] == SCHEMA
+    headed = "[1] (Zephyr Pro (ZPH-P1), section: Power)\nThe gateway draws 4 W. More.\n\n[2] Other."
+    assert default.complete([{"role": "user", "content": headed}]).text == "The gateway draws 4 W [1]."
     assert FakeLLM(yes=lambda m: 0.9).yes_probability(USER) == 0.9
 
 

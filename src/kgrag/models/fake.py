@@ -13,7 +13,8 @@ from kgrag.models.base import Completion, Message, Usage
 from kgrag.tokens import count_tokens
 
 Responder = Callable[[Sequence[Message], "dict[str, Any] | None"], str]
-_CITED = re.compile(r"\[1\]\s*(.+?)(?=\n\s*\n|\[2\]|$)", re.DOTALL)
+# the passage marked [1], after its header line "(Title, p. 4, section: …)" when the prompt writes one
+_CITED = re.compile(r"\[1\]\s*(?:\([^\n]*\)\n)?(.+?)(?=\n\s*\n|\[2\]|$)", re.DOTALL)
 _SENTENCE = re.compile(r"(.+?[.!?])(\s|$)", re.DOTALL)
 NO_ANSWER = "I could not find this in the provided documents."
 
