@@ -59,6 +59,9 @@ def test_support_shorthand_typed_in_lower_case_is_written_out() -> None:
     assert written_out("default pw for service login, fw 3.2 w/o cfg") == \
         "default password for service login, firmware 3.2 without configuration"
     assert written_out("Is the ERR LED lit? PN16 flange, pump-cmd line") == "Is the ERR LED lit? PN16 flange, pump-cmd line"
+    # a file's or a key's name keeps its parts: "rc3xx.cfg" is no "rc3xx.configuration"
+    assert written_out("How big can rc3xx.cfg be? What does info.level set?") == \
+        "How big can rc3xx.cfg be? What does info.level set?"
 
 
 def test_firmware_shorthand_glued_to_its_version_is_written_out() -> None:

@@ -19,8 +19,9 @@ SHORTHAND = {
     "freq": "frequency", "pwr": "power", "addr": "address", "conn": "connector",
     "w/": "with", "w/o": "without", "approx": "approximately", "info": "information", "docs": "documents",
 }
-_TYPED = re.compile(r"(?<![\w/-])(" + "|".join(re.escape(w) for w in sorted(SHORTHAND, key=len, reverse=True))
-                    + r")(?![\w/-])")
+# (not a part of a file or key name: the "cfg" of "rc3xx.cfg", the "err" of "log.err", the "info" of "info.level")
+_TYPED = re.compile(r"(?<![\w/.-])(" + "|".join(re.escape(w) for w in sorted(SHORTHAND, key=len, reverse=True))
+                    + r")(?![\w/-]|\.\w)")
 # firmware or hardware shorthand glued to its version: "fw3", "fw3.1.2", "hw2" ("sw1" is as often a switch's name)
 _VERSIONED = re.compile(r"(?<![\w/-])(fw|hw)(\d+(?:\.\d+)*)(?![\w/-])")
 
