@@ -82,6 +82,9 @@ def test_value_patterns_and_part_numbers() -> None:
     assert asked_dimensions({"memory", "leak", "firmware"}) == set()  # a memory leak asks no memory size
     assert asked_dimensions({"field", "view", "camera"}) == {"angle"}  # a camera's field of view is an angle
     assert asked_dimensions({"magnetic", "field", "range"}) == {"magnetic"}
+    assert asked_dimensions({"maximum", "file", "size"}) == {"memory"}  # a file's size is in bytes, not in mm
+    assert asked_dimensions({"big", "cfg"}) == {"memory"}  # "How big can rc3xx.cfg be?"
+    assert asked_dimensions({"board", "size"}) == {"length"} and asked_dimensions({"hex", "key", "size"}) == {"length"}
 
 
 def test_question_analysis_separates_names_from_attributes() -> None:

@@ -30,7 +30,7 @@ from kgrag.answering.values import (
     RANGE,
     RATING,
     asked_dimensions,
-    dimension_words,
+    asking_words,
     has_value,
     part_numbers,
     value_dimensions,
@@ -221,7 +221,7 @@ def score_units(
     asks_compliance = bool(_ASKS_COMPLIANCE.search(question))
     # the asked words some unit carries: a word no passage has ("fitted", "classic") cannot tell units apart; when
     # most asked words are missing the question is about something else, and the few left would decide alone
-    attested = words_found(q.attributes, {w for terms in unit_terms for w in terms} | dimension_words(dims))
+    attested = words_found(q.attributes, {w for terms in unit_terms for w in terms} | asking_words(dims))
     if 2 * len(attested) < len(q.attributes):
         attested = q.attributes
     broad = asks_difference(question) or asks_overview(question)  # "Summarise what changed between A and B"
@@ -273,7 +273,7 @@ def attribute_share(attributes: set[str], attested: set[str], unit: Unit) -> flo
     if not attested:
         return 0.0
     stated = without_duration(value_dimensions(unit.value_text()), unit.scoped(), attributes)
-    said = set(term_list(unit.scoped())) | dimension_words(stated & asked_dimensions(attributes))
+    said = set(term_list(unit.scoped())) | asking_words(stated & asked_dimensions(attributes))
     if RANGE.search(unit.value_text()):  # "3.1 V to 5.5 V" is a range
         said.add("range")
     if SUPPLY_SYMBOL.search(unit.scoped()):  # "Vdd 3.1 V to 5.5 V": the symbol of a supply voltage

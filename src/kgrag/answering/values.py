@@ -154,19 +154,38 @@ def dimension_words(dims: set[str]) -> set[str]:
     return {w for name in dims for w in DIMENSIONS[name][0]}
 
 
+def asking_words(dims: set[str]) -> set[str]:
+    """The words a question asks these quantities with: `dimension_words`, and for a memory size how big or large
+    (the asked file's)."""
+    return dimension_words(dims) | (SIZE_WORDS if "memory" in dims else set())
+
+
 _BIT_RATE_WORDS = frozenset(DIMENSIONS["data_rate"][0]) - {"rate", "speed"}  # words asking a data rate only
 # (a word, the quantity word it stops asking): a "real-time clock" is a part (an RTC chip), not a clock speed; a
 # storage temperature and a memory leak ask no memory
 _NOT_ASKING = (("real-time", "clock"), ("temperature", "storage"), ("leak", "memory"))
 
 
+# Things stored in bytes: how big one is asks a memory size, not a length ("the maximum file size", "the largest
+# payload", "How big can rc3xx.cfg be?")
+_STORED = frozenset({"file", "buffer", "payload", "packet", "message", "firmware", "upload", "attachment", "log",
+                     "backup", "recording", "database"})
+SIZE_WORDS = frozenset({"size", "big", "large", "largest", "biggest", "small", "smallest"})
+# a file's name, or its extension alone as a question's words split it ("rc3xx.cfg" -> "cfg"; not "bin" or "hex",
+# which name other things: "hex key size")
+_FILE_NAME = re.compile(r"^(?:[\w-]+\.(?:bin|hex|txt|log|zip|img|elf|db|\w*cfg|conf|ini|yaml|yml|json|xml|csv|uf2)|"
+                        r"\w*cfg|conf|ini|yaml|yml|json|xml|csv|uf2)$")
+
+
 def asked_dimensions(terms: set[str]) -> set[str]:
     """Quantities the question's (lower-case, folded) content terms ask about; a "real-time clock" is a part (an
     RTC chip), not a clock speed, a "field of view" an angle, not a magnetic field, a storage temperature or a memory
-    leak no memory, and a clock's speed or rate a frequency, not a data rate."""
+    leak no memory, a clock's speed or rate a frequency, not a data rate, and the size of a file a memory size."""
     terms = terms - {word for trigger, word in _NOT_ASKING if trigger in terms}
     terms = (terms - {"field"}) | {"angle"} if {"field", "view"} <= terms else terms
     dims = {name for name, (words, _) in DIMENSIONS.items() if any(w in terms for w in words)}
+    if terms & SIZE_WORDS and (terms & _STORED or any(_FILE_NAME.match(t) for t in terms)):
+        dims = (dims - {"length"}) | {"memory"}
     if "clock" in terms and not terms & _BIT_RATE_WORDS:  # a baud or bit rate asked beside the clock keeps data rates
         dims.discard("data_rate")
     return dims
