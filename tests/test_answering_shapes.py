@@ -778,6 +778,26 @@ def test_a_name_written_without_its_hyphen_or_as_a_plural_acronym_is_found() -> 
     assert not name_found("QX-220", "acme_qx_22_manual")  # as a file name writes it, not another number
 
 
+def test_a_family_code_with_x_for_its_last_digits_names_each_model_of_the_family() -> None:
+    from kgrag.answering.names import name_found
+
+    assert name_found("QX-340", "qx-3xx room controllers") and name_found("QX-340", "reads qx3xx.cfg")
+    assert name_found("QX-340", "the qx-34x series") and name_found("ZF407", "zf4xx reference manual")
+    assert not name_found("QX-340", "the qx-35x series") and not name_found("QX-340", "qx-3xxx")  # another family
+    assert not name_found("QX-340", "qx-xxx")  # no digit of the code kept: every product would be one
+
+
+def test_the_size_limit_of_a_file_is_quoted_for_a_model_its_family_code_covers() -> None:
+    reference = ("QX-3xx configuration file reference: qx3xx.cfg",
+                 "QX-3xx room controllers (QX-310, QX-340) read their settings from the file /cfg/qx3xx.cfg.\n"
+                 "File rules:\n- Comments start with ';' or '#'.\n- Maximum file size is 16 KB.")
+    manual = ("QX-340 installation manual", "The QX-340 weighs 140 g. Mount the QX-340 on a wall box.")
+    assert _answer("How big can qx3xx.cfg be?", reference, manual).startswith(  # a size in KB answers "how big"
+        "QX-3xx configuration file reference: qx3xx.cfg: - Maximum file size is 16 KB [1].")
+    # the family's reference is about the QX-340: its limit is among the passages, not left for the other manual
+    assert "16 KB" in _answer("What is the largest config file the QX-340 accepts?", reference, manual)
+
+
 def test_words_of_the_trade_and_hyphen_free_spellings_are_no_missing_names() -> None:
     """"from my PC", "the RTC battery", "a USB-A stick", "5V": acronyms and values a user writes, which documents spell
     out ("real-time clock") or never need, do not make the context "not mention" the question's subject; "Li-Po" and

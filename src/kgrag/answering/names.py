@@ -37,8 +37,24 @@ def name_found(name: str, text_lower: str) -> bool:
     pattern = "-?".join(re.escape(c) for c in low) if bare else re.escape(low)
     if any(c.isdigit() for c in low) and any(c.isalpha() for c in low):  # a model code: "KX-220" also as a file
         pattern = pattern.replace(re.escape("-"), "[-_ ]?")  # name writes it, "korvath_kx220_user_manual"
-        return re.search(rf"(?<![a-z0-9]){pattern}", text_lower) is not None
+        return (re.search(rf"(?<![a-z0-9]){pattern}", text_lower) is not None
+                or re.search(_family_code(low), text_lower) is not None)
     return re.search(rf"(?<![a-z0-9]){pattern}(?![a-z0-9])", text_lower) is not None
+
+
+_CODE_DIGITS = re.compile(r"^(?P<head>.*[a-z][-_ ]?\d)(?P<tail>\d{1,3})$")  # "rc-3" + "40", "stm32f4" + "07"
+
+
+@functools.lru_cache(maxsize=1024)
+def _family_code(code: str) -> str:
+    """A pattern of the family codes that write a model code's last digits as "x" ("RC-3xx" and "RC-34x" cover
+    "RC-340", "STM32F4xx" covers "STM32F407"); one that matches nothing when the code ends in no digits."""
+    m = _CODE_DIGITS.match(code)
+    if m is None:
+        return r"(?!)"
+    head, tail = m["head"], m["tail"]
+    heads = [re.escape(head + tail[:k]).replace(re.escape("-"), "[-_ ]?") for k in range(len(tail))]
+    return "(?<![a-z0-9])(?:" + "|".join(f"{h}x{{{len(tail) - k}}}" for k, h in enumerate(heads)) + ")(?![a-z0-9])"
 
 
 def code_stem_found(code: str, text_lower: str) -> bool:
