@@ -21,7 +21,7 @@ from kgrag.answering.select import focus_units
 from kgrag.answering.terms import analyse, asks_product
 from kgrag.answering.tidy import loops, tidy_reply
 from kgrag.answering.units import block_units
-from kgrag.answering.values import asked_dimensions, has_value, part_numbers, without_tolerances
+from kgrag.answering.values import asked_dimensions, has_value, part_numbers, value_dimensions, without_tolerances
 from kgrag.config import Settings
 from kgrag.errors import ConfigError
 from kgrag.evaluate.answer_metrics import Corpus, answer_scores, cited_support, summarize
@@ -85,6 +85,11 @@ def test_value_patterns_and_part_numbers() -> None:
     assert asked_dimensions({"maximum", "file", "size"}) == {"memory"}  # a file's size is in bytes, not in mm
     assert asked_dimensions({"big", "cfg"}) == {"memory"}  # "How big can rc3xx.cfg be?"
     assert asked_dimensions({"board", "size"}) == {"length"} and asked_dimensions({"hex", "key", "size"}) == {"length"}
+    assert asked_dimensions({"long", "tag", "name"}) == {"text_length"}  # "How long can the tag name be?": characters
+    assert asked_dimensions({"maximum", "password", "length"}) == {"text_length"}
+    assert asked_dimensions({"long", "take", "name"}) == {"time"}  # "How long does the name change take?"
+    assert asked_dimensions({"cable", "length"}) == {"length"}
+    assert value_dimensions("Range : 1 to 32 characters") == {"text_length"}
 
 
 def test_question_analysis_separates_names_from_attributes() -> None:

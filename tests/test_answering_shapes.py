@@ -787,6 +787,14 @@ def test_a_family_code_with_x_for_its_last_digits_names_each_model_of_the_family
     assert not name_found("QX-340", "qx-xxx")  # no digit of the code kept: every product would be one
 
 
+def test_how_long_a_name_may_be_is_answered_in_characters_not_by_a_time() -> None:
+    cli = ("QX command reference", "system name <text>\nSets the device tag name shown on the display.\n"
+           "Range : 1 to 32 characters\nDefault : QX")
+    warranty = ("QX warranty policy", "The warranty of the QX can be extended by a further 24 months with the Plus extension.")
+    assert _answer("How long can the QX tag name be?", cli, warranty).startswith(
+        "QX command reference: Range : 1 to 32 characters [1].")
+
+
 def test_the_size_limit_of_a_file_is_quoted_for_a_model_its_family_code_covers() -> None:
     reference = ("QX-3xx configuration file reference: qx3xx.cfg",
                  "QX-3xx room controllers (QX-310, QX-340) read their settings from the file /cfg/qx3xx.cfg.\n"

@@ -59,6 +59,7 @@ DIMENSIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "energy": (("energy",), ("kJ", "mJ", "µJ", "uJ", "kWh", "joule", "joules")),  # ("TJA1049T/3J")
     "conductivity": (("conductivity",), ("S/cm", "mS/cm", "µS/cm", "uS/cm", "S/m", "mS/m", "µS/m")),
     "acidity": (("ph", "acidity"), ("pH",)),  # water quality: "0 to 14 pH"
+    "text_length": (("characters", "chars"), ("characters", "chars")),  # a name's or a password's: "1 to 32 characters"
 }
 
 # How a question asks a quantity with an adjective, and the noun a datasheet labels it with ("how heavy" ~ "Weight").
@@ -155,9 +156,10 @@ def dimension_words(dims: set[str]) -> set[str]:
 
 
 def asking_words(dims: set[str]) -> set[str]:
-    """The words a question asks these quantities with: `dimension_words`, and for a memory size how big or large
-    (the asked file's)."""
-    return dimension_words(dims) | (SIZE_WORDS if "memory" in dims else set())
+    """The words a question asks these quantities with: `dimension_words`, for a memory size how big or large (the
+    asked file's), for a text's length how long."""
+    return (dimension_words(dims) | (SIZE_WORDS if "memory" in dims else set())
+            | (_LONG_WORDS if "text_length" in dims else set()))
 
 
 _BIT_RATE_WORDS = frozenset(DIMENSIONS["data_rate"][0]) - {"rate", "speed"}  # words asking a data rate only
@@ -177,15 +179,26 @@ _FILE_NAME = re.compile(r"^(?:[\w-]+\.(?:bin|hex|txt|log|zip|img|elf|db|\w*cfg|c
                         r"\w*cfg|conf|ini|yaml|yml|json|xml|csv|uf2)$")
 
 
+# Texts a user types: how long one may be is a number of characters, not a time or a distance ("How long can the tag
+# name be?", "maximum password length"); not when the question asks how long something takes or lasts
+_TEXTS = frozenset({"name", "password", "passphrase", "string", "text", "hostname", "username", "ssid", "description",
+                    "comment", "filename"})
+_LONG_WORDS = frozenset({"long", "length", "longest"})
+_LASTING = frozenset({"take", "last", "stay", "remain", "wait", "shown", "displayed"})
+
+
 def asked_dimensions(terms: set[str]) -> set[str]:
     """Quantities the question's (lower-case, folded) content terms ask about; a "real-time clock" is a part (an
     RTC chip), not a clock speed, a "field of view" an angle, not a magnetic field, a storage temperature or a memory
-    leak no memory, a clock's speed or rate a frequency, not a data rate, and the size of a file a memory size."""
+    leak no memory, a clock's speed or rate a frequency, not a data rate, the size of a file a memory size and the
+    length of a name a number of characters."""
     terms = terms - {word for trigger, word in _NOT_ASKING if trigger in terms}
     terms = (terms - {"field"}) | {"angle"} if {"field", "view"} <= terms else terms
     dims = {name for name, (words, _) in DIMENSIONS.items() if any(w in terms for w in words)}
     if terms & SIZE_WORDS and (terms & _STORED or any(_FILE_NAME.match(t) for t in terms)):
         dims = (dims - {"length"}) | {"memory"}
+    if terms & _LONG_WORDS and terms & _TEXTS and not terms & _LASTING:
+        dims = (dims - {"length", "time"}) | {"text_length"}
     if "clock" in terms and not terms & _BIT_RATE_WORDS:  # a baud or bit rate asked beside the clock keeps data rates
         dims.discard("data_rate")
     return dims
