@@ -85,3 +85,16 @@ def test_ram_is_searched_as_the_memory_datasheets_name() -> None:
             "The QX-500 runs an i.MX 8M Mini processor with 2 GB of LPDDR4 memory.")
     ranked = focus_units("How much RAM does the QX-500 have?", {1: text}, {1: "QX-500 Manual"}, 100).ranked
     assert "2 GB of LPDDR4 memory" in ranked[0].unit.text
+
+
+def test_what_a_part_costs_is_searched_as_its_price() -> None:
+    """"How much does the QX-15 kit cost?" is answered by a parts list's "List price (GBP)" column, which writes no
+    "cost"."""
+    from kgrag.answering.aspects import label_terms
+    from kgrag.answering.select import focus_units
+
+    assert label_terms("How much does the QX-15 kit cost?") == ["price"]
+    text = ("Part: QX-15; Description: Remote kit, 15 m cable; List price (GBP): 268.00\n"
+            "The QX-15 kit holds a 15 m cable and a wall bracket.")
+    ranked = focus_units("How much does the QX-15 kit cost?", {1: text}, {1: "QX parts list"}, 100).ranked
+    assert "268.00" in ranked[0].unit.text

@@ -85,6 +85,7 @@ _LABELS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = tuple(
         (r"\breliability\b", "mtbf"),
         (r"\bhow (?:cold|hot|warm)\b", "operating temperature"),
         (r"\bhow heavy\b", "weight"),
+        (r"\bcosts?\b", "price"),  # "How much does the X cost?": "List price (GBP) | 389.00"
         (r"\bRAM\b", "sram memory"),  # "How much RAM …?": "2 GB of LPDDR4 memory", "SRAM | 32 KB"
         # "What is its clock speed?": datasheets give the processor's frequency ("a Cortex-M0+ running at up to 48 MHz")
         (r"\bclock\s+(?:speed|frequency|rate)\b|\bclocked\b", "processor mhz"),
