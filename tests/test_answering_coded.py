@@ -96,3 +96,18 @@ def test_a_terse_remedy_question_far_from_every_passage_still_gets_its_codes_row
     assert ask("E09 alarm on the QX-9 transmitters, how to fix the range") == "coded row"
     assert ask("what does E09 mean") == "coded row"  # asked what it is, as tersely
     assert ask("Overrange alarm on the QX-9 transmitters, how to fix the range") == "evidence"
+
+
+def test_a_code_of_several_segments_repeated_in_each_functions_error_table_is_one_record() -> None:
+    """An API reference lists "ZL-E-110 | AUTH_FAILED" under every function, its meaning in other words each time;
+    two tables giving one code different names still answer nothing."""
+    api = ("3.1 connect()\nCode | Name | Meaning\nQZ-E-101 | CONNECTION_REFUSED | Port closed.\n"
+           "QZ-E-110 | AUTH_FAILED | Token missing, invalid or revoked.\n"
+           "3.2 read_point()\nCode | Name | Meaning\nQZ-E-110 | AUTH_FAILED | Token rejected.")
+    titles = {1: "QZ SDK reference"}
+    ranked = focus_units("What does QZ-E-110 mean?", {1: api}, titles, 400).ranked
+    answer = try_coded_rows(analyse("What does QZ-E-110 mean?"), ranked, titles)
+    assert answer is not None and answer.startswith("QZ SDK reference: Code: QZ-E-110; Name: AUTH_FAILED; Meaning: Token")
+    clash = api.replace("QZ-E-110 | AUTH_FAILED | Token rejected.", "QZ-E-110 | TIMEOUT | No answer.")
+    ranked = focus_units("What does QZ-E-110 mean?", {1: clash}, titles, 400).ranked
+    assert try_coded_rows(analyse("What does QZ-E-110 mean?"), ranked, titles) is None

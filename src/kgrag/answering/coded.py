@@ -24,13 +24,19 @@ _ASKS = re.compile(r"\b(?:mean|means|meaning|stand\s+for|difference|differ|vs|ve
 CODE_WORDS = frozenset({"alarm", "error", "fault", "warning", "code", "event", "message", "status", "exception",
                         "erratum", "errata", "diagnostic", "mean", "meaning", "stand", "difference", "differ",
                         "between", "vs", "versus", "number"})
-_CODE = re.compile(r"[A-Za-z]{1,4}-?\d{1,4}[A-Za-z]?")  # "E14", "F0023", "AL-07": a record's code, no model name
+# "E14", "F0023", "AL-07", "ZL-E-110": a record's code, no model name
+_CODE = re.compile(r"[A-Za-z]{1,4}(?:-[A-Za-z]{1,4})?-?\d{1,4}[A-Za-z]?")
 MAX_ROWS = 3
 _CODE_COLUMN = CODE_WORDS | {"id", "no", "nr"}  # a code list's first column: "Code", "Alarm", "Error no."
 
 
 def _key(cell: str) -> str:
     return cell.strip().lower().replace("-", "").replace(" ", "")
+
+
+def _code_and_name(row: str) -> tuple[str, ...]:
+    """A row's first two cells as compared (the code and its name: "ZL-E-110 | AUTH_FAILED")."""
+    return tuple(_key(cell) for cell in row.split("|")[:2])
 
 
 def try_coded_rows(q: QuestionTerms, ranked: list[Scored], titles: Mapping[int, str]) -> str | None:
@@ -51,7 +57,9 @@ def try_coded_rows(q: QuestionTerms, ranked: list[Scored], titles: Mapping[int, 
         led = [s for s in led if s.own] or led  # the named product's own table
         if remedy and not led:  # a name the user writes around the code
             continue
-        if not led or len({s.unit.text for s in led}) > 1:  # none, or two tables give the code different rows
+        # none, or two tables give the code different rows (one that repeats the code's name in other words, "Token
+        # rejected." beside "Token missing, invalid or revoked.", in each function's error table, is the same record)
+        if not led or len({_code_and_name(s.unit.text) for s in led}) > 1:
             return None
         found.append(led[0].unit)
     if not found:
