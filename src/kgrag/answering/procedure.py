@@ -53,9 +53,11 @@ def _joined(word: str, heading_word: str, task: set[str]) -> bool:
 
 def _heading_is_task(heading: str, task: set[str]) -> bool:
     """A heading of two words or more, each a word of the task: "7. Factory reset" for "reset the gateway to factory
-    defaults" (its section says how, in prose)."""
+    defaults" (its section says how, in prose); or one that is the whole task: "1. Installation" for "How do I
+    install the SDK?" (the SDK is the document's title), not "Maintenance" for "service the pump during maintenance"."""
     words = {w for w in content_terms(heading) if not w[0].isdigit()}
-    return len(words) >= 2 and all(any(_same_root(w, t) for t in task) for w in words)
+    each = bool(words) and all(any(_same_root(w, t) for t in task) for w in words)
+    return each and (len(words) >= 2 or all(any(_same_root(t, w) for w in words) for t in task))
 
 
 def try_procedure(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) -> str | None:
