@@ -84,6 +84,8 @@ def test_value_patterns_and_part_numbers() -> None:
     assert asked_dimensions({"magnetic", "field", "range"}) == {"magnetic"}
     assert asked_dimensions({"maximum", "file", "size"}) == {"memory"}  # a file's size is in bytes, not in mm
     assert asked_dimensions({"big", "cfg"}) == {"memory"}  # "How big can rc3xx.cfg be?"
+    # a key's name asks nothing: "What happens if max_file_size_mb is set to 0?" (words_of splits it)
+    assert "memory" not in asked_dimensions({"max_file_size_mb", "max", "file", "size", "mb", "happen", "set"})
     assert asked_dimensions({"board", "size"}) == {"length"} and asked_dimensions({"hex", "key", "size"}) == {"length"}
     assert asked_dimensions({"long", "tag", "name"}) == {"text_length"}  # "How long can the tag name be?": characters
     assert asked_dimensions({"maximum", "password", "length"}) == {"text_length"}

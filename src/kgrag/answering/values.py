@@ -187,6 +187,13 @@ _LONG_WORDS = frozenset({"long", "length", "longest"})
 _LASTING = frozenset({"take", "last", "stay", "remain", "wait", "shown", "displayed"})
 
 
+def _written_alone(words: frozenset[str], terms: set[str]) -> bool:
+    """Some of `words` is among `terms` as a word of its own, not only as a part of a key's name (the "size" of
+    "max_file_size_mb" names the key a question asks about, it asks no size)."""
+    keys = [set(re.split(r"[._]", t)) for t in terms if "_" in t or "." in t]
+    return any(not any(w in key for key in keys) for w in terms & words)
+
+
 def asked_dimensions(terms: set[str]) -> set[str]:
     """Quantities the question's (lower-case, folded) content terms ask about; a "real-time clock" is a part (an
     RTC chip), not a clock speed, a "field of view" an angle, not a magnetic field, a storage temperature or a memory
@@ -195,9 +202,9 @@ def asked_dimensions(terms: set[str]) -> set[str]:
     terms = terms - {word for trigger, word in _NOT_ASKING if trigger in terms}
     terms = (terms - {"field"}) | {"angle"} if {"field", "view"} <= terms else terms
     dims = {name for name, (words, _) in DIMENSIONS.items() if any(w in terms for w in words)}
-    if terms & SIZE_WORDS and (terms & _STORED or any(_FILE_NAME.match(t) for t in terms)):
+    if _written_alone(SIZE_WORDS, terms) and (terms & _STORED or any(_FILE_NAME.match(t) for t in terms)):
         dims = (dims - {"length"}) | {"memory"}
-    if terms & _LONG_WORDS and terms & _TEXTS and not terms & _LASTING:
+    if _written_alone(_LONG_WORDS, terms) and terms & _TEXTS and not terms & _LASTING:
         dims = (dims - {"length", "time"}) | {"text_length"}
     if "clock" in terms and not terms & _BIT_RATE_WORDS:  # a baud or bit rate asked beside the clock keeps data rates
         dims.discard("data_rate")
