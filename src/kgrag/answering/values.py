@@ -155,13 +155,6 @@ def dimension_words(dims: set[str]) -> set[str]:
     return {w for name in dims for w in DIMENSIONS[name][0]}
 
 
-def asking_words(dims: set[str]) -> set[str]:
-    """The words a question asks these quantities with: `dimension_words`, for a memory size how big or large (the
-    asked file's), for a text's length how long."""
-    return (dimension_words(dims) | (SIZE_WORDS if "memory" in dims else set())
-            | (_LONG_WORDS if "text_length" in dims else set()))
-
-
 _BIT_RATE_WORDS = frozenset(DIMENSIONS["data_rate"][0]) - {"rate", "speed"}  # words asking a data rate only
 # (a word, the quantity word it stops asking): a "real-time clock" is a part (an RTC chip), not a clock speed; a
 # storage temperature and a memory leak ask no memory
@@ -175,8 +168,7 @@ _STORED = frozenset({"file", "buffer", "payload", "packet", "message", "firmware
 SIZE_WORDS = frozenset({"size", "big", "large", "largest", "biggest", "small", "smallest"})
 # a file's name, or its extension alone as a question's words split it ("rc3xx.cfg" -> "cfg"; not "bin" or "hex",
 # which name other things: "hex key size")
-_FILE_NAME = re.compile(r"^(?:[\w-]+\.(?:bin|hex|txt|log|zip|img|elf|db|\w*cfg|conf|ini|yaml|yml|json|xml|csv|uf2)|"
-                        r"\w*cfg|conf|ini|yaml|yml|json|xml|csv|uf2)$")
+_FILE_NAME = re.compile(r"[\w-]+\.(?:bin|hex|txt|log|zip|img|elf|db)|(?:[\w-]+\.)?(?:\w*cfg|conf|ini|yaml|yml|json|xml|csv|uf2)")
 
 
 # Texts a user types: how long one may be is a number of characters, not a time or a distance ("How long can the tag
@@ -202,13 +194,20 @@ def asked_dimensions(terms: set[str]) -> set[str]:
     terms = terms - {word for trigger, word in _NOT_ASKING if trigger in terms}
     terms = (terms - {"field"}) | {"angle"} if {"field", "view"} <= terms else terms
     dims = {name for name, (words, _) in DIMENSIONS.items() if any(w in terms for w in words)}
-    if _written_alone(SIZE_WORDS, terms) and (terms & _STORED or any(_FILE_NAME.match(t) for t in terms)):
+    if _written_alone(SIZE_WORDS, terms) and (terms & _STORED or any(_FILE_NAME.fullmatch(t) for t in terms)):
         dims = (dims - {"length"}) | {"memory"}
     if _written_alone(_LONG_WORDS, terms) and terms & _TEXTS and not terms & _LASTING:
         dims = (dims - {"length", "time"}) | {"text_length"}
     if "clock" in terms and not terms & _BIT_RATE_WORDS:  # a baud or bit rate asked beside the clock keeps data rates
         dims.discard("data_rate")
     return dims
+
+
+def asking_words(dims: set[str]) -> set[str]:
+    """The words a question asks these quantities with: `dimension_words`, for a memory size how big or large (the
+    asked file's), for a text's length how long."""
+    return (dimension_words(dims) | (SIZE_WORDS if "memory" in dims else set())
+            | (_LONG_WORDS if "text_length" in dims else set()))
 
 
 # "(in dBm)", "in nits": a unit the question writes says which quantity it asks (one letter alone is too
