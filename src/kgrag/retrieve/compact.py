@@ -23,6 +23,8 @@ _LETTER = re.compile(r"[^\W\d_]")
 _NON_LATIN = re.compile(r"[^\W\d_\u0000-\u024F]")
 _TOC_ENTRY = re.compile(r"\d+(?:\.\d+)*\.?\s+[^,=.\n]{2,80}?(?:,\s*\d+\s*=\s*\d+|\s*\.{4,}\s*\d+)")
 _BLANK_RUN = re.compile(r"\n{3,}")
+# A number written as a value ("45", "5.08", "0.2–2.5"), not one inside a code or a name ("KX-220L", "ABX00069", "v2")
+_VALUE_NUMBER = re.compile(r"(?<![\w.\-])\d+(?:[.,]\d+)*(?![\d])")
 
 
 def foreign_script(line: str) -> bool:
@@ -51,6 +53,12 @@ def _lines(text: str) -> tuple[tuple[str, str, bool, bool], ...]:
 @lru_cache(maxsize=16384)
 def _words(text: str) -> frozenset[str]:
     return frozenset(text.lower().split())
+
+
+@lru_cache(maxsize=16384)
+def _values(text: str) -> frozenset[str]:
+    """The numbers a text states as values (see `_VALUE_NUMBER`)."""
+    return frozenset(_VALUE_NUMBER.findall(text))
 
 
 def compact_items(items: Iterable[ContextItem], question: str) -> Iterator[ContextItem]:
@@ -99,7 +107,9 @@ def novel_items(items: Iterable[ContextItem], max_overlap: float, budget: int, n
     Datasheets of sibling products repeat whole sections (certifications, recovery, power notes); a copy
     adds no fact but takes budget that a different passage could use. Not so between two `distinct` products (those
     a question names together): their shared template is where they differ ("… is 5V compatible" in one, "… NOT 5V
-    tolerant" in the other), so each keeps its own version.
+    tolerant" in the other), so each keeps its own version. Nor when the later item states a number the kept one does
+    not: a sibling's "Mechanical Data" with "22.5 × 100 × 115 mm" for "45 × 100 × 115 mm" is that sibling's own fact,
+    and an "(also in …)" note would give it the other's values.
     """
     kept: list[ContextItem] = []
     seen: list[frozenset[str]] = []
@@ -108,7 +118,8 @@ def novel_items(items: Iterable[ContextItem], max_overlap: float, budget: int, n
         words = _words(item.text)
         limit = max_overlap * len(words)
         copy_of = next((i for i, other in enumerate(seen) if words and len(words & other) > limit
-                        and not _distinct(item, kept[i], distinct)), None)
+                        and not _distinct(item, kept[i], distinct) and _values(item.text) <= _values(kept[i].text)),
+                       None)
         if copy_of is not None:
             if note:
                 _note_copy(kept[copy_of], item)
