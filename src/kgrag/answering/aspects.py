@@ -85,6 +85,12 @@ _LABELS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = tuple(
         (r"\breliability\b", "mtbf"),
         (r"\bhow (?:cold|hot|warm)\b", "operating temperature"),
         (r"\bhow heavy\b", "weight"),
+        # "How wide is the X?", "the height of the X": datasheets give a size product, "Dimensions (W × H × D) | …"
+        (r"\bhow wide\b", "width dimensions"),
+        (r"\bhow tall\b", "height dimensions"),
+        (r"\bhow deep\b", "depth dimensions"),
+        (r"\bhow thick\b", "thickness dimensions"),
+        (r"\b(?:width|height|depth)\s+of\s+(?:the|an?|its|this|each)\b", "dimensions"),
         (r"\bcosts?\b", "price"),  # "How much does the X cost?": "List price (GBP) | 389.00"
         (r"\bRAM\b", "sram memory"),  # "How much RAM …?": "2 GB of LPDDR4 memory", "SRAM | 32 KB"
         # "What is its clock speed?": datasheets give the processor's frequency ("a Cortex-M0+ running at up to 48 MHz")

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from kgrag.answering.asks import TOKEN, asked_acronyms
-from kgrag.answering.names import name_found, title_names, whole_name
+from kgrag.answering.names import name_found, title_leads, title_names, whole_name
 from kgrag.answering.select import Scored
 from kgrag.answering.terms import CLASS_WORDS, PRODUCT_WORDS, REVISION, QuestionTerms, asked_head, asks_product
 from kgrag.answering.units import FACT_SUBJECT, Unit
@@ -34,6 +34,7 @@ from kgrag.answering.values import (
     dimension_of_unit,
     has_value,
     part_numbers,
+    size_components,
     value_dimensions,
     versions_after,
     without_conditions,
@@ -196,6 +197,12 @@ def own_fact(unit: Unit, q: QuestionTerms) -> bool:
     return bool(m) and m["type"] == "Product" and not m["owner"] and any(title_names(p, m["name"]) for p in q.phrases)
 
 
+def led_row(unit: Unit, q: QuestionTerms, titles: Mapping[int, str]) -> bool:
+    """A table row of a document whose title leads with a model code the question names ("KX-220L Low-Power Remote I/O
+    Module — Datasheet"): the product's own spec, as much as a row of a title ending with its name."""
+    return unit.kind == "row" and any(title_leads(p, titles.get(unit.block, "")) for p in q.parts)
+
+
 def subject_named(q: QuestionTerms, unit: Unit) -> bool:
     """A graph fact ("Subject (Type)" heading) answers only when its subject is one the question names; other
     units always pass (their product is checked by the name score)."""
@@ -227,7 +234,16 @@ def answer_text(q: QuestionTerms, unit: Unit, title: str) -> str:
             and (fact or any(name_found(n, unit.heading.lower()) for n in q.names)
                  or bool(ASKS_VERSION.search(q.text) and VERSION.search(unit.heading) and not VERSION.search(quote)))):
         lead.append(fact["name"] if fact else unit.heading)
+    quote += component_read(q, unit)
     return f"{' – '.join(lead)}: {quote}" if lead else quote
+
+
+def component_read(q: QuestionTerms, unit: Unit) -> str:
+    """", so the width is 45 mm" after a labelled size product ("Dimensions (W × H × D) | 45 × 100 × 115 mm") when
+    the question asks one of its components; else nothing."""
+    components = size_components(unit.text)
+    asked = [c for c in components if c in q.attributes]
+    return "".join(f", so the {c} is {components[c]}" for c in asked[:1])
 
 
 def try_extract(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) -> Extraction | None:
@@ -246,8 +262,8 @@ def try_extract(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) 
     stated = [s for s in ranked if not s.unit.text.rstrip().endswith("?")]  # an FAQ's question restates what is asked
     for s in stated[:COUNT_CANDIDATES if q.count_of else CANDIDATES]:  # the best few: the top may be a heading
         u = s.unit
-        if owned and not s.own and not own_fact(u, q):  # "How loud is the Modulino Buzzer?" is not answered by the
-            continue  # Stella's buzzer row; the graph's fact of the named product is its own
+        if owned and not s.own and not own_fact(u, q) and not led_row(u, q, titles):  # "How loud is the Modulino
+            continue  # Buzzer?" is not answered by the Stella's buzzer row; the graph's fact of the named product is its own
         if u.kind == "heading" or len(u.text.split()) < MIN_WORDS and u.kind != "row":
             continue
         if not states_value(q, u) or not unit_fits(q, u) or not all(says_each(g, u) for g in q.together):

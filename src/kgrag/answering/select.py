@@ -20,7 +20,15 @@ from kgrag.answering.asks import asks_difference, asks_overview
 from kgrag.answering.aspects import aspect_terms, label_terms, labelled_by
 from kgrag.answering.blocks import Block
 from kgrag.answering.columns import side_by_side
-from kgrag.answering.names import documented_names, name_found, title_names, whole_name
+from kgrag.answering.names import (
+    documented_names,
+    name_found,
+    sibling_codes,
+    title_leads,
+    title_names,
+    whole_name,
+    writes_sibling,
+)
 from kgrag.answering.records import asked_record_numbers, other_records
 from kgrag.answering.repeats import near_copy
 from kgrag.answering.terms import CLASS_WORDS, QuestionTerms, analyse
@@ -29,10 +37,12 @@ from kgrag.answering.values import (
     PART,
     RANGE,
     RATING,
+    SHAPE_WORDS,
     asked_dimensions,
     asking_words,
     has_value,
     part_numbers,
+    shape_words,
     value_dimensions,
     without_duration,
 )
@@ -162,14 +172,16 @@ def _sibling(phrase: list[str], phrases: list[list[str]], text: str) -> bool:
     return False
 
 
-def name_score(wanted: list[list[str]], near: str, far: str) -> float:
+def name_score(wanted: list[list[str]], near: str, far: str, led_by: str = "") -> float:
     """Mean over the named things (phrases) of the share of each one's words in the unit's own text (full
     weight) or its block's title/section (half): a unit about one of two compared products scores 0.5 whichever
-    it is, however many words each name has."""
+    it is, however many words each name has. A model code that leads the title `led_by` counts fully: a table row
+    of "KX-220L Low-Power Remote I/O Module — Datasheet" is the KX-220L's, though no row repeats the name."""
     if not wanted:
         return 0.0
     near_l, far_l = near.lower(), far.lower()
-    shares = [sum(1.0 if name_found(n, near_l) else 0.5 if name_found(n, far_l) else 0.0 for n in phrase) / len(phrase)
+    shares = [sum(1.0 if name_found(n, near_l) or title_leads(n, led_by) else 0.5 if name_found(n, far_l) else 0.0
+                  for n in phrase) / len(phrase)
               for phrase in wanted]
     return sum(shares) / len(shares)
 
@@ -217,6 +229,7 @@ def score_units(
         blocks[u.block] = blocks.get(u.block, scopes.get(u.block, "")) + "\n" + u.scoped()
     wanted = distinguishing_names(q, list(blocks.values()))
     products = documented_names(q.phrases, (titles or {}).values())
+    siblings = sibling_codes(q.parts, (titles or {}).values())  # "KX-220L" has documents beside the asked "KX-220"
     foreign_question = foreign_share(question) > FOREIGN
     asks_compliance = bool(_ASKS_COMPLIANCE.search(question))
     # the asked words some unit carries: a word no passage has ("fitted", "classic") cannot tell units apart; when
@@ -239,8 +252,9 @@ def score_units(
         near = u.scoped()
         unit_dims = without_duration(value_dimensions(u.value_text()), near, q.attributes)  # "how often": no T90
         attrs = attribute_share(q.attributes, attested, u)
-        names = name_score(wanted, near, scopes.get(u.block, ""))
-        variant = bool(q.names) and (variant_of(q, near + "\n" + scopes.get(u.block, "")) or other_subject(products, u))
+        names = name_score(wanted, near, scopes.get(u.block, ""), (titles or {}).get(u.block, "") if u.kind == "row" else "")
+        variant = bool(q.names) and (variant_of(q, near + "\n" + scopes.get(u.block, "")) or other_subject(products, u)
+                                     or writes_sibling(q.parts, siblings, f"{near}\n{scopes.get(u.block, '')}".lower()))
         if side_by_side(q.compares, u):  # "Rev A | Rev B": the table sets the compared things side by side
             names, variant = 1.0, False
             if broad:  # every row of it is a difference asked for, whatever its words
@@ -273,7 +287,10 @@ def attribute_share(attributes: set[str], attested: set[str], unit: Unit) -> flo
     if not attested:
         return 0.0
     stated = without_duration(value_dimensions(unit.value_text()), unit.scoped(), attributes)
-    said = set(term_list(unit.scoped())) | asking_words(stated & asked_dimensions(attributes))
+    written = set(term_list(unit.scoped()))
+    # a length answers "distance" or "size"; the width, the height or the dimensions only from a size product
+    # naming them or in words ("10 mm gaps" is no module's width), `shape_words`
+    said = written | (asking_words(stated & asked_dimensions(attributes)) - SHAPE_WORDS) | shape_words(unit.text, written)
     if RANGE.search(unit.value_text()):  # "3.1 V to 5.5 V" is a range
         said.add("range")
     if SUPPLY_SYMBOL.search(unit.scoped()):  # "Vdd 3.1 V to 5.5 V": the symbol of a supply voltage

@@ -17,6 +17,7 @@ from kgrag.answering.values import (
     RATING_CODES,
     asked_dimensions,
     dimension_of_unit,
+    shape_asked,
     value_dimensions,
     written_dimensions,
 )
@@ -297,7 +298,7 @@ def analyse(question: str) -> QuestionTerms:
             asked.append(tok)
     parts = [n for n in names if PART.fullmatch(n) and not REVISION.fullmatch(n)]
     terms = content_terms(question)
-    attributes = content_terms(" ".join(asked)) | asks.numbered_codes(tokens)
+    attributes = shape_asked(question, content_terms(" ".join(asked)) | asks.numbered_codes(tokens))  # "how wide"
     # "Can I power it from 24 V, and what input range does it accept?": a second clause asks for more than yes or no;
     # "Will it work outdoors, when it gets down to -10 °C?" only says when (a "when" or "where" after a bare comma)
     yes_no = (asks.yes_no_wording(question)  # not "Can you list …?", which asks for the facts
