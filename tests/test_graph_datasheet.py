@@ -91,6 +91,18 @@ def test_component_header_lines_and_spec_lines() -> None:
     assert ("KX270", "humidity accuracy", "±1.5 %RH, typical") in t
 
 
+def test_a_heading_naming_its_part_last_after_a_dash_makes_the_table_below_the_parts() -> None:
+    """"3.3 Power Conversion — LM5164" then "Output current | 1 A": the regulator's output, not the product's; the
+    product's own rows under a later plain heading are its own again."""
+    x = extract(chunk("3.2 CAN Transceiver — TCAN1042HGV\nParameter | Value\nSupply | 4.5 V to 5.5 V\n\n"
+                      "3.3 Power Conversion — LM5164\nParameter | Value\nOutput current | 1 A\n\n"
+                      "Firmware 4.1 — ZX-410\nParameter | Value\nBoot time | 2 s", section="3. Key Components"))
+    t = triples(x)
+    assert ("TCAN1042HGV", "supply", "4.5 V to 5.5 V") in t and ("LM5164", "output current", "1 A") in t
+    assert not any(s == "Zephyr Mini Rev2" and r in ("supply", "output current") for s, r, _ in t)
+    assert "ZX-410" not in types(x)  # a release heading names no part
+
+
 def test_uses_and_based_on_sentences_become_typed_relations() -> None:
     x = extract(chunk("The Zephyr Mini Rev2 is based on the QRF52840 microcontroller. The QRF52840 uses the CC310 "
                       "crypto accelerator."))

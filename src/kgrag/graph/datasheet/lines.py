@@ -147,10 +147,21 @@ def component_header(line: str) -> tuple[str, str] | None:
     if not words or len(words) > MAX_HEADER_WORDS or line.endswith("."):
         return None
     parts = part_names(line)
+    heading = strip_section_number(line)  # "3.3 Power Conversion — LM5164": what the part does, then the part
+    tail = _PART_LAST.fullmatch(heading)
+    last = part_names(heading)[-1:] if tail else []
+    if last and last[0][1] == len(heading.rstrip()) and last[0][0] == tail.start("part"):
+        return last[0][2], tail["what"].strip()
     if not parts or parts[0][0] > 0 and not _maker_led(line[:parts[0][0]], line[parts[0][1]:]):
         return None
     start, end, name = parts[0]
     return name, line[end:].strip(" -–:()")
+
+
+# A heading naming a part last, after a dash: "3.3 Power Conversion — LM5164", "LoRa Transceiver – SX1262"; the words
+# before it say what the part is, and the table under it is the part's, not the product's
+_PART_LAST = re.compile(r"(?P<what>[A-Za-z][A-Za-z/&,.() -]{2,60}?)\s+[—–-]\s+(?P<part>\S+)\s*")  # no digit before:
+# "Firmware 4.1 — KX-410" is a release of a product
 
 
 def _maker_led(prefix: str, rest: str) -> bool:
