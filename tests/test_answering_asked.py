@@ -39,3 +39,31 @@ def test_an_acronym_between_the_and_of_is_what_is_asked() -> None:
     q = analyse("What is the MTBF of the VM-5?")
     assert q.names == ["VM-5"] and q.attributes == {"mtbf"}
     assert analyse("What is the ADC resolution of the Nano?").names == ["ADC", "Nano"]  # not right before "of"
+
+
+def test_need_or_require_asks_no_word_of_its_own_beside_a_quantity() -> None:
+    """"What supply voltage does the QX-20 need?" asks a supply voltage: a passage saying "when you need I/O density"
+    is no closer to it; without a quantity asked, "need" stays ("What do I need to connect …?")."""
+    assert analyse("What supply voltage does the QX-20 need?").attributes == {"supply", "voltage"}
+    assert analyse("What voltage is required for the QX-20?").attributes == {"voltage"}
+    assert "need" in analyse("What do I need to connect the QX-20 to CANopen?").attributes
+
+
+def test_what_each_output_may_drive_is_the_per_channel_rating_not_a_total() -> None:
+    from kgrag.answer import generate_answer
+    from kgrag.answering.words import opposed_scope
+    from kgrag.models.fake import FakeLLM
+    from kgrag.types import Context, ContextItem
+
+    assert opposed_scope("How much current can each output drive?", "the total output current is limited to 3 A")
+    assert not opposed_scope("How much current can each output drive?", "Output current per channel | 0.5 A")
+    assert opposed_scope("What is the total output current?", "Output current per channel | 0.5 A")
+    assert not opposed_scope("What is the output current?", "Total output current per module | 4 A")
+    log = "Ticket 12: Above 50 °C the QX-20 total output current is limited to 3 A; the driver shuts down."
+    sheet = "4.2 Digital Outputs\nParameter | Value\nOutput current per channel | 0.5 A\nTotal output current per module | 4 A"
+    items = [ContextItem("chunk", text, 0.5, f"c{n}", f"d{n}", {"path": f"{n}.md", "title": title})
+             for n, (title, text) in enumerate((("Support log", log), ("QX-20 Remote I/O Module — Datasheet", sheet)), 1)]
+    question = "How much current can each QX-20 output drive?"
+    context = Context(question=question, strategy="test", items=items, tokens=300, budget=2000)
+    text = generate_answer(FakeLLM(replies=[]), question, context, mode="auto", focus_tokens=300).text
+    assert text.startswith("QX-20 Remote I/O Module — Datasheet: Parameter: Output current per channel; Value: 0.5 A [2]")

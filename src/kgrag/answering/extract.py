@@ -49,6 +49,7 @@ from kgrag.answering.words import (
     content_terms,
     fold,
     opposed_qualifier,
+    opposed_scope,
     stem,
     term_list,
     words_found,
@@ -273,6 +274,8 @@ def try_extract(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) 
         if acronyms and not all_written(acronyms, code_words(u.scoped())):  # the "MTBF" asked, written ("RMA-24-08")
             continue
         if opposed_qualifier(q.attributes, u.scoped()):  # "operating temperature" for the storage temperature asked
+            continue
+        if opposed_scope(q.text, u.scoped()):  # "the total output current … 3 A" for what each output may drive
             continue
         if q.names and (s.names < MIN_NAMES or s.variant or not subject_named(q, u)):
             continue

@@ -305,6 +305,8 @@ def analyse(question: str) -> QuestionTerms:
               and not asks.second_question(question, words=asks.ASK_WORDS - _NOT_ASKED_AFTER_COMMA)
               and not asks.second_question(question, conjunctions=frozenset({"and", "or"}), words=_CONDITIONS))
     attributes = attributes - asks.HAS_VERBS if yes_no else attributes  # "Does the A support Thread?" asks Thread
+    if attributes - _NEEDING and asked_dimensions(attributes - _NEEDING):  # "What supply voltage does it need?" asks
+        attributes = attributes - _NEEDING  # a voltage: a passage saying "when you need …" is not more on topic
     return QuestionTerms(
         text=written,
         terms=terms,
@@ -371,6 +373,7 @@ def asked_quantities(question: str, attributes: set[str]) -> set[str]:
     return rest if rest - {"ratio"} else every  # "the accuracy of the temperature sensor" is a temperature accuracy
 
 
+_NEEDING = frozenset({"need", "needed", "require", "required"})  # folded: how a value is asked for, not what is asked
 _WHICH_VERSION = re.compile(r"\b(?:which|what)\s+(?:[\w-]+\s+){0,2}versions?\b(?!\s+of\b)", re.IGNORECASE)  # asked
 _BEFORE_WORD = re.compile(r"(?=\b([A-Za-z]+)\s+([A-Za-z]+)\b)")  # every pair of adjacent words
 _JOINED_FILLERS = frozenset({"the", "its", "their", "a", "an"})

@@ -134,6 +134,23 @@ def asks_rating(asked: Iterable[str]) -> bool:
     return any(group & stems for group in _OPPOSED)
 
 
+# One item's rating against the sum over all of them: "How much current can each output drive?" asks the per-channel
+# rating, not "the total output current is limited to 3 A"; "the total output current" not "0.5 A per channel"
+_PER_ITEM = re.compile(r"\b(?:each|every|single|individual|per[-\s](?:channel|output|input|port|pin|relay|contact|"
+                       r"point|line|lane|slot|cell|led|string|zone|circuit))\b", re.IGNORECASE)
+_TOTAL = re.compile(r"\b(?:total|combined|aggregate|summed|overall|per[-\s](?:module|device|board|unit|group|bank))\b",
+                    re.IGNORECASE)
+
+
+def opposed_scope(question: str, text: str) -> bool:
+    """The question asks one item's value and `text` gives only a total, or the reverse (`_PER_ITEM`, `_TOTAL`)."""
+    per_item, total = bool(_PER_ITEM.search(question)), bool(_TOTAL.search(question))
+    if per_item == total:
+        return False
+    return bool(_TOTAL.search(text)) and not _PER_ITEM.search(text) if per_item else (
+        bool(_PER_ITEM.search(text)) and not _TOTAL.search(text))
+
+
 def opposed_qualifier(asked: Iterable[str], text: str) -> bool:
     """`text` qualifies the asked quantity otherwise than the question does: asked "storage temperature", it writes
     "operating temperature" and no "storage" (not "the board's operation in full temperature range")."""
