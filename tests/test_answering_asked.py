@@ -67,3 +67,24 @@ def test_what_each_output_may_drive_is_the_per_channel_rating_not_a_total() -> N
     context = Context(question=question, strategy="test", items=items, tokens=300, budget=2000)
     text = generate_answer(FakeLLM(replies=[]), question, context, mode="auto", focus_tokens=300).text
     assert text.startswith("QX-20 Remote I/O Module — Datasheet: Parameter: Output current per channel; Value: 0.5 A [2]")
+
+
+def test_the_versions_of_a_named_thing_follow_its_name_not_a_headings_release() -> None:
+    """"Which Python versions does the SDK support?": "Requires Python 3.9–3.12", not the SDK's own 3.1 in the heading
+    over every line, nor "3.1.0" written after "(Python) and libqx"."""
+    from kgrag.answer import generate_answer
+    from kgrag.answering.values import versions_after
+    from kgrag.models.fake import FakeLLM
+    from kgrag.types import Context, ContextItem
+
+    assert versions_after("zoneloom-sdk 3.1.0 (Python) and libqx 3.1.0 (C)", {"python"}) == []
+    assert versions_after("Requires Python 3.9–3.12.", {"python"}) == ["3.9", "3.12"]
+    ref = ("QX SDK 3.1 — Python API Reference\nApplies to `qx-sdk` 3.1.0 (Python) and `libqx` 3.1.0 (C). Supported "
+           "controllers: QX-310 and QX-340 running firmware 3.0.0 or later. Controllers on firmware 2.6.x are supported "
+           "with a reduced feature set.\nThe QX SDK talks to the controller over HTTPS on port 8443.\nEvery call "
+           "returns a result object.\n\n1. Installation\npip install \"qx-sdk>=3.1,<4\"\nRequires Python 3.9–3.12.")
+    item = ContextItem("chunk", ref, 0.5, "c1", "d1", {"path": "1.md", "title": "QX SDK 3.1 — Python API Reference"})
+    for question in ("Which Python versions does the QX SDK support?", "What Python version do I need for the QX SDK?"):
+        context = Context(question=question, strategy="test", items=[item], tokens=300, budget=2000)
+        text = generate_answer(FakeLLM(replies=[]), question, context, mode="auto", focus_tokens=300).text
+        assert "Requires Python 3.9–3.12 [1]" in text.split("\n")[0], text

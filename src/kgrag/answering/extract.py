@@ -114,7 +114,7 @@ def states_value(q: QuestionTerms, unit: Unit) -> bool:
         return bool(PRICE.search(unit.text))
     if ASKS_VERSION.search(q.text):  # "Which kernel version …": a version number, not a sentence naming Linux; the
         # heading of a release note's line gives its version ("Firmware 4.1" over "- Fixed a memory leak …")
-        return bool(versions_after(f"{unit.heading}: {unit.display()}", q.attributes | {n.lower() for n in q.names}))
+        return bool(versions_after(f"{unit.heading}: {unit.display()}", version_words(q)))
     values = without_values_of(unit.value_text(), q.text)  # "24V" in "the 24V IN pin" names the pin
     if q.dimensions and not q.wants_name:  # "up to what distance": a part number is no length,
         return has_value(without_tolerances(values, q.attributes))  # nor an accuracy ("±10 cm") an asked length
@@ -162,6 +162,34 @@ def names_the_kind(q: QuestionTerms, unit: Unit) -> bool:
         return not _ITEM_BREAK.search(unit.text, words[a].end(), words[b].start())
 
     return any(abs(i - j) <= KIND_WINDOW and one_item(i, j) for i in spots for j in parts)
+
+
+_QUALIFIED_VERSION = re.compile(r"\b([\w-]+)\s+versions?\b", re.IGNORECASE)  # "Python versions", "kernel version"
+_VERSION_ADJECTIVES = frozenset({"latest", "current", "newest", "oldest", "minimum", "maximum", "recommended",
+                                 "required", "supported", "earliest", "last", "first", "new", "old", "which", "what"})
+
+
+def _version_qualifier(q: QuestionTerms) -> str:
+    """The word qualifying the asked "version(s)" ("Python" of "Which Python versions …?"), or ""."""
+    m = _QUALIFIED_VERSION.search(q.text) if ASKS_VERSION.search(q.text) else None
+    qualifier = m.group(1).lower() if m else ""
+    return qualifier if qualifier not in _VERSION_ADJECTIVES and fold(qualifier) in q.attributes else ""
+
+
+_OWN_RELEASES = frozenset({"firmware", "software", "release", "hardware", "document", "fw", "sw", "hw"})
+
+
+def qualified_version(q: QuestionTerms) -> bool:
+    """The question asks the versions of another thing the product works with ("Which Python versions …", "What
+    kernel version …"), not one of its own releases ("Which firmware version fixed …", read from release notes)."""
+    return _version_qualifier(q) not in ("", *_OWN_RELEASES)
+
+
+def version_words(q: QuestionTerms) -> set[str]:
+    """The words a version must follow to be the one asked: the word qualifying "versions" ("Which Python versions
+    …?" wants "Python 3.9–3.12", not the "SDK 3.1" of a heading), else any asked word or name."""
+    qualifier = _version_qualifier(q)
+    return {qualifier} if qualifier else q.attributes | {n.lower() for n in q.names}
 
 
 def unit_fits(q: QuestionTerms, unit: Unit) -> bool:
@@ -261,7 +289,9 @@ def try_extract(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) 
     owned = any(s.own for s in ranked)  # the named product's own documents are in the context: quote only them
     acronyms = asked_acronyms(q.text, q.attributes)
     stated = [s for s in ranked if not s.unit.text.rstrip().endswith("?")]  # an FAQ's question restates what is asked
-    for s in stated[:COUNT_CANDIDATES if q.count_of else CANDIDATES]:  # the best few: the top may be a heading
+    versioned = qualified_version(q)
+    strict = bool(q.count_of) or versioned  # a count or a qualified version is a strict test: deeper
+    for s in stated[:COUNT_CANDIDATES if strict else CANDIDATES]:  # the best few: the top may be a heading
         u = s.unit
         if owned and not s.own and not own_fact(u, q) and not led_row(u, q, titles):  # "How loud is the Modulino
             continue  # Buzzer?" is not answered by the Stella's buzzer row; the graph's fact of the named product is its own
@@ -269,8 +299,8 @@ def try_extract(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) 
             continue
         if not states_value(q, u) or not unit_fits(q, u) or not all(says_each(g, u) for g in q.together):
             continue
-        if q.attributes and s.attributes < (MIN_COUNT_ATTRIBUTES if q.count_of else MIN_ATTRIBUTES):
-            continue
+        if q.attributes and s.attributes < (MIN_COUNT_ATTRIBUTES if q.count_of else MIN_ATTRIBUTES) and not versioned:
+            continue  # (a version written after the asked thing, "Requires Python 3.9–3.12", says what is asked)
         if acronyms and not all_written(acronyms, code_words(u.scoped())):  # the "MTBF" asked, written ("RMA-24-08")
             continue
         if opposed_qualifier(q.attributes, u.scoped()):  # "operating temperature" for the storage temperature asked

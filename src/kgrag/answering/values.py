@@ -309,9 +309,13 @@ def versions_after(text: str, words: set[str]) -> list[str]:
     found = []
     for m in VERSION.finditer(text):
         before = re.findall(r"[\w-]+", text[max(0, m.start() - 60):m.start()].lower())[-3:]
-        if any(w in words or w.rstrip("s") in words for w in before):
+        if any((w in words or w.rstrip("s") in words) and not _JOINING & set(before[i + 1:])
+               for i, w in enumerate(before)):  # "(Python) and libzoneloom 3.1.0": the version is libzoneloom's
             found.append(m.group(0))
     return found
+
+
+_JOINING = frozenset({"and", "or", "vs", "versus"})
 
 
 _CONDITIONS = re.compile(r"\([^()]*\)")  # "±1.5 %RH, typical (10 to 90 %RH, 25 °C)": the conditions of a value
