@@ -38,7 +38,8 @@ def test_a_labelled_size_gives_each_component_and_a_bare_length_gives_none() -> 
     assert size_components("Dimensions W × H × L | 29 × 29 × 42 mm | 29 × 29 × 48 mm") == {}  # one per variant
     assert size_components("2 × RS-485, 4 × 1000 µF") == {}
     assert shape_words("QX-20 modules need 10 mm gaps above 50 °C.", set()) == set()
-    assert shape_words("Board size | 45 x 18 mm", set()) == {"dimension"}
+    assert {"dimension", "width", "wide", "height", "depth"} <= shape_words("Board size | 45 x 18 mm", set())
+    assert "height" not in shape_words("Size (L x W): 68.6 mm x 53.4 mm", set())  # the label says which places
     assert {"width", "wide", "depth"} <= shape_words("Dimensions (W × H × D) | 45 × 100 × 115 mm", {"dimension"})
     assert shape_words("- 22.5 mm housing width", {"housing", "width"}) == {"width", "wide"}
 
@@ -85,3 +86,12 @@ def test_the_dimensions_are_the_size_row_of_the_model_not_a_gap_sentence() -> No
     assert text.startswith("QX-20L Low-Power Remote I/O Module — Datasheet: Parameter: Dimensions (W × H × D); Value: "
                            "22.5 × 100 × 115 mm [2]")
     assert "so the" not in text.split("[2]")[0]  # no component asked
+
+
+def test_how_wide_quotes_a_size_whose_places_are_not_named() -> None:
+    sheet = ("GX-50 Gateway — User Manual", "Technical data\nParameter | Value\nDimensions | 45 × 110 × 120 mm\n"
+             "Weight | 320 g")
+    text = _answer("How wide is the GX-50?", NOTE, sheet)
+    assert text.startswith("GX-50 Gateway — User Manual: Parameter: Dimensions; Value: 45 × 110 × 120 mm [2]")
+    assert "so the width" not in text  # which place is the width is not written
+

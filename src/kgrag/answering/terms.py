@@ -18,6 +18,7 @@ from kgrag.answering.values import (
     asked_dimensions,
     dimension_of_unit,
     shape_asked,
+    shape_words,
     value_dimensions,
     written_dimensions,
 )
@@ -69,6 +70,7 @@ def question_coverage(question: str, context_text: str) -> float:
         return 1.0
     words = content_terms(context_text)
     words |= {m.group(1) for m in map(_CODED.fullmatch, words) if m}  # "IP rating" is found where "IP30" is
+    words |= shape_words(context_text, words)  # "How wide …" is found where "Dimensions | 45 × 110 × 120 mm" is
     found = words_found(asked, words)  # "motion-sensing" is found where "motion" and "sensing" are
     found |= {a for a in asked - found if "-" in a and len(words_found(a.split("-"), words)) == len(a.split("-"))}
     return len(found) / len(asked)

@@ -249,11 +249,12 @@ def size_components(text: str) -> dict[str, str]:
 
 def shape_words(text: str, words: set[str]) -> set[str]:
     """The `SHAPE_WORDS` a unit says: those among its folded `words` (an adjective and its noun say each other),
-    "dimension" for a size product in its `text`, and each component a labelled size gives."""
+    "dimension" for a size product in its `text`, and each component a labelled size gives (every one when no label
+    says which place is which)."""
     said = {w for w in words if w in SHAPE_WORDS}
-    if SIZE_PRODUCT.search(text):
+    if SIZE_PRODUCT.search(text):  # "Dimensions | 45 × 110 × 120 mm" holds the width, whichever place it is
+        said |= set(size_components(text)) or {"dimension", *SHAPE_NOUNS.values()}
         said.add("dimension")
-    said |= set(size_components(text))
     return said | {SHAPE_NOUNS[w] for w in said if w in SHAPE_NOUNS} | {a for a, n in SHAPE_NOUNS.items() if n in said}
 
 
