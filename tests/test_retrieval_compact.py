@@ -57,14 +57,17 @@ def test_the_products_a_question_names_together_keep_their_own_version_of_a_shar
 
 def test_a_siblings_section_with_other_values_is_no_copy() -> None:
     """Sibling datasheets repeat their "Mechanical Data" word for word but for the numbers: the second product's
-    values are its own facts, kept, and the first is not noted as "also in" the second (it would borrow its values)."""
+    values are its own facts, kept when the question names it, and the first is never noted as "also in" the second
+    (it would borrow its values)."""
     wide = item("7. Mechanical Data\nParameter | Value\nDimensions (W × H × D) | 45 × 100 × 115 mm\nWeight | 180 g\n"
                 "Mounting | 35 mm DIN rail (EN 60715)", "QX-20", "7. Mechanical Data")
     slim = item("7. Mechanical Data\nParameter | Value\nDimensions (W × H × D) | 22.5 × 100 × 115 mm\nWeight | 95 g\n"
                 "Mounting | 35 mm DIN rail (EN 60715)", "QX-20L", "7. Mechanical Data")
-    kept = novel_items([slim, wide], 0.6, 1000)
+    kept = novel_items([slim, wide], 0.6, 1000, question="How wide is the QX-20?")
     assert [k.source["product"] for k in kept] == ["QX-20L", "QX-20"]
     assert "also in" not in kept[0].text
+    kept = novel_items([slim, wide], 0.6, 1000, question="How wide is the QX-20L?")  # the sibling's: not asked
+    assert [k.source["product"] for k in kept] == ["QX-20L"] and "also in" not in kept[0].text
     same = item(slim.text, "QX-20S", "7. Mechanical Data")  # the same numbers: a copy still, with its note
     kept = novel_items([slim, same], 0.6, 1000)
     assert len(kept) == 1 and kept[0].text.endswith("(also in QX-20S, 7. Mechanical Data)")

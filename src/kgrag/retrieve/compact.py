@@ -101,27 +101,32 @@ def _table_header(lines: tuple[tuple[str, str, bool, bool], ...], i: int, seen: 
 
 
 def novel_items(items: Iterable[ContextItem], max_overlap: float, budget: int, note: bool = True,
-                distinct: Collection[str] = ()) -> list[ContextItem]:
+                distinct: Collection[str] = (), question: str = "") -> list[ContextItem]:
     """Items in order, skipping one whose words are mostly (> max_overlap) in a single item kept before it.
 
     Datasheets of sibling products repeat whole sections (certifications, recovery, power notes); a copy
     adds no fact but takes budget that a different passage could use. Not so between two `distinct` products (those
     a question names together): their shared template is where they differ ("… is 5V compatible" in one, "… NOT 5V
-    tolerant" in the other), so each keeps its own version. Nor when the later item states a number the kept one does
-    not: a sibling's "Mechanical Data" with "22.5 × 100 × 115 mm" for "45 × 100 × 115 mm" is that sibling's own fact,
-    and an "(also in …)" note would give it the other's values.
+    tolerant" in the other), so each keeps its own version. A copy stating other numbers ("Mechanical Data" with
+    "45 × 100 × 115 mm" after the sibling's "22.5 × 100 × 115 mm") holds that product's own facts: it is kept when
+    the `question` names its model code, and otherwise skipped without an "(also in …)" note, which would lend it the
+    kept one's values.
     """
     kept: list[ContextItem] = []
     seen: list[frozenset[str]] = []
+    codes = _model_codes(question)
     used = 0
     for item in items:
         words = _words(item.text)
         limit = max_overlap * len(words)
         copy_of = next((i for i, other in enumerate(seen) if words and len(words & other) > limit
-                        and not _distinct(item, kept[i], distinct) and _values(item.text) <= _values(kept[i].text)),
-                       None)
+                        and not _distinct(item, kept[i], distinct)), None)
         if copy_of is not None:
-            if note:
+            same_values = _values(item.text) <= _values(kept[copy_of].text)
+            if not same_values and _names_code(item, codes):  # "How wide is the KX-220?": its own figures
+                copy_of = None
+        if copy_of is not None:
+            if note and same_values:
                 _note_copy(kept[copy_of], item)
             continue
         kept.append(item)
@@ -130,6 +135,20 @@ def novel_items(items: Iterable[ContextItem], max_overlap: float, budget: int, n
         if used > 1.5 * budget:
             break  # enough to fill the budget even if some do not fit
     return kept
+
+
+# A model code a question writes: letters and digits, not a revision ("KX-220", "GW-500", "ABX00069"; not "Rev2")
+_MODEL_CODE = re.compile(r"(?<![\w-])(?=[\w-]*[A-Za-z])(?=[\w-]*\d)(?![Rr]ev\d)[A-Za-z0-9][\w-]{2,}(?![\w-])")
+
+
+def _model_codes(question: str) -> list[str]:
+    return [c.lower() for c in _MODEL_CODE.findall(question)]
+
+
+def _names_code(item: ContextItem, codes: list[str]) -> bool:
+    """The item's document title or product writes one of the question's model `codes` as a whole word."""
+    label = f"{item.source.get('title') or ''} {item.source.get('product') or ''}".lower()
+    return any(re.search(rf"(?<![\w-]){re.escape(c)}(?![\w-])", label) for c in codes)
 
 
 def _distinct(item: ContextItem, other: ContextItem, products: Collection[str]) -> bool:

@@ -198,7 +198,8 @@ class FactsRetriever(Retriever):
         whole_share = float(options.get("whole_share", WHOLE_SHARE))
         reach = budget if whole_share >= 1 else int(budget * float(options.get("reach", REACH)))
         candidates = novel_items(raw, float(options.get("max_overlap", MAX_OVERLAP)), reach,
-                                 bool(options.get("note_copies", True)), info["scoped_products"])  # "the A or the B?"
+                                 bool(options.get("note_copies", True)), info["scoped_products"],  # "the A or the B?"
+                                 question)
         if whole_share < 1:
             candidates = pack_evidence(question, candidates, budget - reserve, whole_share,
                                        int(options.get("max_excerpted", MAX_EXCERPTED)),
