@@ -88,3 +88,20 @@ def test_the_versions_of_a_named_thing_follow_its_name_not_a_headings_release() 
         context = Context(question=question, strategy="test", items=[item], tokens=300, budget=2000)
         text = generate_answer(FakeLLM(replies=[]), question, context, mode="auto", focus_tokens=300).text
         assert "Requires Python 3.9–3.12 [1]" in text.split("\n")[0], text
+
+
+def test_a_price_in_a_list_price_column_answers_what_a_part_costs() -> None:
+    """A parts list writes "List price (GBP)" once in its header: the row's 389.00 is a price, and the row naming the
+    asked part beats the calibration gas row of the same model."""
+    from kgrag.answer import generate_answer
+    from kgrag.models.fake import FakeLLM
+    from kgrag.types import Context, ContextItem
+
+    parts = ("Category | Part number | Description | Compatible models | List price (GBP) | Lead time (working days)\n"
+             "Sensors | QXS-440-IR | NDIR methane sensor module, factory calibrated | QX-440 | 389.00 | 15\n"
+             "Gas | QXG-CH4-50 | 50 %LEL methane in air, 34 L cylinder | QX-440 | 71.00 | 5")
+    item = ContextItem("chunk", parts, 0.5, "c1", "d1", {"path": "1.xlsx", "title": "QX-400 parts and pricing"})
+    question = "How much does a QX-440 methane sensor cost?"
+    context = Context(question=question, strategy="test", items=[item], tokens=300, budget=2000)
+    text = generate_answer(FakeLLM(replies=[]), question, context, mode="auto", focus_tokens=300).text
+    assert "Part number: QXS-440-IR;" in text.split("[1]")[0] and "List price (GBP): 389.00" in text.split("[1]")[0]

@@ -111,7 +111,7 @@ def states_value(q: QuestionTerms, unit: Unit) -> bool:
     if q.count_of:
         return states_count(q.count_of, unit.text)
     if COST.search(q.text):  # "How much does it cost?": a price, not an order code
-        return bool(PRICE.search(unit.text))
+        return bool(PRICE.search(unit.value_text()))  # a row of a "List price (GBP)" column too
     if ASKS_VERSION.search(q.text):  # "Which kernel version …": a version number, not a sentence naming Linux; the
         # heading of a release note's line gives its version ("Firmware 4.1" over "- Fixed a memory leak …")
         return bool(versions_after(f"{unit.heading}: {unit.display()}", version_words(q)))
