@@ -4,11 +4,11 @@
 from __future__ import annotations
 
 from kgrag.answer import generate_answer
-from kgrag.answering.names import sibling_codes, title_leads, writes_sibling
+from kgrag.answering.model_codes import sibling_codes, title_leads, writes_sibling
 from kgrag.answering.select import attribute_share
+from kgrag.answering.sizes import shape_words, size_components
 from kgrag.answering.terms import analyse
 from kgrag.answering.units import block_units
-from kgrag.answering.values import shape_words, size_components
 from kgrag.models.fake import FakeLLM
 from kgrag.types import Context, ContextItem
 

@@ -13,9 +13,12 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from kgrag.answering.asked_versions import qualified_version, version_words
 from kgrag.answering.asks import TOKEN, asked_acronyms
-from kgrag.answering.names import name_found, title_leads, title_names, whole_name
+from kgrag.answering.model_codes import led_row
+from kgrag.answering.names import name_found, title_names, whole_name
 from kgrag.answering.select import Scored
+from kgrag.answering.sizes import component_read
 from kgrag.answering.terms import CLASS_WORDS, PRODUCT_WORDS, REVISION, QuestionTerms, asked_head, asks_product
 from kgrag.answering.units import FACT_SUBJECT, Unit
 from kgrag.answering.values import (
@@ -34,7 +37,6 @@ from kgrag.answering.values import (
     dimension_of_unit,
     has_value,
     part_numbers,
-    size_components,
     value_dimensions,
     versions_after,
     without_conditions,
@@ -164,34 +166,6 @@ def names_the_kind(q: QuestionTerms, unit: Unit) -> bool:
     return any(abs(i - j) <= KIND_WINDOW and one_item(i, j) for i in spots for j in parts)
 
 
-_QUALIFIED_VERSION = re.compile(r"\b([\w-]+)\s+versions?\b", re.IGNORECASE)  # "Python versions", "kernel version"
-_VERSION_ADJECTIVES = frozenset({"latest", "current", "newest", "oldest", "minimum", "maximum", "recommended",
-                                 "required", "supported", "earliest", "last", "first", "new", "old", "which", "what"})
-
-
-def _version_qualifier(q: QuestionTerms) -> str:
-    """The word qualifying the asked "version(s)" ("Python" of "Which Python versions …?"), or ""."""
-    m = _QUALIFIED_VERSION.search(q.text) if ASKS_VERSION.search(q.text) else None
-    qualifier = m.group(1).lower() if m else ""
-    return qualifier if qualifier not in _VERSION_ADJECTIVES and fold(qualifier) in q.attributes else ""
-
-
-_OWN_RELEASES = frozenset({"firmware", "software", "release", "hardware", "document", "fw", "sw", "hw"})
-
-
-def qualified_version(q: QuestionTerms) -> bool:
-    """The question asks the versions of another thing the product works with ("Which Python versions …", "What
-    kernel version …"), not one of its own releases ("Which firmware version fixed …", read from release notes)."""
-    return _version_qualifier(q) not in ("", *_OWN_RELEASES)
-
-
-def version_words(q: QuestionTerms) -> set[str]:
-    """The words a version must follow to be the one asked: the word qualifying "versions" ("Which Python versions
-    …?" wants "Python 3.9–3.12", not the "SDK 3.1" of a heading), else any asked word or name."""
-    qualifier = _version_qualifier(q)
-    return {qualifier} if qualifier else q.attributes | {n.lower() for n in q.names}
-
-
 def unit_fits(q: QuestionTerms, unit: Unit) -> bool:
     """When the question names a quantity (voltage, temperature, ...), the unit's values must measure it. How exact
     something is ("ranging accuracy", no quantity named) is a ± value in the unit of what is measured ("<±10 cm"),
@@ -226,12 +200,6 @@ def own_fact(unit: Unit, q: QuestionTerms) -> bool:
     return bool(m) and m["type"] == "Product" and not m["owner"] and any(title_names(p, m["name"]) for p in q.phrases)
 
 
-def led_row(unit: Unit, q: QuestionTerms, titles: Mapping[int, str]) -> bool:
-    """A table row of a document whose title leads with a model code the question names ("KX-220L Low-Power Remote I/O
-    Module — Datasheet"): the product's own spec, as much as a row of a title ending with its name."""
-    return unit.kind == "row" and any(title_leads(p, titles.get(unit.block, "")) for p in q.parts)
-
-
 def subject_named(q: QuestionTerms, unit: Unit) -> bool:
     """A graph fact ("Subject (Type)" heading) answers only when its subject is one the question names; other
     units always pass (their product is checked by the name score)."""
@@ -263,16 +231,8 @@ def answer_text(q: QuestionTerms, unit: Unit, title: str) -> str:
             and (fact or any(name_found(n, unit.heading.lower()) for n in q.names)
                  or bool(ASKS_VERSION.search(q.text) and VERSION.search(unit.heading) and not VERSION.search(quote)))):
         lead.append(fact["name"] if fact else unit.heading)
-    quote += component_read(q, unit)
+    quote += component_read(q.attributes, unit.text)  # ", so the width is 45 mm"
     return f"{' – '.join(lead)}: {quote}" if lead else quote
-
-
-def component_read(q: QuestionTerms, unit: Unit) -> str:
-    """", so the width is 45 mm" after a labelled size product ("Dimensions (W × H × D) | 45 × 100 × 115 mm") when
-    the question asks one of its components; else nothing."""
-    components = size_components(unit.text)
-    asked = [c for c in components if c in q.attributes]
-    return "".join(f", so the {c} is {components[c]}" for c in asked[:1])
 
 
 def try_extract(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) -> Extraction | None:

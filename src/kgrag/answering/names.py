@@ -80,14 +80,6 @@ def title_names(phrase: list[str], title: str) -> bool:
     return bool(words) and [w.lower() for w in phrase[-len(words):]] == words and len(phrase) > len(words)
 
 
-def title_leads(name: str, title: str) -> bool:
-    """A model code (letters and digits) is the title's first word, as vendors title a product's documents ("KX-220
-    Remote I/O Module — Datasheet", "TS-30 / TS-30P …"); not a code inside a longer one ("KX-220L" for "KX-220")."""
-    low = name.lower()
-    return (bool(title) and any(c.isdigit() for c in low) and any(c.isalpha() for c in low)
-            and re.match(rf"{re.escape(low)}(?![\w-])", title.lower()) is not None)
-
-
 def documented_names(phrases: Sequence[list[str]], titles: Iterable[str]) -> list[list[str]]:
     """The question's names (`phrases`) that a document title names (`title_names`): the products with documents
     here, not a word such as "USB" or "VIN"."""
@@ -386,22 +378,3 @@ def whole_name(phrase: list[str], text_lower: str) -> bool:
     """All words of a several-word name, in order and adjacent, in the (lower-cased) text."""
     pattern = r"[\s®™]+".join(re.escape(w.lower()) for w in phrase)
     return re.search(rf"(?<![a-z0-9]){pattern}(?![a-z0-9])", text_lower) is not None
-
-
-def sibling_codes(parts: Sequence[str], titles: Iterable[str]) -> list[str]:
-    """Model codes that document titles write as a question's part code with letters glued on ("KX-220L" beside the
-    asked "KX-220", "VM-5HT" beside "VM-5"): another product with documents of its own, not an order code of the
-    asked one (those add "-D", "-TB" after a hyphen); lower-case."""
-    found: dict[str, None] = {}
-    for part in parts:
-        glued = re.compile(rf"(?<![a-z0-9]){re.escape(part.lower())}[a-z]{{1,3}}(?![a-z0-9])")
-        found.update((m.group(0), None) for t in titles for m in glued.finditer(t.lower()))
-    return list(found)
-
-
-def writes_sibling(parts: Sequence[str], siblings: Sequence[str], text_lower: str) -> bool:
-    """The text names a sibling code (`sibling_codes`) and none of the asked `parts` on its own: it is about the
-    sibling ("KX-220L … Datasheet: 22.5 mm housing width" is no width of the KX-220)."""
-    return (any(whole_name([s], text_lower) for s in siblings)
-            and not any(whole_name([p], text_lower) for p in parts))
-

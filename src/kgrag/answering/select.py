@@ -20,29 +20,26 @@ from kgrag.answering.asks import asks_difference, asks_overview
 from kgrag.answering.aspects import aspect_terms, label_terms, labelled_by
 from kgrag.answering.blocks import Block
 from kgrag.answering.columns import side_by_side
+from kgrag.answering.model_codes import sibling_codes, title_leads, writes_sibling
 from kgrag.answering.names import (
     documented_names,
     name_found,
-    sibling_codes,
-    title_leads,
     title_names,
     whole_name,
-    writes_sibling,
 )
 from kgrag.answering.records import asked_record_numbers, other_records
 from kgrag.answering.repeats import near_copy
+from kgrag.answering.sizes import SHAPE_WORDS, shape_words
 from kgrag.answering.terms import CLASS_WORDS, QuestionTerms, analyse
 from kgrag.answering.units import FACT_SUBJECT, Unit, block_units, render
 from kgrag.answering.values import (
     PART,
     RANGE,
     RATING,
-    SHAPE_WORDS,
     asked_dimensions,
     asking_words,
     has_value,
     part_numbers,
-    shape_words,
     value_dimensions,
     without_duration,
 )

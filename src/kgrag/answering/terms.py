@@ -10,6 +10,8 @@ import re
 from dataclasses import dataclass, field
 
 from kgrag.answering import asks
+from kgrag.answering.asked_words import as_labelled
+from kgrag.answering.sizes import shape_words
 from kgrag.answering.values import (
     NUMBER_UNIT,
     PART,
@@ -17,8 +19,6 @@ from kgrag.answering.values import (
     RATING_CODES,
     asked_dimensions,
     dimension_of_unit,
-    shape_asked,
-    shape_words,
     value_dimensions,
     written_dimensions,
 )
@@ -300,15 +300,13 @@ def analyse(question: str) -> QuestionTerms:
             asked.append(tok)
     parts = [n for n in names if PART.fullmatch(n) and not REVISION.fullmatch(n)]
     terms = content_terms(question)
-    attributes = shape_asked(question, content_terms(" ".join(asked)) | asks.numbered_codes(tokens))  # "how wide"
+    attributes = as_labelled(question, content_terms(" ".join(asked)) | asks.numbered_codes(tokens))  # "how wide"
     # "Can I power it from 24 V, and what input range does it accept?": a second clause asks for more than yes or no;
     # "Will it work outdoors, when it gets down to -10 °C?" only says when (a "when" or "where" after a bare comma)
     yes_no = (asks.yes_no_wording(question)  # not "Can you list …?", which asks for the facts
               and not asks.second_question(question, words=asks.ASK_WORDS - _NOT_ASKED_AFTER_COMMA)
               and not asks.second_question(question, conjunctions=frozenset({"and", "or"}), words=_CONDITIONS))
     attributes = attributes - asks.HAS_VERBS if yes_no else attributes  # "Does the A support Thread?" asks Thread
-    if attributes - _NEEDING and asked_dimensions(attributes - _NEEDING):  # "What supply voltage does it need?" asks
-        attributes = attributes - _NEEDING  # a voltage: a passage saying "when you need …" is not more on topic
     return QuestionTerms(
         text=written,
         terms=terms,
@@ -375,7 +373,6 @@ def asked_quantities(question: str, attributes: set[str]) -> set[str]:
     return rest if rest - {"ratio"} else every  # "the accuracy of the temperature sensor" is a temperature accuracy
 
 
-_NEEDING = frozenset({"need", "needed", "require", "required"})  # folded: how a value is asked for, not what is asked
 _WHICH_VERSION = re.compile(r"\b(?:which|what)\s+(?:[\w-]+\s+){0,2}versions?\b(?!\s+of\b)", re.IGNORECASE)  # asked
 _BEFORE_WORD = re.compile(r"(?=\b([A-Za-z]+)\s+([A-Za-z]+)\b)")  # every pair of adjacent words
 _JOINED_FILLERS = frozenset({"the", "its", "their", "a", "an"})

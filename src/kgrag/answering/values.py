@@ -203,61 +203,6 @@ def asked_dimensions(terms: set[str]) -> set[str]:
     return dims
 
 
-# A size written as a product of lengths, and what each place of it measures: drafting convention, no product's.
-# "Dimensions (W × H × D) | 45 × 100 × 115 mm" gives a width of 45 mm; a bare "10 mm gap" gives no width, and no
-# "dimensions" either, so it answers neither "How wide …?" nor "What are the dimensions …?".
-SHAPE_NOUNS = {"wide": "width", "tall": "height", "deep": "depth", "thick": "thickness"}  # "How wide is …?"
-SHAPE_WORDS = frozenset({"dimension", *SHAPE_NOUNS, *SHAPE_NOUNS.values()})  # said only by a size or in words
-_COMPONENTS = {"w": "width", "width": "width", "h": "height", "height": "height", "d": "depth", "depth": "depth",
-               "l": "length", "length": "length", "t": "thickness", "thickness": "thickness"}
-_TIMES_SIGN = r"\s?[×xX*]\s?"
-_COMPONENT = r"(?:width|height|depth|length|thickness|[WHDLT])"
-_COMPONENT_LABEL = re.compile(rf"(?<![\w-])({_COMPONENT})(?:{_TIMES_SIGN}({_COMPONENT}))(?:{_TIMES_SIGN}({_COMPONENT}))?(?![\w-])",
-                              re.IGNORECASE)
-_LENGTH_UNITS = "|".join(re.escape(u) for u in sorted(DIMENSIONS["length"][1], key=len, reverse=True))
-_NUM = r"\d+(?:[.,]\d+)?"
-_INNER_UNIT = rf"(?:\s?(?:{_LENGTH_UNITS})(?![\w]))?"  # "68.6 mm x 53.4 mm": each length may carry the unit
-SIZE_PRODUCT = re.compile(rf"(?<![\w.])({_NUM}){_INNER_UNIT}{_TIMES_SIGN}({_NUM}){_INNER_UNIT}"
-                          rf"(?:{_TIMES_SIGN}({_NUM}))?\s?({_LENGTH_UNITS})(?![\w])")
-
-
-_HOW_SHAPED = re.compile(r"\bhow\s+(wide|tall|deep|thick)\b", re.IGNORECASE)
-
-
-def shape_asked(question: str, attributes: set[str]) -> set[str]:
-    """The asked words with "How wide / tall / deep / thick …?" written as the noun a datasheet labels it with
-    ("width"), which asks a length; the adjective elsewhere ("wide supply range", "deep sleep") asks none."""
-    adjectives = {word.lower() for word in _HOW_SHAPED.findall(question)}
-    return {SHAPE_NOUNS[a] if a in adjectives else a for a in attributes}
-
-
-def size_components(text: str) -> dict[str, str]:
-    """Each length the size product in `text` gives, by the component its label names at that place ("Dimensions
-    (W × H × D) | 45 × 100 × 115 mm" -> width 45 mm, height 100 mm, depth 115 mm); nothing when no label names the
-    components, the counts differ, or `text` holds several sizes (one per variant: which is meant is not known)."""
-    named = _COMPONENT_LABEL.search(text)
-    sizes = set(SIZE_PRODUCT.findall(text)) if named else set()
-    if len(sizes) != 1:
-        return {}
-    size = sizes.pop()
-    places = [g for g in named.groups() if g] if named else []
-    numbers = [n for n in size[:3] if n]
-    if len(places) != len(numbers):
-        return {}
-    return {_COMPONENTS[p.lower()]: f"{n} {size[3]}" for p, n in zip(places, numbers, strict=True)}
-
-
-def shape_words(text: str, words: set[str]) -> set[str]:
-    """The `SHAPE_WORDS` a unit says: those among its folded `words` (an adjective and its noun say each other),
-    "dimension" for a size product in its `text`, and each component a labelled size gives (every one when no label
-    says which place is which)."""
-    said = {w for w in words if w in SHAPE_WORDS}
-    if SIZE_PRODUCT.search(text):  # "Dimensions | 45 × 110 × 120 mm" holds the width, whichever place it is
-        said |= set(size_components(text)) or {"dimension", *SHAPE_NOUNS.values()}
-        said.add("dimension")
-    return said | {SHAPE_NOUNS[w] for w in said if w in SHAPE_NOUNS} | {a for a, n in SHAPE_NOUNS.items() if n in said}
-
-
 def asking_words(dims: set[str]) -> set[str]:
     """The words a question asks these quantities with: `dimension_words`, for a memory size how big or large (the
     asked file's), for a text's length how long."""
