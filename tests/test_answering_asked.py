@@ -3,8 +3,13 @@ and an acronym it asks ("What MTBF …") must be written by the passage that ans
 
 from __future__ import annotations
 
+from kgrag.answer import generate_answer
 from kgrag.answering.grounding import reply_problems
 from kgrag.answering.terms import analyse
+from kgrag.answering.values import versions_after
+from kgrag.answering.words import opposed_scope
+from kgrag.models.fake import FakeLLM
+from kgrag.types import Context, ContextItem
 
 
 def test_the_words_saying_what_a_named_model_is_are_not_asked() -> None:
@@ -50,11 +55,8 @@ def test_need_or_require_asks_no_word_of_its_own_beside_a_quantity() -> None:
 
 
 def test_what_each_output_may_drive_is_the_per_channel_rating_not_a_total() -> None:
-    from kgrag.answer import generate_answer
-    from kgrag.answering.words import opposed_scope
-    from kgrag.models.fake import FakeLLM
-    from kgrag.types import Context, ContextItem
-
+    """"How much current can each output drive?" asks one channel's rating: a support log's "total output current is
+    limited to 3 A" is no answer to it, and "What is the total …?" is not answered by the per-channel row."""
     assert opposed_scope("How much current can each output drive?", "the total output current is limited to 3 A")
     assert not opposed_scope("How much current can each output drive?", "Output current per channel | 0.5 A")
     assert opposed_scope("What is the total output current?", "Output current per channel | 0.5 A")
@@ -72,11 +74,6 @@ def test_what_each_output_may_drive_is_the_per_channel_rating_not_a_total() -> N
 def test_the_versions_of_a_named_thing_follow_its_name_not_a_headings_release() -> None:
     """"Which Python versions does the SDK support?": "Requires Python 3.9–3.12", not the SDK's own 3.1 in the heading
     over every line, nor "3.1.0" written after "(Python) and libqx"."""
-    from kgrag.answer import generate_answer
-    from kgrag.answering.values import versions_after
-    from kgrag.models.fake import FakeLLM
-    from kgrag.types import Context, ContextItem
-
     assert versions_after("zoneloom-sdk 3.1.0 (Python) and libqx 3.1.0 (C)", {"python"}) == []
     assert versions_after("Requires Python 3.9–3.12.", {"python"}) == ["3.9", "3.12"]
     ref = ("QX SDK 3.1 — Python API Reference\nApplies to `qx-sdk` 3.1.0 (Python) and `libqx` 3.1.0 (C). Supported "
@@ -93,10 +90,6 @@ def test_the_versions_of_a_named_thing_follow_its_name_not_a_headings_release() 
 def test_a_price_in_a_list_price_column_answers_what_a_part_costs() -> None:
     """A parts list writes "List price (GBP)" once in its header: the row's 389.00 is a price, and the row naming the
     asked part beats the calibration gas row of the same model."""
-    from kgrag.answer import generate_answer
-    from kgrag.models.fake import FakeLLM
-    from kgrag.types import Context, ContextItem
-
     parts = ("Category | Part number | Description | Compatible models | List price (GBP) | Lead time (working days)\n"
              "Sensors | QXS-440-IR | NDIR methane sensor module, factory calibrated | QX-440 | 389.00 | 15\n"
              "Gas | QXG-CH4-50 | 50 %LEL methane in air, 34 L cylinder | QX-440 | 71.00 | 5")
