@@ -29,10 +29,10 @@ def size_components(text: str) -> dict[str, str]:
     components, the counts differ, or `text` holds several sizes (one per variant: which is meant is not known)."""
     named = _COMPONENT_LABEL.search(text)
     sizes = set(SIZE_PRODUCT.findall(text)) if named else set()
-    if len(sizes) != 1:
+    if not named or len(sizes) != 1:
         return {}
     size = sizes.pop()
-    places = [g for g in named.groups() if g] if named else []
+    places = [g for g in named.groups() if g]
     numbers = [n for n in size[:3] if n]
     if len(places) != len(numbers):
         return {}
@@ -54,6 +54,5 @@ def component_read(attributes: set[str], text: str) -> str:
     """", so the width is 45 mm" after a labelled size product when the asked words (`attributes`) name one of its
     components; else nothing."""
     components = size_components(text)
-    asked = [c for c in components if c in attributes]
-    return "".join(f", so the {c} is {components[c]}" for c in asked[:1])
-
+    asked = next((c for c in components if c in attributes), "")
+    return f", so the {asked} is {components[asked]}" if asked else ""

@@ -141,14 +141,15 @@ def novel_items(items: Iterable[ContextItem], max_overlap: float, budget: int, n
 _MODEL_CODE = re.compile(r"(?<![\w-])(?=[\w-]*[A-Za-z])(?=[\w-]*\d)(?![Rr]ev\d)[A-Za-z0-9][\w-]{2,}(?![\w-])")
 
 
-def _model_codes(question: str) -> list[str]:
-    return [c.lower() for c in _MODEL_CODE.findall(question)]
+def _model_codes(question: str) -> list[re.Pattern[str]]:
+    """Patterns of the model codes the question writes, each as a whole word."""
+    return [re.compile(rf"(?<![\w-]){re.escape(c.lower())}(?![\w-])") for c in _MODEL_CODE.findall(question)]
 
 
-def _names_code(item: ContextItem, codes: list[str]) -> bool:
-    """The item's document title or product writes one of the question's model `codes` as a whole word."""
+def _names_code(item: ContextItem, codes: list[re.Pattern[str]]) -> bool:
+    """The item's document title or product writes one of the question's model `codes`."""
     label = f"{item.source.get('title') or ''} {item.source.get('product') or ''}".lower()
-    return any(re.search(rf"(?<![\w-]){re.escape(c)}(?![\w-])", label) for c in codes)
+    return any(c.search(label) for c in codes)
 
 
 def _distinct(item: ContextItem, other: ContextItem, products: Collection[str]) -> bool:
