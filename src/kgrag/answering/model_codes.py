@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 
-from kgrag.answering.names import whole_name
+from kgrag.answering.names import is_model_code, whole_name
 from kgrag.answering.terms import QuestionTerms
 from kgrag.answering.units import Unit
 
@@ -15,8 +15,7 @@ def title_leads(name: str, title: str) -> bool:
     """A model code (letters and digits) is the title's first word, as vendors title a product's documents ("KX-220
     Remote I/O Module — Datasheet", "TS-30 / TS-30P …"); not a code inside a longer one ("KX-220L" for "KX-220")."""
     low = name.lower()
-    return (bool(title) and any(c.isdigit() for c in low) and any(c.isalpha() for c in low)
-            and re.match(rf"{re.escape(low)}(?![\w-])", title.lower()) is not None)
+    return bool(title) and is_model_code(low) and re.match(rf"{re.escape(low)}(?![\w-])", title.lower()) is not None
 
 
 def sibling_codes(parts: Sequence[str], titles: Iterable[str]) -> list[str]:

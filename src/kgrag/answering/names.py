@@ -26,6 +26,11 @@ def quoted_words(question: str) -> list[str]:
     return [w for span in _QUOTED.findall(question) for w in TOKEN.findall(span)]
 
 
+def is_model_code(name: str) -> bool:
+    """A name of letters and digits ("KX-220", "STM32F4xx"), not a word or a number alone."""
+    return any(c.isdigit() for c in name) and any(c.isalpha() for c in name)
+
+
 def name_found(name: str, text_lower: str) -> bool:
     """A name occurs in the (lower-cased) text; one written without a hyphen also where the text hyphenates it ("LiPo"
     in "Li-Po"; "Wi-Fi", written with one, stays as written); a model code also without its hyphen ("KX-220" in
@@ -35,7 +40,7 @@ def name_found(name: str, text_lower: str) -> bool:
         return all(name_found(side, text_lower) for side in low.split("-to-"))
     bare = "-" not in low and low.isascii() and len(low) <= 40
     pattern = "-?".join(re.escape(c) for c in low) if bare else re.escape(low)
-    if any(c.isdigit() for c in low) and any(c.isalpha() for c in low):  # a model code: "KX-220" also as a file
+    if is_model_code(low):  # a model code: "KX-220" also as a file
         pattern = pattern.replace(re.escape("-"), "[-_ ]?")  # name writes it, "korvath_kx220_user_manual"
         return (re.search(rf"(?<![a-z0-9]){pattern}", text_lower) is not None
                 or re.search(_family_code(low), text_lower) is not None)

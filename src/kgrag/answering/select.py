@@ -21,12 +21,7 @@ from kgrag.answering.aspects import aspect_terms, label_terms, labelled_by
 from kgrag.answering.blocks import Block
 from kgrag.answering.columns import side_by_side
 from kgrag.answering.model_codes import sibling_codes, title_leads, writes_sibling
-from kgrag.answering.names import (
-    documented_names,
-    name_found,
-    title_names,
-    whole_name,
-)
+from kgrag.answering.names import documented_names, name_found, title_names, whole_name
 from kgrag.answering.records import asked_record_numbers, other_records
 from kgrag.answering.repeats import near_copy
 from kgrag.answering.sizes import SHAPE_WORDS, shape_words
@@ -249,9 +244,11 @@ def score_units(
         near = u.scoped()
         unit_dims = without_duration(value_dimensions(u.value_text()), near, q.attributes)  # "how often": no T90
         attrs = attribute_share(q.attributes, attested, u)
-        names = name_score(wanted, near, scopes.get(u.block, ""), (titles or {}).get(u.block, "") if u.kind == "row" else "")
-        variant = bool(q.names) and (variant_of(q, near + "\n" + scopes.get(u.block, "")) or other_subject(products, u)
-                                     or writes_sibling(q.parts, siblings, f"{near}\n{scopes.get(u.block, '')}".lower()))
+        scope = scopes.get(u.block, "")
+        names = name_score(wanted, near, scope, (titles or {}).get(u.block, "") if u.kind == "row" else "")
+        in_scope = f"{near}\n{scope}"
+        variant = bool(q.names) and (variant_of(q, in_scope) or other_subject(products, u)
+                                     or bool(siblings) and writes_sibling(q.parts, siblings, in_scope.lower()))
         if side_by_side(q.compares, u):  # "Rev A | Rev B": the table sets the compared things side by side
             names, variant = 1.0, False
             if broad:  # every row of it is a difference asked for, whatever its words

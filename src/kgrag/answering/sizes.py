@@ -45,8 +45,7 @@ def shape_words(text: str, words: set[str]) -> set[str]:
     says which place is which)."""
     said = {w for w in words if w in SHAPE_WORDS}
     if SIZE_PRODUCT.search(text):  # "Dimensions | 45 × 110 × 120 mm" holds the width, whichever place it is
-        said |= set(size_components(text)) or {"dimension", *SHAPE_NOUNS.values()}
-        said.add("dimension")
+        said |= {"dimension", *(size_components(text) or SHAPE_NOUNS.values())}
     return said | {SHAPE_NOUNS[w] for w in said if w in SHAPE_NOUNS} | {a for a, n in SHAPE_NOUNS.items() if n in said}
 
 
