@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from kgrag.graph.datasheet.extractor import DatasheetExtractor, title_alias
+import pytest
+
+from kgrag.graph.datasheet.extractor import DatasheetExtractor
+from kgrag.graph.datasheet.identity import title_alias, title_identity
 from kgrag.graph.datasheet.vocab import is_junk_name
 from kgrag.graph.extract import Extraction
 from kgrag.types import Chunk
@@ -390,10 +393,41 @@ def test_a_compatible_product_listed_with_its_sku_is_no_part() -> None:
 
 def test_a_title_whose_only_number_is_a_software_version_names_a_document_not_a_product() -> None:
     """In a flat folder the title is the chunk's identity: "ZoneLoom SDK 3.1 — Python API Reference" and "Migration
-    Guide: v2 → v3" are documents, whose facts have no product; a model number still makes one ("RC-340 … Manual")."""
-    for title, kind in [("ZoneLoom SDK 3.1 — Python API Reference", "Document"),
-                        ("ZoneLoom Migration Guide: v2 → v3", "Document"),
-                        ("ZoneLoom RC-340 / RC-360 Installation Manual", "Product"),
-                        ("Zephyr Mini Rev2 Datasheet", "Product")]:
+    Guide: v2 → v3" are documents, whose facts have no product; a model number still makes one ("RC-340 … Manual"),
+    named without the document's kind."""
+    for title, name, kind in [("ZoneLoom SDK 3.1 — Python API Reference", "ZoneLoom SDK 3.1 — Python API Reference",
+                               "Document"),
+                              ("ZoneLoom Migration Guide: v2 → v3", "ZoneLoom Migration Guide: v2 → v3", "Document"),
+                              ("ZoneLoom RC-340 / RC-360 Installation Manual", "ZoneLoom RC-340 / RC-360", "Product"),
+                              ("Zephyr Mini Rev2 Datasheet", "Zephyr Mini Rev2", "Product")]:
         c = Chunk(chunk_id="d1-00000", doc_id="d1", text="Supported controllers: RC-340", ord=0)
-        assert types(DatasheetExtractor({"d1": title}).extract(c)).get(title) == kind, title
+        assert types(DatasheetExtractor({"d1": title}).extract(c)).get(name) == kind, title
+
+
+@pytest.mark.parametrize(("title", "identity"), [
+    ("KX-410 Edge Gateway – Firmware Release Notes | Korvath Controls", ("KX-410 Edge Gateway", True)),
+    ("SENSIO M4 MICROCONTROLLER - SILICON ERRATA", ("SENSIO M4 MICROCONTROLLER", True)),
+    ("Sentinel GX-400 firmware changelog", ("Sentinel GX-400", True)),
+    ("Datasheet: KX-220 Remote I/O Module", ("KX-220 Remote I/O Module", True)),
+    ("Veldmark CR-410 — Industrial LTE Cat 4 Router", ("Veldmark CR-410 — Industrial LTE Cat 4 Router", True)),
+    ("Frequently Asked Questions – TS-30 and VM-5 | Lumisk", ("Frequently Asked Questions – TS-30 and VM-5", False)),
+    ("Application Note AN-112: Reading the TX-20 over Modbus RTU",
+     ("Application Note AN-112: Reading the TX-20 over Modbus RTU", False)),
+    ("Service Bulletin SB-CX-2024-03, Revision 1", ("Service Bulletin SB-CX-2024-03, Revision 1", False)),
+    ('RC-320 shows "offline" in the cloud after upgrade 2.6.4', ('RC-320 shows "offline" in the cloud after upgrade 2.6.4',
+                                                                  False)),
+    ("Machine Vision Component Selection Guide 2025", ("Machine Vision Component Selection Guide 2025", False)),
+])
+def test_a_flat_folder_title_names_its_product_without_the_document_kind_or_names_a_document(
+        title: str, identity: tuple[str, bool]) -> None:
+    """The product a title names loses its "— Datasheet" / "| Site" tail; a title led by its kind and naming no one
+    product (an FAQ on two, an application note's task), a thread's sentence, or a year alone names a document."""
+    assert title_identity(title) == identity
+
+
+def test_an_faq_about_two_products_is_a_document_whose_rows_have_no_product() -> None:
+    c = Chunk(chunk_id="d1-00000", doc_id="d1", text="| Question | Answer |\n|---|---|\n| Battery life | 5 years |",
+              ord=0)
+    entities = types(DatasheetExtractor({"d1": "Frequently Asked Questions – TS-30 and VM-5"}).extract(c))
+    assert entities.get("Frequently Asked Questions – TS-30 and VM-5") == "Document"
+    assert "Product" not in entities.values()

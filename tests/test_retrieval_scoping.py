@@ -386,3 +386,22 @@ def test_an_overview_collects_the_named_things_own_facts_and_a_large_group_shows
     rows = fit_facts(adj, [*facts, facts[0]], 40)
     assert rows and len(rows) == len({(f.attribute, f.value) for f in rows})
     assert fit_facts(adj, facts, 1000) == facts and len(fit_facts(adj, facts, 22)) < len(facts)
+
+
+def test_in_a_flat_folder_a_model_code_links_its_datasheet_not_an_faq_that_names_it(tmp_path: Path) -> None:
+    """Flat folder, products only from titles: the FAQ on two products is a document, so "TS-30" is one product's code
+    (the datasheet's), named without its "— Datasheet" tail."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for name, code, years in (("ts30", "TS-30 LoRaWAN Node", 5), ("vm5", "VM-5 Vibration Monitor", 3)):
+        (docs / f"{name}.md").write_text(f"# {code} — Datasheet\n\nThe {code} is a battery powered wireless sensor "
+                                         "for industrial sites.\n\n| Parameter | Value |\n|---|---|\n"
+                                         f"| Battery life | {years} years |\n| Radio | LoRaWAN EU868 |\n",
+                                         encoding="utf-8")
+    (docs / "faq.md").write_text("# Frequently Asked Questions – TS-30 and VM-5\n\n## Why does my node not join?\n\n"
+                                 "Check the join key of the TS-30 and the gateway's frequency plan.\n", encoding="utf-8")
+    index = Index.init(tmp_path / "idx", settings=fast_settings())
+    index.add([docs])
+    build_graph(index, "datasheet")
+    resolve_entities(index.store)
+    assert linked(index, "What is the battery life of the TS-30?") == [("TS-30 LoRaWAN Node", "code")]

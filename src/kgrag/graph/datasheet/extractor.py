@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from kgrag.graph.datasheet import lines as L
+from kgrag.graph.datasheet.identity import document_identity, title_alias
 from kgrag.graph.datasheet.vocab import (
     ABOUT_PART_WORDS,
     CUE,
@@ -83,30 +84,6 @@ _OTHER_SUBJECT = re.compile(r"[,;]\s*(?:and\s+)?(?:a|an)\s", re.IGNORECASE)
 INTERFACE_LABEL = re.compile(r"(?i)\b(interfaces?|peripherals?|communication|connectivity|buses)\b")  # rows listing them
 
 
-def product_of(chunk: Chunk, title: str) -> str:
-    """The product a chunk is about: its metadata (folder / record product), else its document title."""
-    return L.clean(chunk.product) or L.clean(title)
-
-
-def identity_is_product(chunk: Chunk, name: str) -> bool:
-    """A folder/record product is a product; a bare document title only when it carries a model number, not only a
-    software version ("ZoneLoom SDK 3.1 — Python API Reference", "Migration Guide: v2 → v3" are documents)."""
-    return bool(L.clean(chunk.product)) or any(any(c.isdigit() for c in w) and not _VERSION.fullmatch(w.strip("(),:;"))
-                                               for w in name.split())
-
-
-_VERSION = re.compile(r"[vV]?\d+(?:\.(?:\d+|x))+|[vV]\d+")  # "3.1", "2.6.x", "v2": a release, not a model number
-
-
-def title_alias(product: str, title: str) -> str:
-    """The document title as an alias when it is the product name with a prefix (vendor): never a sibling name."""
-    title = L.clean(title)
-    key, tkey = entity_key(product), entity_key(title)
-    if title and key and tkey != key and tkey.endswith(" " + key) and len(tkey.split()) - len(key.split()) <= 1:
-        return title
-    return ""
-
-
 class DatasheetExtractor(Extractor):
     """Structure-aware, typed extraction for datasheets, manuals and support documents; deterministic, no LLM."""
 
@@ -118,8 +95,7 @@ class DatasheetExtractor(Extractor):
 
     def extract(self, chunk: Chunk) -> Extraction:
         builder = ExtractionBuilder(chunk.text, validate=False)
-        identity = product_of(chunk, self.titles.get(chunk.doc_id, ""))
-        product = identity if identity and identity_is_product(chunk, identity) else ""
+        identity, product = document_identity(chunk, self.titles.get(chunk.doc_id, ""))
         aliases: list[str] = []
         if identity and not product:
             builder.entity(identity, DOCUMENT_TYPE, chunk.category or "")  # a FAQ or guide: its facts, no product

@@ -1,0 +1,103 @@
+"""What a document is about: the product its metadata or title names, or no product (an FAQ, a note, a thread).
+
+In a flat folder the title is all a document says of its identity. "KX-410 Edge Gateway – Firmware Release Notes |
+Korvath" is the KX-410 Edge Gateway's document; "Frequently Asked Questions – TS-30 and VM-5", "Application Note
+AN-112: Reading the TX-20 over Modbus RTU" and a forum thread's "RC-320 shows offline after upgrade" are documents
+about products, and naming them products would make every model code they mention ambiguous.
+"""
+
+from __future__ import annotations
+
+import re
+
+from kgrag.graph.datasheet import lines as L
+from kgrag.graph.keys import entity_key
+from kgrag.ingest.text import DOCUMENT_KIND
+from kgrag.types import Chunk
+
+_VERSION = re.compile(r"[vV]?\d+(?:\.(?:\d+|x))+|[vV]\d+")  # "3.1", "2.6.x", "v2": a release, not a model number
+_SITE = re.compile(r"\s+\|\s+[^|]+$")  # an HTML title's " | Maker Support" tail
+_SEPARATOR = re.compile(r"(\s+(?:[—–]|-{1,2})\s+|:\s+)")  # "X — Datasheet", "Application Note AN-031: …"
+# words that name a document's kind with the kind word after them ("Firmware Release Notes", "Silicon Errata")
+_KIND_QUALIFIERS = frozenset({
+    "firmware", "software", "hardware", "silicon", "user", "user's", "users", "owner's", "owners", "operating",
+    "operation", "installation", "service", "maintenance", "safety", "quick", "start", "product", "technical",
+    "programming", "configuration", "command", "ordering", "code", "api", "setup", "integration", "application",
+    "release", "reference", "selection"})
+_SENTENCE_WORDS = frozenset({"the", "a", "an", "over", "between", "after", "before", "into", "via", "using", "when",
+                             "how", "why", "what", "shows", "show", "can", "does", "is", "are"})
+_PREPOSITIONS = frozenset({"in", "on", "from", "to", "with", "without", "of", "for"})  # two make a phrase, not a name
+_JOINED = re.compile(r"\s(?:and|or|vs\.?|versus|&)\s|,\s", re.IGNORECASE)  # "TS-30 and VM-5": two products
+
+
+def has_model_number(name: str) -> bool:
+    """A word with a digit that is no software version: "KX-220", "Cat 4"; not "3.1", "v2"."""
+    return any(any(c.isdigit() for c in w) and not _VERSION.fullmatch(w.strip("(),:;")) for w in name.split())
+
+
+def _kind_head(segment: str) -> str | None:
+    """The words before the document kind a segment names, qualifiers ("Firmware", "Silicon") dropped; None if it
+    names no kind. "" for a segment led by its kind ("Application Note AN-031", "Service Bulletin SB-7")."""
+    m = DOCUMENT_KIND.search(segment)
+    if m is None:
+        return None
+    words = segment[: m.start()].split()
+    while words and words[-1].lower() in _KIND_QUALIFIERS:
+        words.pop()
+    return " ".join(words)
+
+
+def _reads_as_sentence(segment: str) -> bool:
+    """A thread's or a note's title ("RC-320 shows offline in the cloud after upgrade"), not a product's name."""
+    words = segment.split()
+    return any(w in _SENTENCE_WORDS for w in words) or sum(w in _PREPOSITIONS for w in words) >= 2
+
+
+def title_identity(title: str) -> tuple[str, bool]:
+    """A flat-folder document's identity from its title: (name, is a product). The site tail and the kind segments
+    ("— Datasheet", "– Firmware Release Notes") leave the product's name; a title led by its kind is a product's
+    only when the rest is one product's name; a title reading as a sentence, or naming no model number, is a
+    document's."""
+    text = L.clean(title)
+    text = _SITE.sub("", text) if text.count(" | ") == 1 else text
+    parts = _SEPARATOR.split(text)
+    segments, separators = parts[::2], parts[1::2]
+    first_head = _kind_head(segments[0])
+    if first_head == "":  # "Frequently Asked Questions – TS-30 and VM-5", "Application Note AN-017"
+        rest = [s for s in segments[1:] if _kind_head(s) is None]
+        if len(rest) == 1 and has_model_number(rest[0]) and not _JOINED.search(rest[0]) \
+                and not _reads_as_sentence(rest[0]):
+            return rest[0], True  # "Datasheet: KX-220 Remote I/O Module"
+        return text, False
+    kept: list[str] = []
+    for i, segment in enumerate(segments):
+        head = _kind_head(segment)
+        if head is not None:  # "Sentinel GX-400 firmware changelog" is the GX-400's; "— Datasheet" names no one
+            if i > 0 and not has_model_number(head):
+                continue
+            segment = head
+        kept += [separators[i - 1], segment] if kept else [segment]
+    name = "".join(kept).strip()
+    numbered = next((s for s in kept[::2] if has_model_number(s)), "")
+    if not numbered or _reads_as_sentence(numbered):
+        return text, False
+    return name, True
+
+
+def document_identity(chunk: Chunk, title: str) -> tuple[str, str]:
+    """What a chunk's facts are of and its product ("" for a document about products): the folder / record product
+    when the loader found one, else what the document title names (`title_identity`)."""
+    product = L.clean(chunk.product)
+    if product:
+        return product, product
+    name, is_product = title_identity(title)
+    return name, name if is_product else ""
+
+
+def title_alias(product: str, title: str) -> str:
+    """The document title as an alias when it is the product name with a prefix (vendor): never a sibling name."""
+    title = L.clean(title)
+    key, tkey = entity_key(product), entity_key(title)
+    if title and key and tkey != key and tkey.endswith(" " + key) and len(tkey.split()) - len(key.split()) <= 1:
+        return title
+    return ""
