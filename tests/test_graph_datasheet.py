@@ -409,6 +409,8 @@ def test_a_title_whose_only_number_is_a_software_version_names_a_document_not_a_
     ("SENSIO M4 MICROCONTROLLER - SILICON ERRATA", ("SENSIO M4 MICROCONTROLLER", True)),
     ("Sentinel GX-400 firmware changelog", ("Sentinel GX-400", True)),
     ("Datasheet: KX-220 Remote I/O Module", ("KX-220 Remote I/O Module", True)),
+    ("ZoneLoom RC-340 / RC-360 Installation and Maintenance Manual", ("ZoneLoom RC-340 / RC-360", True)),
+    ("Sentinel GX-400 - Channel partner training, module 2", ("Sentinel GX-400", True)),
     ("Veldmark CR-410 — Industrial LTE Cat 4 Router", ("Veldmark CR-410 — Industrial LTE Cat 4 Router", True)),
     ("Frequently Asked Questions – TS-30 and VM-5 | Lumisk", ("Frequently Asked Questions – TS-30 and VM-5", False)),
     ("Application Note AN-112: Reading the TX-20 over Modbus RTU",

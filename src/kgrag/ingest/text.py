@@ -35,6 +35,9 @@ DOCUMENT_KIND = re.compile(
     r"change\s?logs?|(?:application|app|technical)\s+notes?|white\s?papers?|product\s+briefs?|brochures?|"
     r"catalogu?es?|frequently\s+asked\s+questions|faqs?|logs?|instructions|tutorials?|errata|quick\s?start|"
     r"references?|declarations?|certificates?|bulletins?|notices?|polic(?:y|ies)|summary)\b")
+# kinds of document that a question or another format's title names besides those a text title line names
+MORE_DOCUMENT_KINDS = re.compile(r"(?i)\b(?:specifications?|training|decks?|slides?|presentations?|exports?|threads?|"
+                                 r"e-?mails?|forums?|knowledge\s+base|spreadsheets?|workbooks?|price\s+lists?)\b")
 _CELL_SEPARATOR = re.compile(r"\s*\|\s*")
 _DASHES = re.compile(r"^:?-{2,}:?$")
 _ADMONITIONS = {"NOTE", "NOTES", "WARNING", "CAUTION", "DANGER", "IMPORTANT", "TIP", "ATTENTION", "NOTICE", "HINT"}

@@ -6,12 +6,11 @@ documents' chunks are searched on their own too, and their best passages take ev
 from __future__ import annotations
 
 import functools
-import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
 from kgrag.answering.words import content_terms
-from kgrag.ingest.text import DOCUMENT_KIND
+from kgrag.ingest.text import DOCUMENT_KIND, MORE_DOCUMENT_KINDS
 from kgrag.types import Document
 
 # what users call a document of a format ("the deck", "the spreadsheet", "the e-mail thread", "the export")
@@ -21,9 +20,6 @@ KIND_WORDS: dict[str, frozenset[str]] = {
     "xlsx": frozenset({"workbook", "spreadsheet", "sheet"}),
     "csv": frozenset({"export", "csv"}),
 }
-# kinds of document a question names besides those a title line names (ingest/text.DOCUMENT_KIND)
-_MORE_KINDS = re.compile(r"(?i)\b(?:specifications?|training|decks?|slides?|presentations?|exports?|threads?|e-?mails?|"
-                         r"forums?|knowledge\s+base|spreadsheets?|workbooks?|price\s+lists?)\b")
 MIN_NAMING = 2  # title words of its own, a kind word counting as one, that name a document
 NAMED_PASSAGES = 3  # a named document's best passages put at the top
 SEEN = 10  # places at the top of a ranking where a named passage already counts as found
@@ -63,7 +59,7 @@ def _title_kinds(title: str) -> frozenset[str]:
 
 def kind_terms(text: str) -> set[str]:
     """The words of the kinds of document `text` writes ("release notes", "deck", "e-mail")."""
-    spans = [m.group(0) for pattern in (DOCUMENT_KIND, _MORE_KINDS) for m in pattern.finditer(text)]
+    spans = [m.group(0) for pattern in (DOCUMENT_KIND, MORE_DOCUMENT_KINDS) for m in pattern.finditer(text)]
     return content_terms(" ".join(spans))
 
 

@@ -12,7 +12,7 @@ import re
 
 from kgrag.graph.datasheet import lines as L
 from kgrag.graph.keys import entity_key
-from kgrag.ingest.text import DOCUMENT_KIND
+from kgrag.ingest.text import DOCUMENT_KIND, MORE_DOCUMENT_KINDS
 from kgrag.types import Chunk
 
 _VERSION = re.compile(r"[vV]?\d+(?:\.(?:\d+|x))+|[vV]\d+")  # "3.1", "2.6.x", "v2": a release, not a model number
@@ -23,7 +23,8 @@ _KIND_QUALIFIERS = frozenset({
     "firmware", "software", "hardware", "silicon", "user", "user's", "users", "owner's", "owners", "operating",
     "operation", "installation", "service", "maintenance", "safety", "quick", "start", "product", "technical",
     "programming", "configuration", "command", "ordering", "code", "api", "setup", "integration", "application",
-    "release", "reference", "selection"})
+    "release", "reference", "selection", "support", "ticket", "tickets", "partner", "channel"})
+_JOINING = frozenset({"and", "&", "/"})  # "Installation and Maintenance Manual": both words qualify the kind
 _SENTENCE_WORDS = frozenset({"the", "a", "an", "over", "between", "after", "before", "into", "via", "using", "when",
                              "how", "why", "what", "shows", "show", "can", "does", "is", "are"})
 _PREPOSITIONS = frozenset({"in", "on", "from", "to", "with", "without", "of", "for"})  # two make a phrase, not a name
@@ -38,11 +39,12 @@ def has_model_number(name: str) -> bool:
 def _kind_head(segment: str) -> str | None:
     """The words before the document kind a segment names, qualifiers ("Firmware", "Silicon") dropped; None if it
     names no kind. "" for a segment led by its kind ("Application Note AN-031", "Service Bulletin SB-7")."""
-    m = DOCUMENT_KIND.search(segment)
-    if m is None:
+    found = [m.start() for m in (DOCUMENT_KIND.search(segment), MORE_DOCUMENT_KINDS.search(segment)) if m]
+    if not found:
         return None
-    words = segment[: m.start()].split()
-    while words and words[-1].lower() in _KIND_QUALIFIERS:
+    words = segment[: min(found)].split()
+    while words and (words[-1].lower() in _KIND_QUALIFIERS
+                     or (words[-1].lower() in _JOINING and len(words) > 1 and words[-2].lower() in _KIND_QUALIFIERS)):
         words.pop()
     return " ".join(words)
 
