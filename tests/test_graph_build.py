@@ -167,3 +167,43 @@ def test_cli_build_stats_resolve_export(empty_index: Index, tmp_path) -> None:  
     out = tmp_path / "g.ttl"
     assert runner.invoke(app, ["graph", "export", "--index", root, "--format", "turtle", "--out", str(out)]).exit_code == 0
     assert out.read_text().startswith("@prefix")
+
+
+def _titled_datasheet(index: Index) -> None:
+    """A flat-folder datasheet: no product folder, so its product comes from its title."""
+    index.store.upsert_document(Document("d1", "docs/ts30.md", "TS-30 LoRaWAN Node — Datasheet", "hash-d1"))
+    index.store.add_chunks([Chunk("c0", "d1", "| Parameter | Value |\n| Battery life | 5 years |", ord=0)])
+
+
+def _products(index: Index) -> set[str]:
+    return {e.name for e in index.store.iter_entities() if e.type == "Product"}
+
+
+def test_a_graph_built_by_an_older_rule_based_extractor_is_read_again(empty_index: Index,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """An index built before the datasheet extractor named a flat-folder product without "— Datasheet" gets the new
+    reading on its next build, not a mix; once read, a build does nothing again."""
+    from kgrag.graph.datasheet import extractor
+
+    _titled_datasheet(empty_index)
+    with monkeypatch.context() as m:  # the older extractor: the whole title is the product, version 1
+        m.setattr(extractor, "document_identity", lambda chunk, title: (title, title))
+        m.setattr(extractor.DatasheetExtractor, "version", "1")
+        build_graph(empty_index, "datasheet")
+    assert _products(empty_index) == {"TS-30 LoRaWAN Node — Datasheet"}
+    report = build_graph(empty_index, "datasheet")
+    assert _products(empty_index) == {"TS-30 LoRaWAN Node"} and report.processed == 1
+    assert any("read again" in n for n in report.notes)
+    again = build_graph(empty_index, "datasheet")
+    assert again.processed == 0 and again.already_done == 1 and not again.notes
+
+
+def test_a_changed_rule_based_extractor_never_drops_what_another_extractor_built(empty_index: Index) -> None:
+    _titled_datasheet(empty_index)
+    build_graph(empty_index, "datasheet")
+    empty_index.store.set_meta("graph:version:datasheet", "0")  # as if built by an older datasheet extractor
+    empty_index.store.mark_done(STAGE, ["llm:c0"])  # and by a (paid) LLM extractor
+    before = {e.entity_id for e in empty_index.store.iter_entities()}
+    report = build_graph(empty_index, "datasheet")
+    assert {e.entity_id for e in empty_index.store.iter_entities()} == before and report.processed == 0
+    assert any("build a new index" in n for n in report.notes)

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
 STAGE = "graph"
 BATCH = 64
+VERSION_KEY = "graph:version:{}"  # the version of the rule-based extractor that built the graph
 MAX_CONSECUTIVE_MODEL_ERRORS = 3  # an LLM server that is down: stop instead of failing every chunk
 
 
@@ -95,6 +96,7 @@ def build_graph(
     selected = select_chunks(index, budget, method)
     report.chunks_total, report.selected = len(store.chunk_ids()), len(selected)
     prefix = f"{name}:"
+    reread_if_changed(store, ex, prefix, report)
     done = {k[len(prefix):] for k in store.done_keys(STAGE) if k.startswith(prefix)}
     todo = [cid for cid in selected if cid not in done]
     report.already_done = len(selected) - len(todo)
@@ -128,6 +130,30 @@ def build_graph(
         exc.report = report  # type: ignore[attr-defined]
         raise exc
     return report
+
+
+def reread_if_changed(store: Store, ex: Extractor, prefix: str, report: BuildReport) -> None:
+    """A rule-based extractor that reads chunks differently since it built this graph reads them all again: the
+    old graph is dropped when this extractor is its only source; an LLM extractor's paid work is never dropped."""
+    if ex.uses_llm:
+        return
+    key = VERSION_KEY.format(ex.name)
+    keys = store.done_keys(STAGE) | {f["item"] for f in store.failures(STAGE)}
+    ours = {k for k in keys if k.startswith(prefix)}
+    built = store.get_meta(key) or "1"  # graphs built before extractors had versions
+    if ours and built != ex.version:
+        if ours != keys:
+            report.notes.append(f"the {ex.name} extractor changed (version {built} -> {ex.version}), but other "
+                                "extractors built this graph too: build a new index to read every chunk again")
+            return
+        with store.transaction():
+            store.delete_entities([e.entity_id for e in store.iter_entities()])
+            store.delete_relations([r.relation_id for r in store.iter_relations()])
+            store.clear_merges()
+            store.clear_progress(STAGE, sorted(ours))
+        report.notes.append(f"every chunk read again: the {ex.name} extractor changed (version {built} -> "
+                            f"{ex.version})")
+    store.set_meta(key, ex.version)
 
 
 def _extract_all(store: Store, ex: Extractor, todo: list[str], prefix: str, redirects: dict[str, str],

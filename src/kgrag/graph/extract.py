@@ -134,6 +134,7 @@ class Extractor(ABC):
 
     name: str = ""
     uses_llm: bool = False
+    version: str = "1"  # a rule-based extractor that reads chunks differently bumps it: indexes then re-read them
 
     @abstractmethod
     def extract(self, chunk: Chunk) -> Extraction:

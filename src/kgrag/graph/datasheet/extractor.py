@@ -89,6 +89,7 @@ class DatasheetExtractor(Extractor):
 
     name = "datasheet"
     uses_llm = False
+    version = "2"  # 2: flat-folder products named by their title without its kind (identity.title_identity)
 
     def __init__(self, titles: dict[str, str] | None = None) -> None:
         self.titles = titles or {}  # doc_id -> document title
