@@ -419,6 +419,8 @@ def test_a_title_whose_only_number_is_a_software_version_names_a_document_not_a_
     ('RC-320 shows "offline" in the cloud after upgrade 2.6.4', ('RC-320 shows "offline" in the cloud after upgrade 2.6.4',
                                                                   False)),
     ("Machine Vision Component Selection Guide 2025", ("Machine Vision Component Selection Guide 2025", False)),
+    ("KX-1 — ", ("KX-1", True)),
+    ("", ("", False)),
 ])
 def test_a_flat_folder_title_names_its_product_without_the_document_kind_or_names_a_document(
         title: str, identity: tuple[str, bool]) -> None:

@@ -17,6 +17,7 @@ from kgrag.types import Chunk
 
 _VERSION = re.compile(r"[vV]?\d+(?:\.(?:\d+|x))+|[vV]\d+")  # "3.1", "2.6.x", "v2": a release, not a model number
 _SITE = re.compile(r"\s+\|\s+[^|]+$")  # an HTML title's " | Maker Support" tail
+_DANGLING = re.compile(r"^[—–:|-]+\s+|\s+[—–:|-]+$")  # a separator with nothing on one side ("KX-1 —")
 _SEPARATOR = re.compile(r"(\s+(?:[—–]|-{1,2})\s+|:\s+)")  # "X — Datasheet", "Application Note AN-031: …"
 # words that name a document's kind with the kind word after them ("Firmware Release Notes", "Silicon Errata")
 _KIND_QUALIFIERS = frozenset({
@@ -60,7 +61,7 @@ def title_identity(title: str) -> tuple[str, bool]:
     ("— Datasheet", "– Firmware Release Notes") leave the product's name; a title led by its kind is a product's
     only when the rest is one product's name; a title reading as a sentence, or naming no model number, is a
     document's."""
-    text = L.clean(title)
+    text = _DANGLING.sub("", L.clean(title))
     text = _SITE.sub("", text) if text.count(" | ") == 1 else text
     parts = _SEPARATOR.split(text)
     segments, separators = parts[::2], parts[1::2]
