@@ -420,12 +420,17 @@ def test_a_title_whose_only_number_is_a_software_version_names_a_document_not_a_
                                                                   False)),
     ("Machine Vision Component Selection Guide 2025", ("Machine Vision Component Selection Guide 2025", False)),
     ("KX-1 — ", ("KX-1", True)),
+    ("Zephyr Thread Border Router ZTB-100 — Datasheet", ("Zephyr Thread Border Router ZTB-100", True)),
+    ("Training Kit TK-1 — User Manual", ("Training Kit TK-1", True)),
+    ("Zephyr Series - Service Technician Training, Level 1", ("Zephyr Series - Service Technician Training, Level 1",
+                                                              False)),
     ("", ("", False)),
 ])
 def test_a_flat_folder_title_names_its_product_without_the_document_kind_or_names_a_document(
         title: str, identity: tuple[str, bool]) -> None:
     """The product a title names loses its "— Datasheet" / "| Site" tail; a title led by its kind and naming no one
-    product (an FAQ on two, an application note's task), a thread's sentence, or a year alone names a document."""
+    product (an FAQ on two, an application note's task), a thread's sentence, or a year or a document's own number
+    alone ("Level 1") names a document. A kind word inside a product's name ("Thread", "Training") is the name's."""
     assert title_identity(title) == identity
 
 

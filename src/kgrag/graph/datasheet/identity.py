@@ -16,6 +16,9 @@ from kgrag.ingest.text import DOCUMENT_KIND, MORE_DOCUMENT_KINDS
 from kgrag.types import Chunk
 
 _VERSION = re.compile(r"[vV]?\d+(?:\.(?:\d+|x))+|[vV]\d+")  # "3.1", "2.6.x", "v2": a release, not a model number
+# what numbers a document, not a model, after its kind: "Selection Guide 2025", "training, module 2", "Revision 1"
+_EDITION = re.compile(r"(?i)\b(?:19|20)\d\d\b|\b(?:module|level|part|volume|vol\.|chapter|section|revision|rev\.?|"
+                      r"edition|issue|lesson|unit)\s+\d+\b")
 _SITE = re.compile(r"\s+\|\s+[^|]+$")  # an HTML title's " | Maker Support" tail
 _DANGLING = re.compile(r"^[—–:|-]+\s+|\s+[—–:|-]+$")  # a separator with nothing on one side ("KX-1 —")
 _SEPARATOR = re.compile(r"(\s+(?:[—–]|-{1,2})\s+|:\s+)")  # "X — Datasheet", "Application Note AN-031: …"
@@ -37,17 +40,23 @@ def has_model_number(name: str) -> bool:
     return any(any(c.isdigit() for c in w) and not _VERSION.fullmatch(w.strip("(),:;")) for w in name.split())
 
 
-def _kind_head(segment: str) -> str | None:
+def _kind_head(segment: str, first: bool = False) -> str | None:
     """The words before the document kind a segment names, qualifiers ("Firmware", "Silicon") dropped; None if it
-    names no kind. "" for a segment led by its kind ("Application Note AN-031", "Service Bulletin SB-7")."""
-    found = [m.start() for m in (DOCUMENT_KIND.search(segment), MORE_DOCUMENT_KINDS.search(segment)) if m]
+    names no kind. "" for a segment led by its kind ("Application Note AN-031", "Service Bulletin SB-7"). A kind word
+    with a model number after it is part of a name ("Zephyr Thread Border Router ZTB-100"), and so is a word a
+    question calls a document by ("Training Kit TK-1") that leads a title."""
+    found = [m for m in (DOCUMENT_KIND.search(segment), MORE_DOCUMENT_KINDS.search(segment)) if m]
     if not found:
         return None
-    words = segment[: min(found)].split()
+    m = min(found, key=lambda k: k.start())
+    words = segment[: m.start()].split()
     while words and (words[-1].lower() in _KIND_QUALIFIERS
                      or (words[-1].lower() in _JOINING and len(words) > 1 and words[-2].lower() in _KIND_QUALIFIERS)):
         words.pop()
-    return " ".join(words)
+    head = " ".join(words)
+    if has_model_number(_EDITION.sub("", segment[m.end():])) and (head or (first and m.re is MORE_DOCUMENT_KINDS)):
+        return None
+    return head
 
 
 def _reads_as_sentence(segment: str) -> bool:
@@ -65,8 +74,7 @@ def title_identity(title: str) -> tuple[str, bool]:
     text = _SITE.sub("", text) if text.count(" | ") == 1 else text
     parts = _SEPARATOR.split(text)
     segments, separators = parts[::2], parts[1::2]
-    first_head = _kind_head(segments[0])
-    if first_head == "":  # "Frequently Asked Questions – TS-30 and VM-5", "Application Note AN-017"
+    if _kind_head(segments[0], first=True) == "":  # "Frequently Asked Questions – TS-30 and VM-5", "Application Note AN-017"
         rest = [s for s in segments[1:] if _kind_head(s) is None]
         if len(rest) == 1 and has_model_number(rest[0]) and not _JOINED.search(rest[0]) \
                 and not _reads_as_sentence(rest[0]):
@@ -74,7 +82,7 @@ def title_identity(title: str) -> tuple[str, bool]:
         return text, False
     kept: list[str] = []
     for i, segment in enumerate(segments):
-        head = _kind_head(segment)
+        head = _kind_head(segment, first=i == 0)
         if head is not None:  # "Sentinel GX-400 firmware changelog" is the GX-400's; "— Datasheet" names no one
             if i > 0 and not has_model_number(head):
                 continue
