@@ -422,6 +422,8 @@ def test_a_title_whose_only_number_is_a_software_version_names_a_document_not_a_
     ("KX-1 — ", ("KX-1", True)),
     ("Zephyr Thread Border Router ZTB-100 — Datasheet", ("Zephyr Thread Border Router ZTB-100", True)),
     ("Training Kit TK-1 — User Manual", ("Training Kit TK-1", True)),
+    ("Reference Design RD-7 — Datasheet", ("Reference Design RD-7", True)),
+    ("Application Note AN-017", ("Application Note AN-017", False)),
     ("Zephyr Series - Service Technician Training, Level 1", ("Zephyr Series - Service Technician Training, Level 1",
                                                               False)),
     ("", ("", False)),

@@ -74,7 +74,8 @@ def title_identity(title: str) -> tuple[str, bool]:
     text = _SITE.sub("", text) if text.count(" | ") == 1 else text
     parts = _SEPARATOR.split(text)
     segments, separators = parts[::2], parts[1::2]
-    if _kind_head(segments[0], first=True) == "":  # "Frequently Asked Questions – TS-30 and VM-5", "Application Note AN-017"
+    named_kind = any(_kind_head(s) == "" for s in segments[1:])  # a later "— Datasheet" says what the title is
+    if _kind_head(segments[0], first=True) == "" and not named_kind:
         rest = [s for s in segments[1:] if _kind_head(s) is None]
         if len(rest) == 1 and has_model_number(rest[0]) and not _JOINED.search(rest[0]) \
                 and not _reads_as_sentence(rest[0]):
@@ -83,7 +84,9 @@ def title_identity(title: str) -> tuple[str, bool]:
     kept: list[str] = []
     for i, segment in enumerate(segments):
         head = _kind_head(segment, first=i == 0)
-        if head is not None:  # "Sentinel GX-400 firmware changelog" is the GX-400's; "— Datasheet" names no one
+        # "Sentinel GX-400 firmware changelog" is the GX-400's, "— Datasheet" names no one; a first part led by a
+        # kind word ("Reference Design RD-7") before "— Datasheet" is the subject whole
+        if head is not None and (i > 0 or head):
             if i > 0 and not has_model_number(head):
                 continue
             segment = head
