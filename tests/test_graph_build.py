@@ -12,6 +12,7 @@ from kgrag.graph.build import STAGE, build_graph
 from kgrag.graph.estimate import estimate_build
 from kgrag.index import Index
 from kgrag.models.fake import FakeLLM
+from kgrag.progress import NullProgress
 from kgrag.types import Chunk, Document
 
 TEXTS = [
@@ -191,9 +192,15 @@ def test_a_graph_built_by_an_older_rule_based_extractor_is_read_again(empty_inde
         m.setattr(extractor.DatasheetExtractor, "version", "1")
         build_graph(empty_index, "datasheet")
     assert _products(empty_index) == {"TS-30 LoRaWAN Node — Datasheet"}
-    report = build_graph(empty_index, "datasheet")
+    shown: list[str] = []
+
+    class Shown(NullProgress):
+        def note(self, text: str) -> None:
+            shown.append(text)
+
+    report = build_graph(empty_index, "datasheet", progress=Shown())
     assert _products(empty_index) == {"TS-30 LoRaWAN Node"} and report.processed == 1
-    assert any("read again" in n for n in report.notes)
+    assert any("read again" in n for n in report.notes) and any("read again" in n for n in shown)  # `kgrag index` says so
     again = build_graph(empty_index, "datasheet")
     assert again.processed == 0 and again.already_done == 1 and not again.notes
 

@@ -14,7 +14,7 @@ from kgrag.errors import BudgetExceeded, KgragError, LLMOutputError, ModelError
 from kgrag.graph.extract import Extractor
 from kgrag.graph.extractors import make_extractor
 from kgrag.graph.merge import active_redirects, summarize_long_descriptions, write_extraction
-from kgrag.progress import NullProgress, Progress
+from kgrag.progress import NullProgress, Progress, note
 
 if TYPE_CHECKING:
     from kgrag.store.base import Store
@@ -90,13 +90,16 @@ def build_graph(
     store = index.store
     ex = make_extractor(name, index, llm=llm, types=types)
     report = BuildReport(name)
-    note = getattr(ex, "note", "")
-    if note:
-        report.notes.append(note)
+    extractor_note = getattr(ex, "note", "")
+    if extractor_note:
+        report.notes.append(extractor_note)
     selected = select_chunks(index, budget, method)
     report.chunks_total, report.selected = len(store.chunk_ids()), len(selected)
     prefix = f"{name}:"
-    reread_if_changed(store, ex, prefix, report)
+    reread = reread_if_changed(store, ex, prefix)
+    if reread:  # `kgrag index` says why its graph stage reads every chunk again
+        report.notes.append(reread)
+        note(progress, reread)
     done = {k[len(prefix):] for k in store.done_keys(STAGE) if k.startswith(prefix)}
     todo = [cid for cid in selected if cid not in done]
     report.already_done = len(selected) - len(todo)
@@ -132,28 +135,29 @@ def build_graph(
     return report
 
 
-def reread_if_changed(store: Store, ex: Extractor, prefix: str, report: BuildReport) -> None:
+def reread_if_changed(store: Store, ex: Extractor, prefix: str) -> str:
     """A rule-based extractor that reads chunks differently since it built this graph reads them all again: the
-    old graph is dropped when this extractor is its only source; an LLM extractor's paid work is never dropped."""
+    old graph is dropped when this extractor is its only source; an LLM extractor's paid work is never dropped.
+    Returns what was done ("" when the graph is the extractor's current reading)."""
     if ex.uses_llm:
-        return
+        return ""
     key = VERSION_KEY.format(ex.name)
     keys = store.done_keys(STAGE) | {f["item"] for f in store.failures(STAGE)}
     ours = {k for k in keys if k.startswith(prefix)}
     built = store.get_meta(key) or "1"  # graphs built before extractors had versions
     if ours and built != ex.version:
         if ours != keys:
-            report.notes.append(f"the {ex.name} extractor changed (version {built} -> {ex.version}), but other "
-                                "extractors built this graph too: build a new index to read every chunk again")
-            return
+            return (f"the {ex.name} extractor changed (version {built} -> {ex.version}), but other extractors built "
+                    "this graph too: build a new index to read every chunk again")
         with store.transaction():
             store.delete_entities([e.entity_id for e in store.iter_entities()])
             store.delete_relations([r.relation_id for r in store.iter_relations()])
             store.clear_merges()
             store.clear_progress(STAGE, sorted(ours))
-        report.notes.append(f"every chunk read again: the {ex.name} extractor changed (version {built} -> "
-                            f"{ex.version})")
+        store.set_meta(key, ex.version)
+        return f"every chunk read again: the {ex.name} extractor changed (version {built} -> {ex.version})"
     store.set_meta(key, ex.version)
+    return ""
 
 
 def _extract_all(store: Store, ex: Extractor, todo: list[str], prefix: str, redirects: dict[str, str],
