@@ -144,20 +144,22 @@ def reread_if_changed(store: Store, ex: Extractor, prefix: str) -> str:
     key = VERSION_KEY.format(ex.name)
     keys = store.done_keys(STAGE) | {f["item"] for f in store.failures(STAGE)}
     ours = {k for k in keys if k.startswith(prefix)}
-    built = store.get_meta(key) or "1"  # graphs built before extractors had versions
+    stored = store.get_meta(key)
+    built = stored or "1"  # graphs built before extractors had versions
+    message = ""
     if ours and built != ex.version:
         if ours != keys:
             return (f"the {ex.name} extractor changed (version {built} -> {ex.version}), but other extractors built "
                     "this graph too: build a new index to read every chunk again")
         with store.transaction():
             store.delete_entities([e.entity_id for e in store.iter_entities()])
-            store.delete_relations([r.relation_id for r in store.iter_relations()])
+            store.delete_relations([r.relation_id for r in store.iter_relations()])  # any left without entities
             store.clear_merges()
             store.clear_progress(STAGE, sorted(ours))
+        message = f"every chunk read again: the {ex.name} extractor changed (version {built} -> {ex.version})"
+    if stored != ex.version:
         store.set_meta(key, ex.version)
-        return f"every chunk read again: the {ex.name} extractor changed (version {built} -> {ex.version})"
-    store.set_meta(key, ex.version)
-    return ""
+    return message
 
 
 def _extract_all(store: Store, ex: Extractor, todo: list[str], prefix: str, redirects: dict[str, str],

@@ -8,6 +8,7 @@ about products, and naming them products would make every model code they mentio
 
 from __future__ import annotations
 
+import functools
 import re
 
 from kgrag.graph.datasheet import lines as L
@@ -65,6 +66,7 @@ def _reads_as_sentence(segment: str) -> bool:
     return any(w in _SENTENCE_WORDS for w in words) or sum(w in _PREPOSITIONS for w in words) >= 2
 
 
+@functools.lru_cache(maxsize=4096)  # every chunk of a document asks for its title's identity
 def title_identity(title: str) -> tuple[str, bool]:
     """A flat-folder document's identity from its title: (name, is a product). The site tail and the kind segments
     ("— Datasheet", "– Firmware Release Notes") leave the product's name; a title led by its kind is a product's
@@ -74,16 +76,16 @@ def title_identity(title: str) -> tuple[str, bool]:
     text = _SITE.sub("", text) if text.count(" | ") == 1 else text
     parts = _SEPARATOR.split(text)
     segments, separators = parts[::2], parts[1::2]
-    named_kind = any(_kind_head(s) == "" for s in segments[1:])  # a later "— Datasheet" says what the title is
-    if _kind_head(segments[0], first=True) == "" and not named_kind:
-        rest = [s for s in segments[1:] if _kind_head(s) is None]
+    heads = [_kind_head(s, first=i == 0) for i, s in enumerate(segments)]
+    named_kind = "" in heads[1:]  # a later "— Datasheet" says what the title is
+    if heads[0] == "" and not named_kind:
+        rest = [s for s, head in zip(segments[1:], heads[1:], strict=True) if head is None]
         if len(rest) == 1 and has_model_number(rest[0]) and not _JOINED.search(rest[0]) \
                 and not _reads_as_sentence(rest[0]):
             return rest[0], True  # "Datasheet: KX-220 Remote I/O Module"
         return text, False
     kept: list[str] = []
-    for i, segment in enumerate(segments):
-        head = _kind_head(segment, first=i == 0)
+    for i, (segment, head) in enumerate(zip(segments, heads, strict=True)):
         # "Sentinel GX-400 firmware changelog" is the GX-400's, "— Datasheet" names no one; a first part led by a
         # kind word ("Reference Design RD-7") before "— Datasheet" is the subject whole
         if head is not None and (i > 0 or head):
