@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import threading
+import time
 from pathlib import Path
 
+import pytest
 from tests.conftest import fast_settings
 
 from kgrag.answering.casing import known_names, sole_revisions, with_known_casing, with_sole_revisions
@@ -97,3 +100,39 @@ def test_the_known_names_are_read_again_when_a_document_is_added(tmp_path: Path)
     (docs / "b.md").write_text(f"# Orbit Max2 datasheet\n\nThe Orbit Max2 measures humidity. {filler}\n", encoding="utf-8")
     index.add([docs])
     assert index.cased("what does the orbit max2 measure") == "what does the Orbit Max2 measure"
+
+
+def test_threads_casing_questions_while_the_names_are_read_all_get_them(
+    sample_index: Index, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server answers questions on threads over one index: a thread arriving while another reads the names
+    must not find them half set (CI once saw `'Index' object has no attribute '_names'`)."""
+    import kgrag.answering.casing as casing
+
+    read = casing.known_names
+
+    def slow_known_names(*args: object) -> list[str]:
+        time.sleep(0.05)  # widen the window in which the first reader is between its assignments
+        return read(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(casing, "known_names", slow_known_names)
+    index = Index.open(sample_index.root)  # a fresh facade: nothing read yet
+    errors: list[BaseException] = []
+    results: list[str] = []
+
+    def ask() -> None:
+        try:
+            results.append(index.cased("what sensors does the zephyr pro have"))
+        except BaseException as error:  # noqa: BLE001 - the test reports any failure of a thread
+            errors.append(error)
+
+    threads = [threading.Thread(target=ask) for _ in range(6)]
+    for i, thread in enumerate(threads):
+        thread.start()
+        if i == 0:
+            time.sleep(0.01)  # the first thread is inside the slow read when the others arrive
+    for thread in threads:
+        thread.join()
+    index.close()
+    assert errors == []
+    assert results == ["what sensors does the Zephyr Pro have"] * 6

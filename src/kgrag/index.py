@@ -97,12 +97,14 @@ class Index(Workspace):
         from kgrag.answering.shorthand import written_out
 
         documents = self.documents()  # cached until the store changes: a new dict then, and the names read again
-        if getattr(self, "_names_of", None) is not documents:
-            self._names_of = documents
+        read = getattr(self, "_names_read", None)
+        if read is None or read[0] is not documents:
             products, titles = [d.product for d in documents.values()], [d.title for d in documents.values()]
-            self._names = tuple(known_names(products, titles))
-            self._revisions = sole_revisions(products, titles)
-        return with_sole_revisions(with_known_casing(written_out(question), self._names), self._revisions)
+            # one assignment: a server thread asking meanwhile sees the old names or the new, never half of them
+            read = (documents, tuple(known_names(products, titles)), sole_revisions(products, titles))
+            self._names_read = read
+        _, names, revisions = read
+        return with_sole_revisions(with_known_casing(written_out(question), names), revisions)
 
     def ask(
         self, question: str, *, strategy: str | None = None, budget: int | None = None, mode: str | None = None,

@@ -85,18 +85,20 @@ class Workspace:
     def document_chunks(self, doc_id: str) -> frozenset[str]:
         """Chunk ids of one document, cached with the documents (a question naming it searches them each time)."""
         self.documents()  # first: a changed index drops the cached ids
-        if doc_id not in self._document_chunks:
-            self._document_chunks[doc_id] = frozenset(c.chunk_id for c in self.store.chunks_of_document(doc_id))
-        return self._document_chunks[doc_id]
+        cached = self._document_chunks  # one read: another thread may swap in a fresh cache meanwhile
+        if doc_id not in cached:
+            cached[doc_id] = frozenset(c.chunk_id for c in self.store.chunks_of_document(doc_id))
+        return cached[doc_id]
 
     def version_chunks(self, version: str) -> frozenset[str]:
         """Chunk ids of the documents with this `version` metadata, cached with the documents: a version filter
         reads every chunk once per change of the index, not on each of a query's searches."""
         documents = self.documents()  # first: a changed index drops the cached ids
-        if version not in self._version_chunks:
+        cached = self._version_chunks  # one read, as in document_chunks
+        if version not in cached:
             docs = {d.doc_id for d in documents.values() if d.version == version}
-            self._version_chunks[version] = frozenset(c.chunk_id for c in self.store.iter_chunks() if c.doc_id in docs)
-        return self._version_chunks[version]
+            cached[version] = frozenset(c.chunk_id for c in self.store.iter_chunks() if c.doc_id in docs)
+        return cached[version]
 
     # -- writers -----------------------------------------------------------------------------------
     @contextmanager
