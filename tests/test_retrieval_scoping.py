@@ -169,6 +169,24 @@ def test_a_graph_list_is_followed_by_what_the_documents_say_of_its_items(sibling
     assert try_list(analyse("which boards have a fast clock?"), {1: "Wi-Fi (Interface)\nin product | Zephyr Pro"}) is None
 
 
+def test_a_narrower_kind_of_part_lists_only_the_parts_the_documents_call_so() -> None:
+    """The graph types a camera, an IMU and a ranging sensor alike as sensors: "What camera does the Y have?" lists
+    the one the documents write next to "camera", and nothing when none is written so (the passages decide)."""
+    facts = {1: "Zephyr Mini (Product)\nhas sensor | QX100 [2]\nhas sensor | GC2200 [3]\nhas sensor | LSM9X [4]"}
+    documents = ["GC2200 Camera: 2 Megapixel CMOS camera; 80° view angle.",
+                 "It reads motion from the 6-axis IMU (LSM9X) and ranges with the QX100 time-of-flight sensor.",
+                 "The board carries a crypto chip, a camera connector and the QX100."]
+    assert try_list(analyse("What camera does the Zephyr Mini have?"), facts, documents) == \
+        "Zephyr Mini – has camera: GC2200 [3]."
+    assert try_list(analyse("Which IMU is on the Zephyr Mini?"), facts, documents) == "Zephyr Mini – has IMU: LSM9X [4]."
+    assert try_list(analyse("What time-of-flight sensor does the Zephyr Mini use?"), facts, documents) == \
+        "Zephyr Mini – has time-of-flight sensor: QX100 [2]."
+    assert try_list(analyse("What microphone does the Zephyr Mini have?"), facts, documents) is None
+    assert try_list(analyse("What camera does the Zephyr Mini have?"), facts) is None  # no document says which
+    assert try_list(analyse("Which sensors does the Zephyr Mini have?"), facts, documents) == \
+        "Zephyr Mini – has sensor: QX100 [2]; GC2200 [3]; LSM9X [4]."
+
+
 def test_a_fact_line_cites_only_a_block_that_shows_its_value(sibling_index: Index) -> None:
     """A compacted chunk may no longer show the row a fact came from; its number must then not be cited."""
     adj = get_adjacency(sibling_index.store)

@@ -184,7 +184,7 @@ def plan_answer(
         return evidence_plan(blocks, context, quote_answer(focus.ranked, titles=titles),
                              f"The documents found do not {unknown.verb} {' or '.join(unknown.names)}; the closest passages:")
     if mode in ("extractive", "auto"):  # "which boards use the X": the graph's fact table lists them
-        listed = try_list(q, fact_texts)
+        listed = try_list(q, fact_texts, documents)
         differ = try_differences(q, fact_texts, documents) if listed is None else None
         if differ is not None:  # "…, or did its components change?": the parts each product lists and the other not,
             quotes = quote_answer(focus.ranked, DIFFERENCE_QUOTES, titles, said=differ)  # then the documents' words

@@ -10,7 +10,7 @@ unit measures the quantity asked, when the question names one.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from kgrag.answering.asked_versions import qualified_version, version_words
@@ -155,15 +155,21 @@ def names_the_kind(q: QuestionTerms, unit: Unit) -> bool:
     asked = {p.lower() for p in q.parts}
     if unit.kind == "row" or any(fold(w) in kinds for w in TOKEN.findall(unit.heading)):
         return any(fold(w) in kinds for w in TOKEN.findall(unit.scoped()))  # a row, or lines under "Microcontroller"
-    words = list(TOKEN.finditer(unit.text))
+    return kind_next_to(unit.text, kinds, lambda w: bool(PART.fullmatch(w)) and w.lower() not in asked)
+
+
+def kind_next_to(text: str, kinds: Collection[str], is_name: Callable[[str], bool]) -> bool:
+    """A word of `kinds` (folded) and a word `is_name` accepts stand within KIND_WINDOW words of each other in one
+    item of `text` ("GC2145 Camera", "6-axis IMU (LSM6DSOX)"; not across "module based on ESP32, a crypto chip")."""
+    words = list(TOKEN.finditer(text))
     spots = [i for i, w in enumerate(words) if fold(w.group(0)) in kinds]
-    parts = [i for i, w in enumerate(words) if PART.fullmatch(w.group(0)) and w.group(0).lower() not in asked]
+    names = [i for i, w in enumerate(words) if is_name(w.group(0))]
 
-    def one_item(i: int, j: int) -> bool:  # "module based on ESP32, a crypto chip": another item of a list
+    def one_item(i: int, j: int) -> bool:
         a, b = sorted((i, j))
-        return not _ITEM_BREAK.search(unit.text, words[a].end(), words[b].start())
+        return not _ITEM_BREAK.search(text, words[a].end(), words[b].start())
 
-    return any(abs(i - j) <= KIND_WINDOW and one_item(i, j) for i in spots for j in parts)
+    return any(abs(i - j) <= KIND_WINDOW and one_item(i, j) for i in spots for j in names)
 
 
 def unit_fits(q: QuestionTerms, unit: Unit) -> bool:
@@ -335,12 +341,14 @@ def fact_groups(text: str) -> list[tuple[str, str, list[tuple[str, str, int | No
     return groups
 
 
-def try_list(q: QuestionTerms, fact_blocks: Mapping[int, str]) -> str | None:
+def try_list(q: QuestionTerms, fact_blocks: Mapping[int, str], documents: Sequence[str] = ()) -> str | None:
     """"Which boards use the X?" / "Which sensors does the Y have?" answered from the graph's fact table: every
     entity of the asked type that contains the named one (or that it contains), each with its source number.
 
     Only when the question asks for nothing but the list: a class word (boards, sensors), a containment verb and
-    the names; any other attribute ("which sensor measures pressure") needs the passages.
+    the names; any other attribute ("which sensor measures pressure") needs the passages. A narrower kind of part
+    than the graph's type ("What camera does the Y have?": the graph's sensors) lists only the parts the
+    `documents` write next to that kind word ("GC2145 Camera"); none so written, no list.
     """
     if not q.wants_name or q.yes_no:
         return None
@@ -353,8 +361,9 @@ def try_list(q: QuestionTerms, fact_blocks: Mapping[int, str]) -> str | None:
     attributes = {a for a in q.attributes - kinds if squash(a) not in lowered}
     asked_types = {t for t, words in TYPE_WORDS.items() if any(fold(w) in attributes for w in words)}
     class_words = {fold(w) for t in asked_types for w in TYPE_WORDS[t]}
-    if not asked_types or attributes - class_words - _LIST_VERBS - narrowing or (attributes & class_words) - _GENERIC:
-        return None  # something else asked too, or a narrower kind ("which FPGA", "camera sensor") than a type
+    kind = (attributes & class_words) - _GENERIC  # "which FPGA", "what camera": narrower than the graph's types
+    if not asked_types or attributes - class_words - _LIST_VERBS - narrowing or (kind and "Product" in asked_types):
+        return None  # something else asked too, or products with a kind of part ("which boards have a camera")
     question = q.text.lower()
     squashed = squash(question)
 
@@ -377,11 +386,32 @@ def try_list(q: QuestionTerms, fact_blocks: Mapping[int, str]) -> str | None:
             elif not named and not inward and stype in asked_types and asked(value):
                 found.setdefault(subject, cited or n)  # "Board (Product): powered by | X": Board contains X
                 subject_named, label = subject_named or value, label or f"in {stype.lower()}"
+    if kind:  # the parts the documents call so, under the kind word as the question writes it
+        found = {name: n for name, n in found.items() if _called(name, kind, documents)}
+        label = "has " + _kind_as_written(q.text, kind, class_words)
     if not found:
         return None
     narrowed = {name: n for name, n in found.items() if narrowing & {fold(w) for w in TOKEN.findall(name)}}
     items = "; ".join(f"{name} [{n}]" for name, n in (narrowed or found).items())
     return f"{subject_named} – {label}: {items}."
+
+
+def _kind_as_written(question: str, kind: Collection[str], class_words: Collection[str]) -> str:
+    """The asked kind of part as the question writes it, with the class words after it ("time-of-flight sensor")."""
+    words = TOKEN.findall(question)
+    start = next(i for i, w in enumerate(words) if fold(w) in kind)
+    end = start + 1
+    while end < len(words) and fold(words[end]) in class_words:
+        end += 1
+    return " ".join(words[start:end])
+
+
+def _called(name: str, kinds: Collection[str], documents: Sequence[str]) -> bool:
+    """A one-word part name the documents write next to a kind word ("GC2145 Camera", "6-axis IMU (LSM6DSOX)")."""
+    key = squash(name)
+    if len(TOKEN.findall(name)) != 1:
+        return False
+    return any(kind_next_to(text, kinds, lambda w: squash(w) == key) for text in documents if name_found(name, text.lower()))
 
 
 def _list_qualifiers(q: QuestionTerms) -> tuple[set[str], set[str]]:
