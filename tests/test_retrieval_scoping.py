@@ -182,6 +182,9 @@ def test_a_narrower_kind_of_part_lists_only_the_parts_the_documents_call_so() ->
     assert try_list(analyse("What time-of-flight sensor does the Zephyr Mini use?"), facts, documents) == \
         "Zephyr Mini – has time-of-flight sensor: QX100 [2]."
     assert try_list(analyse("What microphone does the Zephyr Mini have?"), facts, documents) is None
+    processors = {1: "Zephyr Mini (Product)\nhas microcontroller | QRF52832 [2]\nhas microcontroller | NDX120 [3]"}
+    written = ["The Zephyr Mini integrates a Neural Decision Processor NDX120 next to its QRF52832."]
+    assert try_list(analyse("What processor does the Zephyr Mini have?"), processors, written) is None  # the type
     assert try_list(analyse("What camera does the Zephyr Mini have?"), facts) is None  # no document says which
     assert try_list(analyse("Which sensors does the Zephyr Mini have?"), facts, documents) == \
         "Zephyr Mini – has sensor: QX100 [2]; GC2200 [3]; LSM9X [4]."

@@ -78,6 +78,9 @@ _LIST_VERB_TEXT = ("has have use uses used using integrate integrates feature fe
 _LIST_VERBS = frozenset(fold(w) for w in _LIST_VERB_TEXT.split())
 # The words that name a whole type ("sensors", "modules", "boards"): a list question asks for all of its kind.
 _GENERIC = frozenset({fold(t) for t in TYPE_WORDS} | {fold(w) for w in TYPE_WORDS["Product"]})
+# Other words for a whole type ("What processor does the Y have?" asks its microcontroller, not its neural processor):
+# no narrower kind to list by, so no graph list (the passages decide)
+_TYPE_SYNONYMS = frozenset({"mcu", "processor", "cpu", "soc", "system-on-chip", "core"})
 
 
 @dataclass
@@ -362,7 +365,8 @@ def try_list(q: QuestionTerms, fact_blocks: Mapping[int, str], documents: Sequen
     asked_types = {t for t, words in TYPE_WORDS.items() if any(fold(w) in attributes for w in words)}
     class_words = {fold(w) for t in asked_types for w in TYPE_WORDS[t]}
     kind = (attributes & class_words) - _GENERIC  # "which FPGA", "what camera": narrower than the graph's types
-    if not asked_types or attributes - class_words - _LIST_VERBS - narrowing or (kind and "Product" in asked_types):
+    if (not asked_types or attributes - class_words - _LIST_VERBS - narrowing or kind & _TYPE_SYNONYMS
+            or (kind and "Product" in asked_types)):
         return None  # something else asked too, or products with a kind of part ("which boards have a camera")
     question = q.text.lower()
     squashed = squash(question)
