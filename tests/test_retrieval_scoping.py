@@ -182,6 +182,15 @@ def test_a_narrower_kind_of_part_lists_only_the_parts_the_documents_call_so() ->
     assert try_list(analyse("What time-of-flight sensor does the Zephyr Mini use?"), facts, documents) == \
         "Zephyr Mini – has time-of-flight sensor: QX100 [2]."
     assert try_list(analyse("What microphone does the Zephyr Mini have?"), facts, documents) is None
+    modules = {1: "Zephyr Max (Product)\nhas module | LRX-78 [2]\nhas module | TJB1049 [3]\nhas module | SPX335 [4]"}
+    written = ["The long range LoRa radio module LRX-78 (U23) runs on 3V3.",
+               "A high speed CAN transceiver based on the TJB1049T/3J IC drives the 4P4C connector.",
+               "A multi-protocol transceiver supporting RS-232 and RS-485 is based on the SPX335 IC."]
+    assert try_list(analyse("What CAN transceiver does the Zephyr Max use?"), modules, written) == \
+        "Zephyr Max – has transceiver: TJB1049 [3]."  # the order code written is the graph's part
+    assert try_list(analyse("What GPS module does the Zephyr Max have?"), modules, written) is None  # none is GPS
+    assert try_list(analyse("What modules does the Zephyr Max have?"), modules, written) == \
+        "Zephyr Max – has module: LRX-78 [2]; TJB1049 [3]; SPX335 [4]."
     processors = {1: "Zephyr Mini (Product)\nhas microcontroller | QRF52832 [2]\nhas microcontroller | NDX120 [3]"}
     written = ["The Zephyr Mini integrates a Neural Decision Processor NDX120 next to its QRF52832."]
     assert try_list(analyse("What processor does the Zephyr Mini have?"), processors, written) is None  # the type

@@ -68,6 +68,7 @@ COUNT_CANDIDATES = 40  # "how many": deeper, a count of the asked thing is a str
 MIN_WORDS = 3  # a quote shorter than this is a label, not an answer
 _ITEM_BREAK = re.compile(r"[,;]|\band\b")  # between two items of a list
 KIND_WINDOW = 3  # words between the asked kind of part ("IMU") and the part number that names it
+CALLED_WINDOW = 5  # the same for a graph part the documents call so ("CAN transceiver based on the TJA1049T/3J")
 _TIMES = re.compile(r"\d+\s?[×x]\s?[^\d\s]")  # "2 × RS-485": two of them; not "10x10 mm"
 _COUNT = re.compile(rf"(?<![\w.])(?:{NUMBER_WORDS})(?:\s?[×x]?\s+|-(?=[A-Za-z]))((?:[\w-]+\s+){{0,3}}[\w-]+)", re.IGNORECASE)
 _FACT_LINE = re.compile(r"^(?P<attr>[^|]+?) \| (?P<value>.+?)(?: \[(?P<n>\d+)\])?$")  # "in product | Nicla Voice [4]"
@@ -161,8 +162,8 @@ def names_the_kind(q: QuestionTerms, unit: Unit) -> bool:
     return kind_next_to(unit.text, kinds, lambda w: bool(PART.fullmatch(w)) and w.lower() not in asked)
 
 
-def kind_next_to(text: str, kinds: Collection[str], is_name: Callable[[str], bool]) -> bool:
-    """A word of `kinds` (folded) and a word `is_name` accepts stand within KIND_WINDOW words of each other in one
+def kind_next_to(text: str, kinds: Collection[str], is_name: Callable[[str], bool], window: int = KIND_WINDOW) -> bool:
+    """A word of `kinds` (folded) and a word `is_name` accepts stand within `window` words of each other in one
     item of `text` ("GC2145 Camera", "6-axis IMU (LSM6DSOX)"; not across "module based on ESP32, a crypto chip")."""
     words = list(TOKEN.finditer(text))
     spots = [i for i, w in enumerate(words) if fold(w.group(0)) in kinds]
@@ -172,7 +173,7 @@ def kind_next_to(text: str, kinds: Collection[str], is_name: Callable[[str], boo
         a, b = sorted((i, j))
         return not _ITEM_BREAK.search(text, words[a].end(), words[b].start())
 
-    return any(abs(i - j) <= KIND_WINDOW and one_item(i, j) for i in spots for j in names)
+    return any(abs(i - j) <= window and one_item(i, j) for i in spots for j in names)
 
 
 def unit_fits(q: QuestionTerms, unit: Unit) -> bool:
@@ -393,11 +394,23 @@ def try_list(q: QuestionTerms, fact_blocks: Mapping[int, str], documents: Sequen
     if kind:  # the parts the documents call so, under the kind word as the question writes it
         found = {name: n for name, n in found.items() if _called(name, kind, documents)}
         label = "has " + _kind_as_written(q.text, kind, class_words)
+    # a part's technology written as a name before its class word ("What GPS module", "the CAN transceiver"): only
+    # the parts that carry it or that the documents write next to it, and none when none does (a product's list
+    # narrowed by "Arduino" or a part's by "onboard" keeps every item when none carries the word)
+    head = asked_head(q.text)
+    at = next((i for i, w in enumerate(head) if fold(w) in class_words), 0)
+    named = {fold(w) for w in head[:at] if not w.islower()} if "Product" not in asked_types else set()
+    if named:
+        found = {name: n for name, n in found.items() if named & _name_words(name) or _called(name, named, documents)}
     if not found:
         return None
-    narrowed = {name: n for name, n in found.items() if narrowing & {fold(w) for w in TOKEN.findall(name)}}
+    narrowed = {name: n for name, n in found.items() if narrowing & _name_words(name)}
     items = "; ".join(f"{name} [{n}]" for name, n in (narrowed or found).items())
     return f"{subject_named} – {label}: {items}."
+
+
+def _name_words(name: str) -> set[str]:
+    return {fold(w) for w in TOKEN.findall(name)}
 
 
 def _kind_as_written(question: str, kind: Collection[str], class_words: Collection[str]) -> str:
@@ -411,11 +424,13 @@ def _kind_as_written(question: str, kind: Collection[str], class_words: Collecti
 
 
 def _called(name: str, kinds: Collection[str], documents: Sequence[str]) -> bool:
-    """A one-word part name the documents write next to a kind word ("GC2145 Camera", "6-axis IMU (LSM6DSOX)")."""
+    """A one-word part name the documents write near a kind word ("GC2145 Camera", "6-axis IMU (LSM6DSOX)", "CAN
+    transceiver based on the TJA1049T/3J": a longer order code of the part is the part)."""
     key = squash(name)
     if len(TOKEN.findall(name)) != 1:
         return False
-    return any(kind_next_to(text, kinds, lambda w: squash(w) == key) for text in documents if name_found(name, text.lower()))
+    return any(kind_next_to(text, kinds, lambda w: squash(w).startswith(key), CALLED_WINDOW)
+               for text in documents if name_found(name, text.lower()))
 
 
 def _list_qualifiers(q: QuestionTerms) -> tuple[set[str], set[str]]:
