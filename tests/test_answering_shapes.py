@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from kgrag.answer import generate_answer
-from kgrag.answering.extract import try_extract, try_list
+from kgrag.answering.extract import try_extract
+from kgrag.answering.graph_lists import try_list
 from kgrag.answering.select import Scored, variant_of
 from kgrag.answering.terms import analyse
 from kgrag.answering.units import Unit, block_units

@@ -8,7 +8,7 @@ import pytest
 from tests.conftest import add_text_chunks, fast_settings
 
 from kgrag.answer import finish_plan, plan_answer
-from kgrag.answering.extract import try_list
+from kgrag.answering.graph_lists import try_list
 from kgrag.answering.refusal import CITE
 from kgrag.answering.terms import analyse
 from kgrag.graph.adjacency import get_adjacency
@@ -187,7 +187,7 @@ def test_a_narrower_kind_of_part_lists_only_the_parts_the_documents_call_so() ->
                "A high speed CAN transceiver based on the TJB1049T/3J IC drives the 4P4C connector.",
                "A multi-protocol transceiver supporting RS-232 and RS-485 is based on the SPX335 IC."]
     assert try_list(analyse("What CAN transceiver does the Zephyr Max use?"), modules, written) == \
-        "Zephyr Max – has transceiver: TJB1049 [3]."  # the order code written is the graph's part
+        "Zephyr Max – has CAN transceiver: TJB1049 [3]."  # the order code written is the graph's part
     assert try_list(analyse("What GPS module does the Zephyr Max have?"), modules, written) is None  # none is GPS
     assert try_list(analyse("What modules does the Zephyr Max have?"), modules, written) == \
         "Zephyr Max – has module: LRX-78 [2]; TJB1049 [3]; SPX335 [4]."

@@ -14,9 +14,10 @@ from kgrag.answering.clauses import joined, other_clause_units, quote_each_claus
 from kgrag.answering.coded import try_coded_rows
 from kgrag.answering.compare import try_compare
 from kgrag.answering.differ import parts_overview, try_differences
-from kgrag.answering.extract import try_extract, try_list
+from kgrag.answering.extract import try_extract
 from kgrag.answering.extremes import try_extreme
 from kgrag.answering.families import family_overview
+from kgrag.answering.graph_lists import try_kind_list, try_list
 from kgrag.answering.grounding import reply_problems
 from kgrag.answering.labelled import try_labelled
 from kgrag.answering.lookup import try_lookup
@@ -183,8 +184,9 @@ def plan_answer(
         context.info[unknown.key] = unknown.names
         return evidence_plan(blocks, context, quote_answer(focus.ranked, titles=titles),
                              f"The documents found do not {unknown.verb} {' or '.join(unknown.names)}; the closest passages:")
-    if mode in ("extractive", "auto"):  # "which boards use the X": the graph's fact table lists them
-        listed = try_list(q, fact_texts, documents)
+    if mode in ("extractive", "auto"):  # "which boards use the X": the graph's fact table lists them ("which boards
+        # have an IMU": the products of the parts of that kind the retriever put there)
+        listed = try_kind_list(q, fact_texts, context.info.get("parts_of_kind", {})) or try_list(q, fact_texts, documents)
         differ = try_differences(q, fact_texts, documents) if listed is None else None
         if differ is not None:  # "…, or did its components change?": the parts each product lists and the other not,
             quotes = quote_answer(focus.ranked, DIFFERENCE_QUOTES, titles, said=differ)  # then the documents' words

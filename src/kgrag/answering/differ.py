@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 
 from kgrag.answering.asks import asks_difference, asks_overview
 from kgrag.answering.aspects import aspect_terms
-from kgrag.answering.extract import fact_groups
+from kgrag.answering.graph_lists import fact_groups
 from kgrag.answering.names import title_names
 from kgrag.answering.terms import CLASS_WORDS, QuestionTerms
 from kgrag.answering.values import has_value

@@ -10,7 +10,7 @@ unit measures the quantity asked, when the question names one.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
 from kgrag.answering.asked_versions import qualified_version, version_words
@@ -19,7 +19,7 @@ from kgrag.answering.model_codes import led_row
 from kgrag.answering.names import name_found, title_names, whole_name
 from kgrag.answering.select import Scored
 from kgrag.answering.sizes import component_read
-from kgrag.answering.terms import CLASS_WORDS, PRODUCT_WORDS, REVISION, QuestionTerms, asked_head, asks_product
+from kgrag.answering.terms import CLASS_WORDS, REVISION, QuestionTerms, asks_product
 from kgrag.answering.units import FACT_SUBJECT, Unit
 from kgrag.answering.values import (
     ACCURACY_WORDS,
@@ -56,8 +56,7 @@ from kgrag.answering.words import (
     term_list,
     words_found,
 )
-from kgrag.graph.datasheet.vocab import SKU, TYPE_WORDS
-from kgrag.ingest.clean import squash
+from kgrag.graph.datasheet.vocab import SKU
 
 MIN_ATTRIBUTES = 0.4  # share of the question's attribute words the unit must carry (a value in the asked unit
 # counts for the words that ask for it)
@@ -66,22 +65,10 @@ MIN_NAMES = 0.35  # share of the question's names found near the unit (block tit
 CANDIDATES = 4  # units considered for a quote, best-scored first
 COUNT_CANDIDATES = 40  # "how many": deeper, a count of the asked thing is a strict test
 MIN_WORDS = 3  # a quote shorter than this is a label, not an answer
-_ITEM_BREAK = re.compile(r"[,;]|\band\b")  # between two items of a list
+_ITEM_BREAK = re.compile(r"[,;\n]|\band\b")  # between two items of a list (or two lines: a table's rows)
 KIND_WINDOW = 3  # words between the asked kind of part ("IMU") and the part number that names it
-CALLED_WINDOW = 5  # the same for a graph part the documents call so ("CAN transceiver based on the TJA1049T/3J")
 _TIMES = re.compile(r"\d+\s?[×x]\s?[^\d\s]")  # "2 × RS-485": two of them; not "10x10 mm"
 _COUNT = re.compile(rf"(?<![\w.])(?:{NUMBER_WORDS})(?:\s?[×x]?\s+|-(?=[A-Za-z]))((?:[\w-]+\s+){{0,3}}[\w-]+)", re.IGNORECASE)
-_FACT_LINE = re.compile(r"^(?P<attr>[^|]+?) \| (?P<value>.+?)(?: \[(?P<n>\d+)\])?$")  # "in product | Nicla Voice [4]"
-_CONTAINS = re.compile(r"^(has\b|in \w+$|based on|powered by|integrates|embeds|uses|includes)")  # part-of relations
-# Words that say "contains" in a list question ("which boards use / have / integrate the X"): not attributes.
-_LIST_VERB_TEXT = ("has have use uses used using integrate integrates feature features include includes contain contains "
-                   "carry carries embed embeds based built come comes equipped")
-_LIST_VERBS = frozenset(fold(w) for w in _LIST_VERB_TEXT.split())
-# The words that name a whole type ("sensors", "modules", "boards"): a list question asks for all of its kind.
-_GENERIC = frozenset({fold(t) for t in TYPE_WORDS} | {fold(w) for w in TYPE_WORDS["Product"]})
-# Other words for a whole type ("What processor does the Y have?" asks its microcontroller, not its neural processor):
-# no narrower kind to list by, so no graph list (the passages decide)
-_TYPE_SYNONYMS = frozenset({"mcu", "processor", "cpu", "soc", "system-on-chip", "core"})
 
 
 @dataclass
@@ -331,117 +318,3 @@ def named_row(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) ->
         return None
     best = named[0]
     return Extraction(best.unit, answer_text(q, best.unit, titles.get(best.unit.block, "")), best.score)
-
-
-def fact_groups(text: str) -> list[tuple[str, str, list[tuple[str, str, int | None]]]]:
-    """(subject, type, [(attribute, value, cited block)]) of a fact-table block ("Subject (Type)" then lines)."""
-    groups: list[tuple[str, str, list[tuple[str, str, int | None]]]] = []
-    for line in text.splitlines():
-        head, fact = FACT_SUBJECT.match(line.strip()), _FACT_LINE.match(line.strip())
-        if fact and groups:
-            groups[-1][2].append((fact["attr"], fact["value"], int(fact["n"]) if fact["n"] else None))
-        elif head:
-            groups.append((head["name"], head["type"], []))
-    return groups
-
-
-def try_list(q: QuestionTerms, fact_blocks: Mapping[int, str], documents: Sequence[str] = ()) -> str | None:
-    """"Which boards use the X?" / "Which sensors does the Y have?" answered from the graph's fact table: every
-    entity of the asked type that contains the named one (or that it contains), each with its source number.
-
-    Only when the question asks for nothing but the list: a class word (boards, sensors), a containment verb and
-    the names; any other attribute ("which sensor measures pressure") needs the passages. A narrower kind of part
-    than the graph's type ("What camera does the Y have?": the graph's sensors) lists only the parts the
-    `documents` write next to that kind word ("GC2145 Camera"); none so written, no list.
-    """
-    if not q.wants_name or q.yes_no:
-        return None
-    groups = [(n, group) for n, text in fact_blocks.items() for group in fact_groups(text)]
-    subjects = {squash(subject) for _, (subject, _, _) in groups}
-    lowered = {squash(a) for a in q.attributes if squash(a) in subjects}  # "which boards have wifi": "Wi-Fi"
-    if not (q.names or lowered):
-        return None
-    kinds, narrowing = _list_qualifiers(q)
-    attributes = {a for a in q.attributes - kinds if squash(a) not in lowered}
-    asked_types = {t for t, words in TYPE_WORDS.items() if any(fold(w) in attributes for w in words)}
-    class_words = {fold(w) for t in asked_types for w in TYPE_WORDS[t]}
-    kind = (attributes & class_words) - _GENERIC  # "which FPGA", "what camera": narrower than the graph's types
-    if (not asked_types or attributes - class_words - _LIST_VERBS - narrowing or kind & _TYPE_SYNONYMS
-            or (kind and "Product" in asked_types)):
-        return None  # something else asked too, or products with a kind of part ("which boards have a camera")
-    question = q.text.lower()
-    squashed = squash(question)
-
-    def asked(name: str) -> bool:  # "BPX210" in the graph is the question's "BPX-210", "Wi-Fi" its "wifi"
-        return (name_found(name, question) or (any(c.isdigit() for c in name) and squash(name) in squashed)
-                or squash(name) in lowered)
-
-    found: dict[str, int] = {}
-    subject_named = label = ""
-    for n, (subject, stype, facts) in groups:
-        named = asked(subject)
-        for attr, value, cited in facts:
-            if not _CONTAINS.match(attr):
-                continue
-            inward = attr.startswith("in ")  # "X (Sensor): in product | Board": Board contains X
-            typed = attr[3:] in {t.lower() for t in asked_types} if inward else fold(attr.split()[-1]) in class_words
-            if named and typed:  # the named entity's own list: its boards, or its sensors ("has sensor")
-                found.setdefault(value, cited or n)
-                subject_named, label = subject_named or subject, label or attr
-            elif not named and not inward and stype in asked_types and asked(value):
-                found.setdefault(subject, cited or n)  # "Board (Product): powered by | X": Board contains X
-                subject_named, label = subject_named or value, label or f"in {stype.lower()}"
-    if kind:  # the parts the documents call so, under the kind word as the question writes it
-        found = {name: n for name, n in found.items() if _called(name, kind, documents)}
-        label = "has " + _kind_as_written(q.text, kind, class_words)
-    # a part's technology written as a name before its class word ("What GPS module", "the CAN transceiver"): only
-    # the parts that carry it or that the documents write next to it, and none when none does (a product's list
-    # narrowed by "Arduino" or a part's by "onboard" keeps every item when none carries the word)
-    head = asked_head(q.text)
-    at = next((i for i, w in enumerate(head) if fold(w) in class_words), 0)
-    named = {fold(w) for w in head[:at] if not w.islower()} if "Product" not in asked_types else set()
-    if named:
-        found = {name: n for name, n in found.items() if named & _name_words(name) or _called(name, named, documents)}
-    if not found:
-        return None
-    narrowed = {name: n for name, n in found.items() if narrowing & _name_words(name)}
-    items = "; ".join(f"{name} [{n}]" for name, n in (narrowed or found).items())
-    return f"{subject_named} – {label}: {items}."
-
-
-def _name_words(name: str) -> set[str]:
-    return {fold(w) for w in TOKEN.findall(name)}
-
-
-def _kind_as_written(question: str, kind: Collection[str], class_words: Collection[str]) -> str:
-    """The asked kind of part as the question writes it, with the class words after it ("time-of-flight sensor")."""
-    words = TOKEN.findall(question)
-    start = next(i for i, w in enumerate(words) if fold(w) in kind)
-    end = start + 1
-    while end < len(words) and fold(words[end]) in class_words:
-        end += 1
-    return " ".join(words[start:end])
-
-
-def _called(name: str, kinds: Collection[str], documents: Sequence[str]) -> bool:
-    """A one-word part name the documents write near a kind word ("GC2145 Camera", "6-axis IMU (LSM6DSOX)", "CAN
-    transceiver based on the TJA1049T/3J": a longer order code of the part is the part)."""
-    key = squash(name)
-    if len(TOKEN.findall(name)) != 1:
-        return False
-    return any(kind_next_to(text, kinds, lambda w: squash(w).startswith(key), CALLED_WINDOW)
-               for text in documents if name_found(name, text.lower()))
-
-
-def _list_qualifiers(q: QuestionTerms) -> tuple[set[str], set[str]]:
-    """Words of a list question that qualify what it lists rather than ask more: a kind of part right after a name
-    ("a LoRa radio", "the BME688 sensor": the named thing is one), and the asked head's words before its class word
-    ("Which Arduino boards", "Which Pro boards"), which narrow the list to the items that carry them, if any do."""
-    kinds = set()
-    for name in q.names:
-        for m in re.finditer(rf"(?<![\w-]){re.escape(name)}\s+([A-Za-z][\w-]*)", q.text):
-            if fold(m.group(1)) in CLASS_WORDS - _GENERIC:  # (a generic "sensor" lists its type as before)
-                kinds.add(fold(m.group(1)))
-    head = [fold(w) for w in asked_head(q.text)]
-    at = next((i for i, w in enumerate(head) if w in CLASS_WORDS | PRODUCT_WORDS), 0)
-    return kinds, {w for w in head[:at] if w in q.attributes}

@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterable, Mapping
 
 from kgrag.answering.differ import FROM_GRAPH, asked_kinds, graph_kinds, listed_parts, part_kinds, parts_of_kinds
-from kgrag.answering.extract import fact_groups
+from kgrag.answering.graph_lists import fact_groups
 from kgrag.answering.terms import QuestionTerms
 from kgrag.answering.words import QUESTION_WORDS
 from kgrag.graph.datasheet.vocab import PRODUCT_TYPE

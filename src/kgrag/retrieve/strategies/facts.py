@@ -32,6 +32,7 @@ from kgrag.retrieve.compact import MAX_OVERLAP, compact_items, novel_items
 from kgrag.retrieve.diversity import mmr_order
 from kgrag.retrieve.fact_table import CLASS_WEIGHT, UNIT_WEIGHT, collect_facts, fact_lines, fit_facts
 from kgrag.retrieve.fusion import alpha_fuse, minmax
+from kgrag.retrieve.kind_facts import asked_kinds, kind_facts
 from kgrag.retrieve.packing import pack
 from kgrag.retrieve.query_linking import question_vector
 from kgrag.retrieve.scoping import Link, chunk_products, link_question
@@ -181,6 +182,10 @@ class FactsRetriever(Retriever):
                               class_weight=float(options.get("class_weight", CLASS_WEIGHT)),
                               unit_weight=float(options.get("unit_weight", UNIT_WEIGHT)),
                               parts=products >= 2 and asks_difference(question)) if links and share > 0 else []
+        kinds = asked_kinds(question) if share > 0 and not products else None
+        if kinds and kinds.kinds:  # "Which boards have an IMU?": the parts the documents call so, with their products
+            found, info["parts_of_kind"] = kind_facts(adj, kinds)
+            facts = found + facts
         facts = fit_facts(adj, facts, int(budget * share))
         if facts:
             support = index.store.relation_support([adj.rel_ids[f.rel] for f in facts])
