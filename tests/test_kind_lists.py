@@ -62,6 +62,7 @@ def orbit_index(tmp_path_factory: pytest.TempPathFactory) -> Index:
 def test_a_which_product_question_asks_the_kinds_of_part_it_names() -> None:
     assert asked_kinds("Which boards have an IMU and a camera?").kinds == {"imu", "camera"}
     assert asked_kinds("Which products have an RGB LED?").qualifiers == {"rgb"}
+    assert asked_kinds("Which boards have a LoRa radio?").kinds == {"lora"}  # one kind of part, not two
     assert not asked_kinds("Which boards have sensors?").kinds  # a whole type: every board
     assert not asked_kinds("Which boards have a fast processor?").kinds  # the microcontroller in other words
     assert not asked_kinds("What camera does the Orbit Eye have?").kinds  # asks a part, not the products

@@ -54,6 +54,8 @@ def asked_kinds(question: str) -> AskedKinds:
     written = q.attributes | {fold(n) for n in q.names}  # "IMU", written in capitals, is read as a name
     kinds = frozenset(written & CLASS_WORDS) - GENERIC_KINDS - TYPE_SYNONYMS
     words = TOKEN.findall(question)
+    # "a LoRa radio": one kind, named by its first word (the second is the class any such part belongs to)
+    kinds -= {fold(word) for before, word in zip(words, words[1:], strict=False) if fold(before) in kinds}
     qualifiers = {fold(before) for before, word in zip(words, words[1:], strict=False)
                   if fold(word) in kinds and not before.islower() and fold(before) not in CLASS_WORDS | PRODUCT_WORDS}
     return AskedKinds(kinds, frozenset(qualifiers))
