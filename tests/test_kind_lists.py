@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+from tests.conftest import fast_settings
 from tests.test_retrieval_scoping import graph_index
 
+from kgrag.graph.build import build_graph
+from kgrag.graph.resolve import resolve_entities
 from kgrag.index import Index
 from kgrag.retrieve.kind_facts import asked_kinds
 
@@ -53,25 +58,49 @@ The Orbit Relay switches loads with its relays and is based on the QRF52832 micr
 """
 
 
+COMET = """# Comet Pad
+
+The Comet Pad is a handheld board based on the QRF52832 microcontroller.
+
+## Components
+
+| Ref. | Description |
+|---|---|
+| U2 | QMX6300 6-axis IMU |
+| U3 | BZX1200 Buzzer |
+"""
+
+
 @pytest.fixture(scope="module")
 def orbit_index(tmp_path_factory: pytest.TempPathFactory) -> Index:
     return graph_index(tmp_path_factory.mktemp("orbit"), "Orbit Boards",
                        {"Orbit Eye": EYE, "Orbit Sense": SENSE, "Orbit Relay": RELAY})
 
 
+def words(question: str) -> set[str]:
+    return {kind.word for kind in asked_kinds(question).kinds}
+
+
 def test_a_which_product_question_asks_the_kinds_of_part_it_names() -> None:
-    assert asked_kinds("Which boards have an IMU and a camera?").kinds == {"imu", "camera"}
+    assert words("Which boards have an IMU and a camera?") == {"imu", "camera"}
+    assert asked_kinds("Which boards have an IMU and a camera?").any_of is False  # both, on one board
     assert asked_kinds("Which products have an RGB LED?").qualifiers == {"rgb"}
-    assert asked_kinds("Which boards have a LoRa radio?").kinds == {"lora"}  # one kind of part, not two
-    assert not asked_kinds("Which boards have sensors?").kinds  # a whole type: every board
-    assert not asked_kinds("Which boards have a fast processor?").kinds  # the microcontroller in other words
-    assert not asked_kinds("What camera does the Orbit Eye have?").kinds  # asks a part, not the products
+    assert words("Which boards have a LoRa radio?") == {"lora"}  # one kind of part, not two
+    humidity = asked_kinds("Which boards have a humidity sensor?").kinds
+    assert [(k.word, k.type) for k in humidity] == [("humidity", "Sensor")]  # the word before a type's own word
+    either = asked_kinds("Which products have a gas or air-quality sensor?")
+    assert {k.word for k in either.kinds} == {"gas", "air-quality"} and either.any_of
+    assert not words("Which boards have an onboard sensor?")  # where it sits, not what it is
+    assert not words("Which boards have sensors?")  # a whole type: every board
+    assert not words("Which boards have a fast processor?")  # the microcontroller in other words
+    assert not words("What camera does the Orbit Eye have?")  # asks a part, not the products
 
 
 @pytest.mark.parametrize(("question", "answer"), [
     ("Which boards have a camera?", "camera – in product: Orbit Eye (OVX2640) [2]."),  # not its camera connector
     ("Which boards have a relay?", "relay – in product: Orbit Relay (RLX5100) [2]."),
     ("Which boards have an RGB LED?", "RGB LED – in product: Orbit Sense (RGB4020) [2]."),  # not its driver nor a red LED
+    ("Which boards have a humidity sensor?", "humidity sensor – in product: Orbit Sense (HSX30) [2]."),
 ])
 def test_the_products_with_a_kind_of_part_are_listed_from_the_graph(orbit_index: Index, question: str,
                                                                     answer: str) -> None:
@@ -88,6 +117,8 @@ def test_every_product_with_the_kind_and_only_those_with_each_asked_kind(orbit_i
     assert "in product: Orbit Eye (" in both.text and "Orbit Sense" not in both.text.split("\n")[0]
     assert orbit_index.search("Which boards have an IMU?", strategy="kg-facts").info["parts_of_kind"] == \
         {"imu": ["QMX6300"]}
+    either = orbit_index.ask("Which boards have a relay or a camera?", strategy="kg-facts", mode="extractive").text
+    assert "Orbit Relay (RLX5100)" in either and "Orbit Eye (OVX2640)" in either  # any of the kinds
 
 
 def test_a_named_products_part_of_a_kind_is_the_one_the_documents_call_so(orbit_index: Index) -> None:
@@ -95,3 +126,21 @@ def test_a_named_products_part_of_a_kind_is_the_one_the_documents_call_so(orbit_
     result = orbit_index.ask("What camera does the Orbit Eye have?", strategy="kg-facts", mode="extractive")
     assert result.text.startswith("Orbit Eye – has camera: OVX2640 [")
     assert "PDX20" not in result.text.split("\n")[0]
+
+
+def test_a_named_family_lists_only_its_products(tmp_path: Path) -> None:
+    """ "Which Comet boards have an IMU?": the family the question names scopes the list; none of its products with
+    the kind, no list (the passages decide)."""
+    docs = tmp_path / "docs"
+    for family, product, text in (("Orbit Boards", "Orbit Eye", EYE), ("Comet Boards", "Comet Pad", COMET),
+                                  ("Comet Boards", "Comet Relay", RELAY.replace("Orbit", "Comet"))):
+        (docs / family / product).mkdir(parents=True)
+        (docs / family / product / "datasheet.md").write_text(text, encoding="utf-8")
+    index = Index.init(tmp_path / "idx", settings=fast_settings())
+    index.add([docs])
+    build_graph(index, "datasheet")
+    resolve_entities(index.store)
+    imu = index.ask("Which Comet boards have an IMU?", strategy="kg-facts", mode="extractive")
+    assert imu.text.startswith("IMU – in product: Comet Pad (QMX6300) [") and "Orbit Eye" not in imu.text.split("\n")[0]
+    camera = index.ask("Which Comet boards have a camera?", strategy="kg-facts", mode="extractive")
+    assert camera.context.info["parts_of_kind"] == {"camera": []} and "Orbit Eye (" not in camera.text

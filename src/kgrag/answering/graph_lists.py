@@ -115,6 +115,11 @@ def _name_words(name: str) -> set[str]:
     return {fold(w) for w in TOKEN.findall(name)}
 
 
+def kinds_any_of(question: str) -> bool:
+    """Kinds of part asked as alternatives ("a pressure sensor or barometer"): a product with any of them will do."""
+    return re.search(r"\bor\b", question, re.IGNORECASE) is not None
+
+
 def kind_as_written(question: str, kind: Collection[str], class_words: Collection[str]) -> str:
     """The asked kind of part as the question writes it, with the class words after it ("time-of-flight sensor") and
     a word in capitals before it ("RGB LED")."""
@@ -173,16 +178,17 @@ def try_kind_list(q: QuestionTerms, fact_blocks: Mapping[int, str], parts_of_kin
                         listed = having.setdefault(value, {}).setdefault(kind, [])
                         if all(part != subject for part, _ in listed):
                             listed.append((subject, cited or n))
-    complete = {product: parts for product, parts in having.items() if len(parts) == len(kinds)}
+    any_of = kinds_any_of(q.text)
+    complete = {product: parts for product, parts in having.items() if any_of or len(parts) == len(kinds)}
     if not complete:
         return None
     _, narrowing = list_qualifiers(q)
     narrowed = {p: parts for p, parts in complete.items() if narrowing & {fold(w) for w in p.split()}}
 
     def item(product: str, parts: dict[str, list[tuple[str, int]]]) -> str:
-        found = [pair for kind in kinds for pair in parts[kind]]
+        found = [pair for kind in kinds for pair in parts.get(kind, [])]
         return f"{product} ({', '.join(part for part, _ in found)}) [{found[0][1]}]"
 
     items = "; ".join(item(product, parts) for product, parts in (narrowed or complete).items())
-    asked = " and ".join(kind_as_written(q.text, {kind}, CLASS_WORDS) for kind in kinds)
+    asked = (" or " if any_of else " and ").join(kind_as_written(q.text, {kind}, CLASS_WORDS) for kind in kinds)
     return f"{asked} – in product: {items}."

@@ -4,7 +4,9 @@ documents call so.
 The datasheet graph types parts coarsely (a camera, an IMU and a microphone are all `Sensor`), but each has-relation
 keeps the line it came from ("GC2145: 2 Megapixel CMOS Camera", "LSM6DSOX: 6-axis IMU"). A relation is of the asked
 kind when that line (or the part's name) writes the kind word next to the part, and the part's type is the kind's (or
-untyped). Nothing here names a product or a part: only the class words of graph/datasheet/vocab.py.
+untyped). A kind is a class word narrower than a type ("IMU", "camera", "relay") or the word before a type's own
+word ("humidity sensor", "LoRa module"). Nothing here names a product or a part: only the class words of
+graph/datasheet/vocab.py.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from dataclasses import dataclass
 
 from kgrag.answering.asks import TOKEN
 from kgrag.answering.extract import kind_next_to
-from kgrag.answering.graph_lists import CALLED_WINDOW, ROLE, TYPE_SYNONYMS
+from kgrag.answering.graph_lists import CALLED_WINDOW, ROLE, TYPE_SYNONYMS, kinds_any_of
 from kgrag.answering.terms import CLASS_WORDS, PRODUCT_WORDS, analyse, asks_product
 from kgrag.answering.words import fold
 from kgrag.graph.adjacency import GraphAdjacency
@@ -32,33 +34,61 @@ from kgrag.retrieve.fact_table import Fact
 
 GENERIC_KINDS = frozenset(fold(t) for t in TYPE_WORDS)  # "sensor", "module": every part of a type, too many to list
 KIND_TYPE = {fold(w): t for t, words in reversed(TYPE_RULES) for w in words}  # the first rule naming a word wins
+# Words before a type's word that say where or how a part sits, not what it is ("an onboard sensor")
+PLACEMENT = frozenset({"onboard", "on-board", "built-in", "integrated", "embedded", "external", "internal", "main",
+                       "additional", "dedicated", "extra", "optional", "own", "other", "separate", "single", "any"})
 NOT_PARTS = frozenset({INTERFACE_TYPE, VALUE_TYPE, FEATURE_TYPE})  # "has interface | HDMI" near "camera & HDMI"
 KIND_SCORE = 10.0  # above any collected fact: these lines are what the question asks
 
 
 @dataclass(frozen=True)
-class AskedKinds:
-    """The kinds of part a which-product question asks for, folded, and the words written in capitals right before
-    one ("RGB" of "an RGB LED"), which the part's line must write too."""
+class Kind:
+    """A kind of part asked for: its word (folded) and the graph type its parts have."""
 
-    kinds: frozenset[str]
+    word: str
+    type: str
+
+
+@dataclass(frozen=True)
+class AskedKinds:
+    """The kinds a which-product question asks for, the words in capitals right before one ("RGB" of "an RGB LED"),
+    which the part's line must write too, and whether any of the kinds will do ("a pressure sensor or barometer")."""
+
+    kinds: tuple[Kind, ...] = ()
     qualifiers: frozenset[str] = frozenset()
+    any_of: bool = False
 
 
 def asked_kinds(question: str) -> AskedKinds:
-    """"Which boards have an IMU and a camera?" -> imu, camera; nothing for other questions and for whole types
-    ("Which boards have sensors?")."""
+    """"Which boards have an IMU and a camera?" -> imu, camera; "… a humidity sensor?" -> humidity (a Sensor);
+    nothing for other questions and for whole types ("Which boards have sensors?")."""
     q = analyse(question)
     if not asks_product(q):
-        return AskedKinds(frozenset())
+        return AskedKinds()
     written = q.attributes | {fold(n) for n in q.names}  # "IMU", written in capitals, is read as a name
-    kinds = frozenset(written & CLASS_WORDS) - GENERIC_KINDS - TYPE_SYNONYMS
     words = TOKEN.findall(question)
-    # "a LoRa radio": one kind, named by its first word (the second is the class any such part belongs to)
-    kinds -= {fold(word) for before, word in zip(words, words[1:], strict=False) if fold(before) in kinds}
-    qualifiers = {fold(before) for before, word in zip(words, words[1:], strict=False)
-                  if fold(word) in kinds and not before.islower() and fold(before) not in CLASS_WORDS | PRODUCT_WORDS}
-    return AskedKinds(kinds, frozenset(qualifiers))
+    pairs = list(zip(words, words[1:], strict=False))
+    narrow = (written & CLASS_WORDS) - GENERIC_KINDS - TYPE_SYNONYMS
+    narrow -= {fold(word) for before, word in pairs if fold(before) in narrow}  # "a LoRa radio": one kind
+    kinds = [Kind(word, KIND_TYPE[word]) for word in sorted(narrow)]
+    for before, word in pairs:  # "a humidity sensor", "a gas or air-quality sensor"
+        head, kind = fold(word), fold(before)
+        if head in GENERIC_KINDS and kind in written and kind not in CLASS_WORDS | PRODUCT_WORDS | PLACEMENT:
+            kinds += [Kind(k, KIND_TYPE[head]) for k in _alternatives(words, before, written)]
+    qualifiers = {fold(before) for before, word in pairs
+                  if fold(word) in narrow and not before.islower() and fold(before) not in CLASS_WORDS | PRODUCT_WORDS}
+    unique = tuple(dict.fromkeys(kinds))
+    return AskedKinds(unique, frozenset(qualifiers), kinds_any_of(question) and len(unique) > 1)
+
+
+def _alternatives(words: list[str], last: str, written: Collection[str]) -> list[str]:
+    """The kind words "gas or air-quality sensor" lists before its type word: each content word joined by "or"."""
+    at = words.index(last)
+    found = [fold(last)]
+    while at >= 2 and words[at - 1].lower() in ("or", "and") and fold(words[at - 2]) in written:
+        at -= 2
+        found.append(fold(words[at]))
+    return found
 
 
 def _same_part(word: str, key: str) -> bool:
@@ -68,50 +98,44 @@ def _same_part(word: str, key: str) -> bool:
     return bool(key) and (w.startswith(key) or (len(w) >= 5 and any(c.isdigit() for c in w) and key.startswith(w)))
 
 
-def _lines(adj: GraphAdjacency, r: int) -> list[str]:
-    """The relation's source lines without "<word> driver / connector …" pairs (`ROLE`)."""
-    return [ROLE.sub(" ", raw) for raw in adj.rel_desc[r].splitlines()]
-
-
 def _written_near(adj: GraphAdjacency, r: int, words: Collection[str]) -> set[str]:
-    """Those of `words` (folded) the relation's lines, or its part's name, write next to the part."""
+    """Those of `words` (folded) the relation's lines, or its part's name, write next to the part ("camera
+    connector", "LED driver" name what the part connects or drives: `ROLE`)."""
     part = adj.names[int(adj.rel_dst[r])]
     key = squash(part)
     found = {fold(w) for w in TOKEN.findall(part)} & set(words)  # "Rotary Encoder", "RGB LED" name their kind
-    for line in _lines(adj, r):
+    for raw in adj.rel_desc[r].splitlines():
+        line = ROLE.sub(" ", raw)
         near = {fold(w) for w in TOKEN.findall(line)} & set(words) - found
         found |= {k for k in near if kind_next_to(line, {k}, lambda w: _same_part(w, key), CALLED_WINDOW)}
     return found
 
 
-def product_parts(adj: GraphAdjacency) -> list[tuple[int, frozenset[str]]]:
-    """(relation, kinds) of every product's has-relation whose part the documents call by a class word of its type;
-    cached with the in-memory graph (one pass over the relations)."""
-    cached = adj._cache.get("product_parts")
-    if cached is None:
-        cached = []
-        for r, label in enumerate(adj.rel_types):
-            part_type = adj.types[int(adj.rel_dst[r])]
-            if label.startswith("has ") and adj.types[int(adj.rel_src[r])] == PRODUCT_TYPE and part_type not in NOT_PARTS:
-                kinds = frozenset(k for k in _written_near(adj, r, CLASS_WORDS) if KIND_TYPE.get(k) in (part_type, None)
-                                  or part_type == PART_TYPE)
-                if kinds:
-                    cached.append((r, kinds))
-        adj._cache["product_parts"] = cached
-    return cached
+def relations_of_kind(adj: GraphAdjacency, kind: Kind) -> list[int]:
+    """Products' has-relations to a part of this kind (its type's or untyped); cached with the in-memory graph."""
+    cache = adj._cache.setdefault("relations_of_kind", {})
+    if kind not in cache:
+        cache[kind] = [r for r, label in enumerate(adj.rel_types)
+                       if label.startswith("has ") and adj.types[int(adj.rel_src[r])] == PRODUCT_TYPE
+                       and adj.types[int(adj.rel_dst[r])] in (kind.type, PART_TYPE)
+                       and adj.types[int(adj.rel_dst[r])] not in NOT_PARTS and _written_near(adj, r, {kind.word})]
+    return cache[kind]
 
 
-def kind_facts(adj: GraphAdjacency, asked: AskedKinds) -> tuple[list[Fact], dict[str, list[str]]]:
-    """The parts of each asked kind with the products that have them, as "in product | Name" facts of the part, and
-    the names of those parts per kind."""
-    facts: list[Fact] = []
-    parts: dict[str, set[str]] = {kind: set() for kind in asked.kinds}
-    for r, written in product_parts(adj):
-        kinds = written & asked.kinds
-        if kinds and (not asked.qualifiers or _written_near(adj, r, asked.qualifiers) == asked.qualifiers):
+def kind_facts(adj: GraphAdjacency, asked: AskedKinds, within: Collection[int] | None = None
+               ) -> tuple[list[Fact], dict[str, list[str]]]:
+    """The parts of each asked kind with the products (of `within`, when given: a named family's) that have them, as
+    "in product | Name" facts of the part, and the names of those parts per kind."""
+    facts: dict[int, Fact] = {}
+    parts: dict[str, set[str]] = {kind.word: set() for kind in asked.kinds}
+    for kind in asked.kinds:
+        for r in relations_of_kind(adj, kind):
             product, part = int(adj.rel_src[r]), int(adj.rel_dst[r])
-            facts.append(Fact(r, part, f"in {adj.types[product].lower()}", adj.names[product], KIND_SCORE,
-                              between_entities=True))
-            for kind in kinds:
-                parts[kind].add(adj.names[part])
-    return facts, {kind: sorted(names) for kind, names in parts.items()}
+            if within is not None and product not in within:
+                continue
+            if asked.qualifiers and _written_near(adj, r, asked.qualifiers) != asked.qualifiers:
+                continue
+            facts.setdefault(r, Fact(r, part, f"in {adj.types[product].lower()}", adj.names[product], KIND_SCORE,
+                                     between_entities=True))
+            parts[kind.word].add(adj.names[part])
+    return list(facts.values()), {kind: sorted(names) for kind, names in parts.items()}

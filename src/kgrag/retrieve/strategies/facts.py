@@ -24,7 +24,7 @@ from kgrag.answering.aspects import with_aspect_words
 from kgrag.answering.terms import analyse, asks_product
 from kgrag.graph.adjacency import GraphAdjacency, get_adjacency
 from kgrag.graph.algorithms import subgraph_from
-from kgrag.graph.datasheet.vocab import PRODUCT_TYPE
+from kgrag.graph.datasheet.vocab import FAMILY_TYPE, PRODUCT_TYPE
 from kgrag.graph.keys import name_tokens
 from kgrag.retrieve.base import Retriever, register
 from kgrag.retrieve.chunks import allowed_chunks, chunk_items, named_passages_first, sparse_search
@@ -184,7 +184,9 @@ class FactsRetriever(Retriever):
                               parts=products >= 2 and asks_difference(question)) if links and share > 0 else []
         kinds = asked_kinds(question) if share > 0 and not products else None
         if kinds and kinds.kinds:  # "Which boards have an IMU?": the parts the documents call so, with their products
-            found, info["parts_of_kind"] = kind_facts(adj, kinds)
+            families = [lk.node for lk in links if lk.type == FAMILY_TYPE]  # "Which Nano boards …": that family's
+            within = {int(n) for f in families for n in adj.neighbours(f).tolist() if adj.types[int(n)] == PRODUCT_TYPE}
+            found, info["parts_of_kind"] = kind_facts(adj, kinds, within if families else None)
             facts = found + facts
         facts = fit_facts(adj, facts, int(budget * share))
         if facts:
