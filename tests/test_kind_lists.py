@@ -91,6 +91,13 @@ def test_a_which_product_question_asks_the_kinds_of_part_it_names() -> None:
     either = asked_kinds("Which products have a gas or air-quality sensor?")
     assert {k.word for k in either.kinds} == {"gas", "air-quality"} and either.any_of
     assert not words("Which boards have an onboard sensor?")  # where it sits, not what it is
+    assert words("Which Arduino products have a camera?") == {"camera"}  # "Arduino products" names no kind
+    assert not words("Which Arduino products support the cloud interface?")  # interfaces are no parts
+    assert not words("Which boards have a CAN bus?")
+    assert not words("Which shields fit both the Orbit R1 WiFi and the Orbit Eye?")  # "WiFi" of a product's name
+    assert asked_kinds("What board has an IMU?").qualifiers == frozenset()  # the question word qualifies nothing
+    assert not words("Which add-on board for the Orbit Eye has a GIGA Display connector?")  # a name, not a kind
+    assert not words("Which Orbit board has a camera, and what microcontroller does it use?")  # the bridge answers
     assert not words("Which boards have sensors?")  # a whole type: every board
     assert not words("Which boards have a fast processor?")  # the microcontroller in other words
     assert not words("What camera does the Orbit Eye have?")  # asks a part, not the products

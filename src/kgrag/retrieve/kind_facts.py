@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from kgrag.answering.asks import TOKEN
+from kgrag.answering.asks import ASK_WORDS, TOKEN, second_question
 from kgrag.answering.extract import kind_next_to
 from kgrag.answering.graph_lists import CALLED_WINDOW, ROLE, TYPE_SYNONYMS, kinds_any_of
 from kgrag.answering.terms import CLASS_WORDS, PRODUCT_WORDS, analyse, asks_product
@@ -63,20 +63,24 @@ def asked_kinds(question: str) -> AskedKinds:
     """"Which boards have an IMU and a camera?" -> imu, camera; "… a humidity sensor?" -> humidity (a Sensor);
     nothing for other questions and for whole types ("Which boards have sensors?")."""
     q = analyse(question)
-    if not asks_product(q):
+    # "Which board has X, and what …": the bridge to that board answers (retrieve/strategies/facts.bridge_product)
+    if not asks_product(q) or second_question(question, bare_and=True, conjunctions=frozenset({"", "and"}),
+                                              words=ASK_WORDS - {"why"}):
         return AskedKinds()
-    written = q.attributes | {fold(n) for n in q.names}  # "IMU", written in capitals, is read as a name
+    # "IMU", written in capitals, is read as a name; "WiFi" of "GIGA R1 WiFi" is a product's, whose name has a number
+    written = q.attributes | {fold(w) for p in q.phrases if not any(c.isdigit() for w in p for c in w) for w in p}
     words = TOKEN.findall(question)
     pairs = list(zip(words, words[1:], strict=False))
-    narrow = (written & CLASS_WORDS) - GENERIC_KINDS - TYPE_SYNONYMS
+    narrow = (written & KIND_TYPE.keys()) - GENERIC_KINDS - TYPE_SYNONYMS  # kinds of part, not of interface ("bus")
     narrow -= {fold(word) for before, word in pairs if fold(before) in narrow}  # "a LoRa radio": one kind
     kinds = [Kind(word, KIND_TYPE[word]) for word in sorted(narrow)]
-    for before, word in pairs:  # "a humidity sensor", "a gas or air-quality sensor"
+    for before, word in pairs:  # "a humidity sensor", "a gas or air-quality sensor"; not "the GIGA Display Shield"
         head, kind = fold(word), fold(before)
-        if head in GENERIC_KINDS and kind in written and kind not in CLASS_WORDS | PRODUCT_WORDS | PLACEMENT:
-            kinds += [Kind(k, KIND_TYPE[head]) for k in _alternatives(words, before, written)]
-    qualifiers = {fold(before) for before, word in pairs
-                  if fold(word) in narrow and not before.islower() and fold(before) not in CLASS_WORDS | PRODUCT_WORDS}
+        if (head in GENERIC_KINDS and head in KIND_TYPE and before.islower() and kind in q.attributes
+                and kind not in CLASS_WORDS | PRODUCT_WORDS | PLACEMENT):
+            kinds += [Kind(k, KIND_TYPE[head]) for k in _alternatives(words, before, q.attributes)]
+    qualifiers = {fold(before) for i, (before, word) in enumerate(pairs)  # not the question's first word
+                  if i and fold(word) in narrow and not before.islower() and fold(before) not in CLASS_WORDS | PRODUCT_WORDS}
     unique = tuple(dict.fromkeys(kinds))
     return AskedKinds(unique, frozenset(qualifiers), kinds_any_of(question) and len(unique) > 1)
 
