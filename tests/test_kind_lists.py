@@ -86,6 +86,7 @@ def test_a_which_product_question_asks_the_kinds_of_part_it_names() -> None:
     assert asked_kinds("Which boards have an IMU and a camera?").any_of is False  # both, on one board
     assert asked_kinds("Which products have an RGB LED?").qualifiers == {"rgb"}
     assert words("Which boards have a LoRa radio?") == {"lora"}  # one kind of part, not two
+    assert words("Which boards have a time-of-flight distance sensor?") == {"time-of-flight"}
     humidity = asked_kinds("Which boards have a humidity sensor?").kinds
     assert [(k.word, k.type) for k in humidity] == [("humidity", "Sensor")]  # the word before a type's own word
     either = asked_kinds("Which products have a gas or air-quality sensor?")

@@ -187,7 +187,8 @@ def try_kind_list(q: QuestionTerms, fact_blocks: Mapping[int, str], parts_of_kin
 
     def item(product: str, parts: dict[str, list[tuple[str, int]]]) -> str:
         found = [pair for kind in kinds for pair in parts.get(kind, [])]
-        return f"{product} ({', '.join(part for part, _ in found)}) [{found[0][1]}]"
+        names = dict.fromkeys(part for part, _ in found)  # a part typed twice ("LPS22HB" sensor and component) once
+        return f"{product} ({', '.join(names)}) [{found[0][1]}]"
 
     items = "; ".join(item(product, parts) for product, parts in (narrowed or complete).items())
     asked = (" or " if any_of else " and ").join(kind_as_written(q.text, {kind}, CLASS_WORDS) for kind in kinds)

@@ -72,7 +72,6 @@ def asked_kinds(question: str) -> AskedKinds:
     words = TOKEN.findall(question)
     pairs = list(zip(words, words[1:], strict=False))
     narrow = (written & KIND_TYPE.keys()) - GENERIC_KINDS - TYPE_SYNONYMS  # kinds of part, not of interface ("bus")
-    narrow -= {fold(word) for before, word in pairs if fold(before) in narrow}  # "a LoRa radio": one kind
     kinds = [Kind(word, KIND_TYPE[word]) for word in sorted(narrow)]
     for before, word in pairs:  # "a humidity sensor", "a gas or air-quality sensor"; not "the GIGA Display Shield"
         head, kind = fold(word), fold(before)
@@ -81,7 +80,9 @@ def asked_kinds(question: str) -> AskedKinds:
             kinds += [Kind(k, KIND_TYPE[head]) for k in _alternatives(words, before, q.attributes)]
     qualifiers = {fold(before) for i, (before, word) in enumerate(pairs)  # not the question's first word
                   if i and fold(word) in narrow and not before.islower() and fold(before) not in CLASS_WORDS | PRODUCT_WORDS}
-    unique = tuple(dict.fromkeys(kinds))
+    # "a LoRa radio", "a time-of-flight distance sensor": one kind, named by its first word
+    second = {fold(word) for before, word in pairs if fold(before) in {k.word for k in kinds}}
+    unique = tuple(dict.fromkeys(k for k in kinds if k.word not in second))
     return AskedKinds(unique, frozenset(qualifiers), kinds_any_of(question) and len(unique) > 1)
 
 
