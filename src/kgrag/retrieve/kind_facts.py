@@ -38,6 +38,7 @@ KIND_TYPE = {fold(w): t for t, words in reversed(TYPE_RULES) for w in words}  # 
 PLACEMENT = frozenset({"onboard", "on-board", "built-in", "integrated", "embedded", "external", "internal", "main",
                        "additional", "dedicated", "extra", "optional", "own", "other", "separate", "single", "any"})
 NOT_PARTS = frozenset({INTERFACE_TYPE, VALUE_TYPE, FEATURE_TYPE})  # "has interface | HDMI" near "camera & HDMI"
+KIND_PREFIX = 7  # letters a kind word and its other forms share ("barometer", "barometric")
 KIND_SCORE = 10.0  # above any collected fact: these lines are what the question asks
 
 
@@ -103,16 +104,25 @@ def _same_part(word: str, key: str) -> bool:
     return bool(key) and (w.startswith(key) or (len(w) >= 5 and any(c.isdigit() for c in w) and key.startswith(w)))
 
 
+def _spelled(word: str, kind: str) -> bool:
+    """`word` (folded) writes `kind` or a word of its stem ("barometric" for "barometer"): the first KIND_PREFIX
+    letters, so "microphone" and "microcontroller" stay apart."""
+    return word == kind or (len(kind) >= KIND_PREFIX and word[:KIND_PREFIX] == kind[:KIND_PREFIX])
+
+
 def _written_near(adj: GraphAdjacency, r: int, words: Collection[str]) -> set[str]:
     """Those of `words` (folded) the relation's lines, or its part's name, write next to the part ("camera
     connector", "LED driver" name what the part connects or drives: `ROLE`)."""
     part = adj.names[int(adj.rel_dst[r])]
     key = squash(part)
-    found = {fold(w) for w in TOKEN.findall(part)} & set(words)  # "Rotary Encoder", "RGB LED" name their kind
+    found = {k for k in words for w in TOKEN.findall(part) if _spelled(fold(w), k)}  # "Rotary Encoder", "RGB LED"
     for raw in adj.rel_desc[r].splitlines():
         line = ROLE.sub(" ", raw)
-        near = {fold(w) for w in TOKEN.findall(line)} & set(words) - found
-        found |= {k for k in near if kind_next_to(line, {k}, lambda w: _same_part(w, key), CALLED_WINDOW)}
+        tokens = {fold(w) for w in TOKEN.findall(line)}
+        for k in set(words) - found:
+            spellings = {t for t in tokens if _spelled(t, k)}
+            if spellings and kind_next_to(line, spellings, lambda w: _same_part(w, key), CALLED_WINDOW):
+                found.add(k)
     return found
 
 
