@@ -21,7 +21,8 @@ from kgrag.ingest.clean import squash
 # A class word followed by one of these names what a part drives or connects ("RGB LED Driver", "camera connector"),
 # not what it is
 ROLE = re.compile(r"[\w-]+\s+(?:driver|controller|connector|interface|port|socket|header|jack|support)s?\b", re.I)
-CALLED_WINDOW = 5  # the same for a graph part the documents call so ("CAN transceiver based on the TJA1049T/3J")
+CALLED_WINDOW = 5  # words between a kind word and a graph part the documents call so ("CAN transceiver based on the
+# TJA1049T/3J"; extract.KIND_WINDOW is the stricter one for a quoted unit)
 _FACT_LINE = re.compile(r"^(?P<attr>[^|]+?) \| (?P<value>.+?)(?: \[(?P<n>\d+)\])?$")  # "in product | Nicla Voice [4]"
 _CONTAINS = re.compile(r"^(has\b|in \w+$|based on|powered by|integrates|embeds|uses|includes)")  # part-of relations
 # Words that say "contains" in a list question ("which boards use / have / integrate the X"): not attributes.
@@ -162,7 +163,7 @@ def list_qualifiers(q: QuestionTerms) -> tuple[set[str], set[str]]:
 def try_kind_list(q: QuestionTerms, fact_blocks: Mapping[int, str], parts_of_kind: Mapping[str, Collection[str]]
                   ) -> str | None:
     """"IMU – in product: Nano 33 IoT (LSM6DSOXTR) [3]; Nicla Vision (LSM6DSOX) [2]." for the products that have a
-    part of every asked kind, narrowed to those whose names carry the question's words before its product word
+    part of every asked kind (of any, when the question joins them by "or"), narrowed to those whose names carry the question's words before its product word
     ("Which Nano boards …") when any does; None when the fact table holds none."""
     if not parts_of_kind:
         return None
