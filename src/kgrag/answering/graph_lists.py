@@ -7,7 +7,7 @@ The fact table is retrieve/fact_table.py's: per subject a "Name (Type)" line, th
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 
 from kgrag.answering.asks import TOKEN
 from kgrag.answering.extract import kind_next_to
@@ -142,8 +142,14 @@ def _called(name: str, kinds: Collection[str], documents: Sequence[str]) -> bool
     key = squash(name)
     if len(TOKEN.findall(name)) != 1:
         return False
-    return any(kind_next_to(ROLE.sub(" ", text), kinds, lambda w: squash(w).startswith(key), CALLED_WINDOW)
+    return any(called_near(text, kinds, lambda w: squash(w).startswith(key))
                for text in documents if name_found(name, text.lower()))
+
+
+def called_near(text: str, kinds: Collection[str], is_name: Callable[[str], bool]) -> bool:
+    """A word of `kinds` stands within CALLED_WINDOW words of a name `is_name` accepts, in one item of `text`, and not
+    as what a part drives or connects (`ROLE`: "camera connector", "LED driver")."""
+    return kind_next_to(ROLE.sub(" ", text), kinds, is_name, CALLED_WINDOW)
 
 
 def list_qualifiers(q: QuestionTerms) -> tuple[set[str], set[str]]:
@@ -184,7 +190,7 @@ def try_kind_list(q: QuestionTerms, fact_blocks: Mapping[int, str], parts_of_kin
     if not complete:
         return None
     _, narrowing = list_qualifiers(q)
-    narrowed = {p: parts for p, parts in complete.items() if narrowing & {fold(w) for w in p.split()}}
+    narrowed = {p: parts for p, parts in complete.items() if narrowing & _name_words(p)}
 
     def item(product: str, parts: dict[str, list[tuple[str, int]]]) -> str:
         found = [pair for kind in kinds for pair in parts.get(kind, [])]

@@ -15,8 +15,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 
 from kgrag.answering.asks import ASK_WORDS, TOKEN, second_question
-from kgrag.answering.extract import kind_next_to
-from kgrag.answering.graph_lists import CALLED_WINDOW, ROLE, TYPE_SYNONYMS, kinds_any_of
+from kgrag.answering.graph_lists import TYPE_SYNONYMS, called_near, kinds_any_of
 from kgrag.answering.terms import CLASS_WORDS, PRODUCT_WORDS, analyse, asks_product
 from kgrag.answering.words import fold
 from kgrag.graph.adjacency import GraphAdjacency
@@ -111,17 +110,15 @@ def _spelled(word: str, kind: str) -> bool:
 
 
 def _written_near(adj: GraphAdjacency, r: int, words: Collection[str]) -> set[str]:
-    """Those of `words` (folded) the relation's lines, or its part's name, write next to the part ("camera
-    connector", "LED driver" name what the part connects or drives: `ROLE`)."""
+    """Those of `words` (folded) the relation's lines, or its part's name, write next to the part (`called_near`)."""
     part = adj.names[int(adj.rel_dst[r])]
     key = squash(part)
     found = {k for k in words for w in TOKEN.findall(part) if _spelled(fold(w), k)}  # "Rotary Encoder", "RGB LED"
-    for raw in adj.rel_desc[r].splitlines():
-        line = ROLE.sub(" ", raw)
+    for line in adj.rel_desc[r].splitlines():
         tokens = {fold(w) for w in TOKEN.findall(line)}
         for k in set(words) - found:
             spellings = {t for t in tokens if _spelled(t, k)}
-            if spellings and kind_next_to(line, spellings, lambda w: _same_part(w, key), CALLED_WINDOW):
+            if spellings and called_near(line, spellings, lambda w: _same_part(w, key)):
                 found.add(k)
     return found
 

@@ -121,6 +121,11 @@ def rank_chunks(index: Any, adj: GraphAdjacency, question: str, qvec: np.ndarray
     return named_passages_first(index, question, qvec, ranked, alpha, allowed), info
 
 
+def product_neighbours(adj: GraphAdjacency, node: int) -> set[int]:
+    """The products one edge from `node`: a family's members, the products that have a part or an interface."""
+    return {int(n) for n in adj.neighbours(node).tolist() if adj.types[int(n)] == PRODUCT_TYPE}
+
+
 BRIDGE_TOP = 5  # first-ranked chunks that vote for the product a which-board question points to
 
 
@@ -142,7 +147,7 @@ def bridge_product(index: Any, adj: GraphAdjacency, question: str, links: list[L
     candidates: set[int] | None = None  # the products that have each named part and belong to each named family
     for lk in links:
         if lk.type != PRODUCT_TYPE:
-            near = {int(n) for n in adj.neighbours(lk.node).tolist() if adj.types[int(n)] == PRODUCT_TYPE} - named
+            near = product_neighbours(adj, lk.node) - named
             candidates = near if candidates is None else candidates & near
     top = [c for c, _ in ranked[:BRIDGE_TOP]]
     owners = chunk_products(index, adj, top)
@@ -185,8 +190,8 @@ class FactsRetriever(Retriever):
         kinds = asked_kinds(question) if share > 0 and not products else None
         if kinds and kinds.kinds:  # "Which boards have an IMU?": the parts the documents call so, with their products
             families = [lk.node for lk in links if lk.type == FAMILY_TYPE]  # "Which Nano boards …": that family's
-            within = {int(n) for f in families for n in adj.neighbours(f).tolist() if adj.types[int(n)] == PRODUCT_TYPE}
-            found, info["parts_of_kind"] = kind_facts(adj, kinds, within if families else None)
+            within = set().union(*(product_neighbours(adj, f) for f in families)) if families else None
+            found, info["parts_of_kind"] = kind_facts(adj, kinds, within)
             facts = found + facts
         facts = fit_facts(adj, facts, int(budget * share))
         if facts:
