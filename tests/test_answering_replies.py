@@ -34,6 +34,20 @@ def test_a_price_under_a_currency_column_backs_a_price_and_nothing_else() -> Non
     assert unsupported_values("The kit costs $12 [1].", [label]) == ["12"]
 
 
+def test_a_bare_number_backs_a_unit_only_when_no_source_writes_it_with_another() -> None:
+    """A reply's "20 mA" over a processor "running at up to 20 MHz" and a bare "Max = 20" borrows the clock's number;
+    "180 µA" over "180 mA" is another scale. A number the sources only write bare (its unit in a header the table
+    reader did not find) still backs the reply's unit."""
+    board = "The main processor is an ATmega328P running at up to 20 MHz.\nVINMax, Max = 20\nPMax, Max = xx mA"
+    assert unsupported_values("The board draws at most 20 mA [1].", [board]) == ["20"]
+    assert unsupported_values("The processor runs at 20 MHz [1].", [board]) == []
+    sleep = "Current consumption, fully active: 180 mA. Deep sleep: 86 µA. Measured over 180 cycles of the loop."
+    assert unsupported_values("It draws 180 µA when fully active [1].", [sleep]) == ["180"]
+    assert unsupported_values("It draws 180 mA when fully active and 86 µA asleep [1].", [sleep]) == []
+    bare = "Output current | Min | Max\nPer channel | 4 | 25"
+    assert unsupported_values("Each channel delivers up to 25 mA [1].", [bare]) == []
+
+
 def test_a_dotted_version_is_backed_by_its_number_however_the_sources_name_it() -> None:
     """"version 3.1" where the changelog writes "Service Tool 3.1 or later"; a version no source writes ("version
     3.2") or a bare major ("version 3") is still made up."""

@@ -82,10 +82,12 @@ def without_indices(text: str) -> str:
 
 def unsupported_values(reply: str, sources: Iterable[str]) -> list[str]:
     """The stated quantities of `reply` that no source gives: the number is absent, or written only with units
-    of other quantities (the question counts as a source)."""
+    of other quantities (the question counts as a source). A number some source writes bare backs the reply's unit
+    only when no source writes it with a unit: "20 mA" over "20 MHz" and a bare "20" borrows the clock's number,
+    "180 µA" over "180 mA" is another scale."""
     uses = _number_uses_of(sources)
     return [value for value, dims in stated_values(reply)
-            if not (uses.get(value, set()) & (dims if MONEY in dims else dims | {BARE}))]
+            if not (uses.get(value, set()) & (dims if MONEY in dims or uses.get(value, set()) - {BARE} else dims | {BARE}))]
 
 
 _THOUSANDS = re.compile(r"(?<=\d)[,\u202f ](?=\d{3}(?!\d))")  # the separator of "8,000" and "8 000"
