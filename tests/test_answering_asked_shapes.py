@@ -87,6 +87,20 @@ def test_ram_is_searched_as_the_memory_datasheets_name() -> None:
     assert "2 GB of LPDDR4 memory" in ranked[0].unit.text
 
 
+def test_sram_is_searched_as_the_ram_a_module_list_writes() -> None:
+    """"How much SRAM does the QX-510 have?" is answered by a module's spec line "1 MB Flash + 256 kB RAM", which
+    writes no "SRAM": before, every other sentence of the product's page ranked above it."""
+    from kgrag.answering.aspects import label_terms
+    from kgrag.answering.select import focus_units
+
+    assert label_terms("How much SRAM does the QX-510 have?") == ["ram"]
+    text = ("The QX-510 is a small module with a Bluetooth radio and a 9-axis IMU.\n"
+            "Processor\n64 MHz Arm Cortex-M4F (with FPU)\n1 MB Flash + 256 kB RAM\n"
+            "The QX-510 can be powered through USB or its headers.")
+    ranked = focus_units("How much SRAM does the QX-510 have?", {1: text}, {1: "QX-510 Datasheet"}, 100).ranked
+    assert "256 kB RAM" in ranked[0].unit.text
+
+
 def test_what_a_part_costs_is_searched_as_its_price() -> None:
     """"How much does the QX-15 kit cost?" is answered by a parts list's "List price (GBP)" column, which writes no
     "cost"."""

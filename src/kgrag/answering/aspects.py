@@ -93,6 +93,7 @@ _LABELS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = tuple(
         (r"\b(?:width|height|depth)\s+of\s+(?:the|an?|its|this|each)\b", "dimensions"),
         (r"\bcosts?\b", "price"),  # "How much does the X cost?": "List price (GBP) | 389.00"
         (r"\bRAM\b", "sram memory"),  # "How much RAM …?": "2 GB of LPDDR4 memory", "SRAM | 32 KB"
+        (r"\bSRAM\b", "ram"),  # "How much SRAM …?": "1 MB Flash + 256 kB RAM"
         # "What is its clock speed?": datasheets give the processor's frequency ("a Cortex-M0+ running at up to 48 MHz")
         (r"\bclock\s+(?:speed|frequency|rate)\b|\bclocked\b", "processor mhz"),
         # "Can it be powered with 24V AC?", "power it from 5 V": a voltage to power it with asks its supply rating
