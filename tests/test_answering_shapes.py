@@ -1512,3 +1512,16 @@ def test_a_pin_number_or_a_chips_digits_are_no_value_of_the_asked_product() -> N
     assert values_of_other_products("The max current of the 3.3V pin is 16mA [2].", question, [own, other]) == ["16"]
     own_current = (own[0], own[1] + "\nDC current per I/O pin: 16 mA")
     assert values_of_other_products("It is 16mA [1].", question, [own_current, other]) == []
+
+
+def test_a_bus_name_in_a_support_table_is_no_part_that_answers_which_product() -> None:
+    """"Which Zephyr boards support Ethernet?" over a carrier's support table: the row "RS232/422/485: Yes; Yes"
+    names a bus the boards support, not a part; before, its "RS232" read as a part number made it the quoted answer.
+    A row naming a chip still states one."""
+    from kgrag.answering.extract import states_value
+
+    question = analyse("Which Zephyr boards support Ethernet?")
+    assert not states_value(question, Unit(1, 0, "RS232/422/485: Yes; Yes"))
+    assert not states_value(analyse("Which transceiver does the Zephyr carrier use?"), Unit(1, 0, "RS485: Yes"))
+    assert states_value(analyse("Which transceiver does the Zephyr carrier use?"),
+                        Unit(1, 0, "The RS-485 transceiver is an SP335EER1-L."))

@@ -57,6 +57,7 @@ from kgrag.answering.words import (
     words_found,
 )
 from kgrag.graph.datasheet.vocab import SKU
+from kgrag.graph.rules_patterns import INTERFACE
 
 MIN_ATTRIBUTES = 0.4  # share of the question's attribute words the unit must carry (a value in the asked unit
 # counts for the words that ask for it)
@@ -114,7 +115,8 @@ def states_value(q: QuestionTerms, unit: Unit) -> bool:
     asked = {stem(p.lower()) for p in q.parts}  # "gw500" asks about the "GW-500" a passage names: no new part
     skus = {m.lower() for m in SKU.findall(unit.display())}  # a product's order code ("SKU: ABX00102") is no part of it
     new_parts = [p for p in part_numbers(unit.text)
-                 if stem(p.lower()) not in asked and p.lower() not in skus and not REVISION.fullmatch(p)]  # "Rev2"
+                 if stem(p.lower()) not in asked and p.lower() not in skus and not REVISION.fullmatch(p)  # "Rev2"
+                 and not INTERFACE.fullmatch(p)]  # "RS232/422/485: Yes": a bus a product supports, no part of it
     if q.wants_name and q.attributes & CLASS_WORDS and not asks_product(q):  # "Which relay IC …": a board position
         new_parts = [p for p in new_parts if not BOARD_POSITION.fullmatch(p)]  # ("J11", "U3") names no part
     if new_parts and (not q.wants_name or names_the_kind(q, unit)):
