@@ -17,6 +17,7 @@ from kgrag.answering.differ import parts_overview, try_differences
 from kgrag.answering.extract import try_extract
 from kgrag.answering.extremes import try_extreme
 from kgrag.answering.families import family_overview
+from kgrag.answering.features import features_quote, first_quote
 from kgrag.answering.graph_lists import try_kind_list, try_list
 from kgrag.answering.grounding import reply_problems
 from kgrag.answering.labelled import try_labelled
@@ -205,7 +206,9 @@ def plan_answer(
         rated = try_suits(q, focus.ranked, titles)  # "can the A take 9 V?": its rating decides, quoted
         if rated is not None:
             return quoted("rating", rated, then_passages=False)
-    evidence = quote_answer(sides_first(q, focus.ranked, titles), titles=titles) if mode == "auto" else NO_ANSWER
+    features = features_quote(question, blocks, titles) if small else ""  # an overview of one product: its list
+    evidence = first_quote(features, quote_answer(sides_first(q, focus.ranked, titles), titles=titles, said=features)
+                           ) if mode == "auto" else NO_ANSWER
     own = [s for s in focus.ranked if s.own]
     own_texts = [s.unit.scoped() for s in own]
     # a question asking which product ("Which add-on board for the A … what display does it carry?") asks about
@@ -272,7 +275,8 @@ def plan_answer(
     if passages and asks_overview(question):
         passages = max(passages, OVERVIEW_PASSAGES)  # a summary needs more of the documents' rows than one fact does
     return Plan(focused if focus_tokens > 0 else blocks, "generate", max_tokens=max_tokens, evidence=evidence, sources=blocks,
-                follow_up=(lambda reply: key_quotes(q, focus, titles, passages, reply)) if small and passages else None, note=note)
+                follow_up=(lambda reply: first_quote(features, key_quotes(q, focus, titles, passages, f"{reply} {features}")))
+                if small and passages else None, note=note)
 
 
 def evidence_plan(blocks: list[Block], context: Context, evidence: str, lead: str = "") -> Plan:

@@ -1,0 +1,81 @@
+"""A product's own features list, quoted for an overview question ("What are the key specs of the A?", "What
+connectors and features does the A provide?"): a datasheet opens with a "Features" section that names what the
+product offers a few words a line, which passages picked one sentence at a time leave scattered or out."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+
+from kgrag.answering.asks import asks_overview
+from kgrag.answering.blocks import Block
+from kgrag.answering.names import documented_names, title_names
+from kgrag.answering.refusal import is_refusal
+from kgrag.answering.terms import analyse
+from kgrag.answering.words import content_terms, stem
+
+# "Features", "2 Features", "2.2 Key Features" alone on their line (a record's "[Product: …]" prefix line before it)
+FEATURES_HEADING = re.compile(r"^[ \t]*(?:\d+(?:\.\d+)*\.?[ \t]+)?(?:key[ \t]+|main[ \t]+|product[ \t]+)?features[ \t]*:?[ \t]*$",
+                              re.IGNORECASE | re.MULTILINE)
+NEXT_SECTION = re.compile(r"^\d+(?:\.\d+)*\.?\s+[A-Z]")  # "2.1 Contents", "3 Related Products": the list has ended
+# a question asking what a product offers as a whole: its features, specs, capabilities, what is on it
+ASKS_FEATURES = re.compile(r"\b(?:what|which|list|give|show|tell)\b[^?.]*\b(?:features|specs|specifications|capabilities)\b"
+                           r"|\bwhat(?:'s|\s+is)\s+on\b", re.IGNORECASE)
+# words of a request for the whole list, not an aspect of it ("Give me an overview of the key specs of the A")
+_WHOLE = frozenset(stem(w) for w in ("feature", "features", "spec", "specs", "specification", "specifications", "key",
+                                     "main", "capability", "capabilities", "overview", "summary", "summarize",
+                                     "summarise", "give", "provide", "offer", "list", "board", "product", "please"))
+MAX_FEATURE_WORDS = 90  # the list's first lines: a whole page of features would bury the answer
+
+
+def features_lines(text: str) -> list[str]:
+    """The lines of the features section `text` holds, up to the next numbered section and MAX_FEATURE_WORDS words;
+    empty when it has none."""
+    heading = FEATURES_HEADING.search(text)
+    if heading is None:
+        return []
+    lines: list[str] = []
+    count = 0
+    for raw in text[heading.end():].split("\n"):
+        line = " ".join(raw.split())
+        if not line:
+            continue
+        if NEXT_SECTION.match(line) or FEATURES_HEADING.fullmatch(line):
+            break
+        words = line.split()
+        if count + len(words) > MAX_FEATURE_WORDS:
+            if not lines:  # one long paragraph: its first words
+                lines.append(" ".join(words[:MAX_FEATURE_WORDS]) + " …")
+            break
+        lines.append(line.rstrip(".;"))
+        count += len(words)
+    return lines
+
+
+def features_quote(question: str, blocks: Sequence[Block], titles: Mapping[int, str]) -> str:
+    """The asked product's features list as a quote ("A: features: Power ON button; Boot mode DIP switch; … [n].")
+    for a question asking the features, specs or an overview of one product with documents here; empty otherwise,
+    or when an overview asks an aspect ("Summarize its RTC battery backup") the list does not name."""
+    whole = ASKS_FEATURES.search(question) is not None  # "List its main features": the list, whatever else it says
+    if not (whole or asks_overview(question)):
+        return ""
+    products = documented_names(analyse(question).phrases, titles.values())
+    if len(products) != 1:
+        return ""
+    named = {stem(w.lower()) for w in products[0]}
+    aspect = {stem(w) for w in content_terms(question)} - _WHOLE - named
+    for block in blocks:
+        if not title_names(products[0], block.title):
+            continue
+        lines = features_lines(block.text)
+        listed = {stem(w) for w in content_terms(" ".join(lines))}
+        if lines and (whole or not aspect or aspect & listed):
+            return f"{block.title}: features: {'; '.join(lines)} [{block.n}]."
+    return ""
+
+
+def first_quote(first: str, quotes: str) -> str:
+    """`quotes` led by the quote `first` (a features list), either alone when the other is empty or a refusal."""
+    if not first:
+        return quotes
+    return first if is_refusal(quotes) else f"{first} {quotes}"

@@ -1,0 +1,69 @@
+"""An overview of one product quotes its datasheet's features list after the answer: "What connectors and features
+does the Zephyr Breakout provide?" was answered from three scattered sentences while the "Features" section listing
+the USB-A port, the RJ45 jack and the microSD slot stayed out."""
+
+from __future__ import annotations
+
+from kgrag.answer import generate_answer
+from kgrag.answering.blocks import build_blocks
+from kgrag.answering.features import MAX_FEATURE_WORDS, features_lines, features_quote
+from kgrag.models.fake import FakeLLM
+from kgrag.types import Context, ContextItem
+
+BREAKOUT = ("2 Features\nPower ON button\nBoot mode DIP switch\nConnectors\nUSB-A host port\n"
+            "RJ45 Ethernet up to 1 Gb/s\nmicroSD card slot\nPower\nCR2032 RTC battery backup\n"
+            "2.1 Contents\nSKU | Name | Quantity\nZX00031 | Zephyr Breakout | 1")
+INTRO = ("The Zephyr Breakout board exposes the high-density connectors of the Zephyr boards on both sides, so "
+         "developers can measure and control every signal while they prototype.")
+SENSOR = ("Features\nUses the TF-40 time-of-flight sensor for distance measurements (0-1200 mm).\n"
+          "I2C interface at 3.3 V.")
+
+
+def _context(question: str, *texts_titles: tuple[str, str]) -> Context:
+    items = [ContextItem(chunk_id=f"c{i}", text=text, score=1.0 - i / 10, kind="chunk", source={"title": title})
+             for i, (text, title) in enumerate(texts_titles)]
+    return Context(question=question, strategy="test", items=items, tokens=200, budget=2000)
+
+
+def _quote(question: str, *texts_titles: tuple[str, str]) -> str:
+    blocks = build_blocks(_context(question, *texts_titles))
+    return features_quote(question, blocks, {b.n: b.title for b in blocks})
+
+
+def test_the_features_section_is_read_up_to_the_next_numbered_section() -> None:
+    lines = features_lines(f"Zephyr Breakout datasheet\n{BREAKOUT}")
+    assert lines[0] == "Power ON button" and "microSD card slot" in lines and lines[-1] == "CR2032 RTC battery backup"
+    assert not any("Contents" in line or "ZX00031" in line for line in lines)  # the next section is another list
+    assert features_lines(INTRO) == []
+    long = features_lines("Key Features\n" + "The kit offers sensors, nodes and a board to start with. " * 30)
+    assert len(long) == 1 and len(long[0].split()) == MAX_FEATURE_WORDS + 1  # a prose paragraph: its first words
+
+
+def test_an_overview_or_features_question_about_one_product_gets_its_features_list() -> None:
+    quote = _quote("What connectors and features does the Zephyr Breakout provide?",
+                   (INTRO, "Zephyr Breakout"), (BREAKOUT, "Zephyr Breakout"))
+    assert quote.startswith("Zephyr Breakout: features: Power ON button; Boot mode DIP switch;") and quote.endswith("[2].")
+    # a user's situation around the request does not hide the list it asks for
+    assert _quote("Building a teaching bench with the Zephyr Distance. List its main features.",
+                  (SENSOR, "Zephyr Distance")).startswith("Zephyr Distance: features: Uses the TF-40")
+    assert _quote("What are the key specs of the Zephyr Distance?", (SENSOR, "Zephyr Distance"))
+
+
+def test_no_features_list_for_one_fact_another_aspect_or_two_products() -> None:
+    assert _quote("What is the Ethernet speed of the Zephyr Breakout?", (BREAKOUT, "Zephyr Breakout")) == ""
+    # an overview of an aspect the list does not name: its lines would not answer it
+    assert _quote("Summarize how the Zephyr Breakout handles CAN bus termination.", (BREAKOUT, "Zephyr Breakout")) == ""
+    assert _quote("Summarize the Zephyr Breakout's RTC battery backup.", (BREAKOUT, "Zephyr Breakout"))  # named
+    assert _quote("Compare the features of the Zephyr Breakout and the Zephyr Distance.",
+                  (BREAKOUT, "Zephyr Breakout"), (SENSOR, "Zephyr Distance")) == ""
+    assert _quote("What features does the Zephyr Breakout provide?", (BREAKOUT, "Zephyr Carrier")) == ""  # not its own
+
+
+def test_a_small_models_overview_is_followed_by_the_features_list_first() -> None:
+    question = "What connectors and features does the Zephyr Breakout provide?"
+    context = _context(question, (INTRO, "Zephyr Breakout"), (BREAKOUT, "Zephyr Breakout"))
+    reply = "The Zephyr Breakout exposes the high-density connectors of the Zephyr boards [1]."
+    answer = generate_answer(FakeLLM(replies=[reply]), question, context, mode="auto", focus_tokens=200, passages=2)
+    head, _, tail = answer.text.partition("\n\nFrom the documents: ")
+    assert head == reply
+    assert tail.startswith("Zephyr Breakout: features: Power ON button;") and "RJ45 Ethernet up to 1 Gb/s" in tail
