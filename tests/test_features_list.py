@@ -35,6 +35,10 @@ def test_the_features_section_is_read_up_to_the_next_numbered_section() -> None:
     assert lines[0] == "Power ON button" and "microSD card slot" in lines and lines[-1] == "CR2032 RTC battery backup"
     assert not any("Contents" in line or "ZX00031" in line for line in lines)  # the next section is another list
     assert features_lines(INTRO) == []
+    module = features_lines("Features\nZX-112 Bluetooth module\n64 MHz Arm Cortex-M4F microcontroller\n512 KB Flash\n"
+                            "4 Digital inputs at 24 V\n3 Board Operation\nThe board boots from flash.")
+    assert module == ["ZX-112 Bluetooth module", "64 MHz Arm Cortex-M4F microcontroller", "512 KB Flash",
+                      "4 Digital inputs at 24 V"]  # a value line is no numbered section
     long = features_lines("Key Features\n" + "The kit offers sensors, nodes and a board to start with. " * 30)
     assert len(long) == 1 and len(long[0].split()) == MAX_FEATURE_WORDS + 1  # a prose paragraph: its first words
 

@@ -17,7 +17,8 @@ from kgrag.answering.words import content_terms, stem
 # "Features", "2 Features", "2.2 Key Features" alone on their line (a record's "[Product: …]" prefix line before it)
 FEATURES_HEADING = re.compile(r"^[ \t]*(?:\d+(?:\.\d+)*\.?[ \t]+)?(?:key[ \t]+|main[ \t]+|product[ \t]+)?features[ \t]*:?[ \t]*$",
                               re.IGNORECASE | re.MULTILINE)
-NEXT_SECTION = re.compile(r"^\d+(?:\.\d+)*\.?\s+[A-Z]")  # "2.1 Contents", "3 Related Products": the list has ended
+# "2.1 Contents", "3 Related Products": the list has ended (not "64 MHz Arm Cortex-M4F", "4 Digital inputs at 24 V")
+NEXT_SECTION = re.compile(r"^\d{1,2}(?:\.\d{1,2})*\.?\s+[A-Z][a-z]+(?:\s+[A-Za-z&/-]+){0,4}$")
 # a question asking what a product offers as a whole: its features, specs, capabilities, what is on it
 ASKS_FEATURES = re.compile(r"\b(?:what|which|list|give|show|tell)\b[^?.]*\b(?:features|specs|specifications|capabilities)\b"
                            r"|\bwhat(?:'s|\s+is)\s+on\b", re.IGNORECASE)
@@ -52,25 +53,28 @@ def features_lines(text: str) -> list[str]:
     return lines
 
 
+def features_wanted(question: str, product: Sequence[str], lines: Sequence[str]) -> bool:
+    """The question asks the features list `lines` of the named `product` gives: its features or specs whatever else it
+    says ("List its main features"), or an overview of it or of an aspect the list names (not "Summarize its RTC
+    battery backup" over a list without one)."""
+    whole = ASKS_FEATURES.search(question) is not None
+    if not lines or not (whole or asks_overview(question)):
+        return False
+    aspect = {stem(w) for w in content_terms(question)} - _WHOLE - {stem(w.lower()) for w in product}
+    return whole or not aspect or bool(aspect & {stem(w) for w in content_terms(" ".join(lines))})
+
+
 def features_quote(question: str, blocks: Sequence[Block], titles: Mapping[int, str]) -> str:
     """The asked product's features list as a quote ("A: features: Power ON button; Boot mode DIP switch; … [n].")
-    for a question asking the features, specs or an overview of one product with documents here; empty otherwise,
-    or when an overview asks an aspect ("Summarize its RTC battery backup") the list does not name."""
-    whole = ASKS_FEATURES.search(question) is not None  # "List its main features": the list, whatever else it says
-    if not (whole or asks_overview(question)):
-        return ""
+    for a question that wants it (`features_wanted`) about one product with documents here; empty otherwise."""
     products = documented_names(analyse(question).phrases, titles.values())
     if len(products) != 1:
         return ""
-    named = {stem(w.lower()) for w in products[0]}
-    aspect = {stem(w) for w in content_terms(question)} - _WHOLE - named
     for block in blocks:
-        if not title_names(products[0], block.title):
-            continue
-        lines = features_lines(block.text)
-        listed = {stem(w) for w in content_terms(" ".join(lines))}
-        if lines and (whole or not aspect or aspect & listed):
-            return f"{block.title}: features: {'; '.join(lines)} [{block.n}]."
+        if title_names(products[0], block.title):
+            lines = features_lines(block.text)
+            if features_wanted(question, products[0], lines):
+                return f"{block.title}: features: {'; '.join(lines)} [{block.n}]."
     return ""
 
 
