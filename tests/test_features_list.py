@@ -51,10 +51,14 @@ def test_an_overview_or_features_question_about_one_product_gets_its_features_li
     assert _quote("Building a teaching bench with the Zephyr Distance. List its main features.",
                   (SENSOR, "Zephyr Distance")).startswith("Zephyr Distance: features: Uses the TF-40")
     assert _quote("What are the key specs of the Zephyr Distance?", (SENSOR, "Zephyr Distance"))
+    assert _quote("Summarise the key specs of the Zephyr Distance for a robotics lab.", (SENSOR, "Zephyr Distance"))
+    assert _quote("What hardware is on the Zephyr Distance?", (SENSOR, "Zephyr Distance"))
 
 
 def test_no_features_list_for_one_fact_another_aspect_or_two_products() -> None:
     assert _quote("What is the Ethernet speed of the Zephyr Breakout?", (BREAKOUT, "Zephyr Breakout")) == ""
+    assert _quote("What Ethernet speed does the Zephyr Breakout reach according to the specifications?",
+                  (BREAKOUT, "Zephyr Breakout")) == ""
     # an overview of an aspect the list does not name: its lines would not answer it
     assert _quote("Summarize how the Zephyr Breakout handles CAN bus termination.", (BREAKOUT, "Zephyr Breakout")) == ""
     assert _quote("Summarize the Zephyr Breakout's RTC battery backup.", (BREAKOUT, "Zephyr Breakout"))  # named

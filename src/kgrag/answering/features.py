@@ -19,9 +19,11 @@ FEATURES_HEADING = re.compile(r"^[ \t]*(?:\d+(?:\.\d+)*\.?[ \t]+)?(?:key[ \t]+|m
                               re.IGNORECASE | re.MULTILINE)
 # "2.1 Contents", "3 Related Products": the list has ended (not "64 MHz Arm Cortex-M4F", "4 Digital inputs at 24 V")
 NEXT_SECTION = re.compile(r"^\d{1,2}(?:\.\d{1,2})*\.?\s+[A-Z][a-z]+(?:\s+[A-Za-z&/-]+){0,4}$")
-# a question asking what a product offers as a whole: its features, specs, capabilities, what is on it
-ASKS_FEATURES = re.compile(r"\b(?:what|which|list|give|show|tell)\b[^?.]*\b(?:features|specs|specifications|capabilities)\b"
-                           r"|\bwhat(?:'s|\s+is)\s+on\b", re.IGNORECASE)
+# a question asking what a product offers as a whole: its features or specs ("Summarise the key specs of the A for a
+# robotics lab"), what is on it ("What hardware is on the shield?"); not a value "according to the specifications"
+ASKS_FEATURES = re.compile(r"(?<!according to the )(?<!according to its )(?<!in the )(?<!in its )"
+                           r"\b(?:features|specs|specifications)\b"
+                           r"|\bwhat(?:'s|\s+(?:\w+\s+){0,2}(?:is|are))\s+on(?:board)?\b", re.IGNORECASE)
 # words of a request for the whole list, not an aspect of it ("Give me an overview of the key specs of the A")
 _WHOLE = frozenset(stem(w) for w in ("feature", "features", "spec", "specs", "specification", "specifications", "key",
                                      "main", "capability", "capabilities", "overview", "summary", "summarize",
