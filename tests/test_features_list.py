@@ -75,3 +75,15 @@ def test_a_small_models_overview_is_followed_by_the_features_list_first() -> Non
     head, _, tail = answer.text.partition("\n\nFrom the documents: ")
     assert head == reply
     assert tail.startswith("Zephyr Breakout: features: Power ON button;") and "RJ45 Ethernet up to 1 Gb/s" in tail
+
+
+def test_a_quoted_overview_is_followed_by_the_features_list_first() -> None:
+    """"Give me a rundown of the Zephyr Distance specs: range and supply voltage" is answered by a quote for each asked
+    word; the product's features list comes first after them, before the other passages."""
+    question = "Give me a rundown of the Zephyr Distance specs: range and supply voltage."
+    spec = "Technical Specifications\nRange | 0-1200 mm\nSupply voltage | 2.6 V to 3.5 V"
+    context = _context(question, (spec, "Zephyr Distance"), (SENSOR, "Zephyr Distance"))
+    answer = generate_answer(FakeLLM(replies=["unused"]), question, context, mode="auto", focus_tokens=200, passages=2)
+    assert context.info["answer_path"] == "extractive"
+    head, _, tail = answer.text.partition("\n\nFrom the documents: ")
+    assert "2.6 V to 3.5 V" in head and tail.startswith("Zephyr Distance: features: Uses the TF-40")
