@@ -69,6 +69,8 @@ def features_wanted(question: str, product: Sequence[str], lines: Sequence[str])
 def features_quote(question: str, blocks: Sequence[Block], titles: Mapping[int, str]) -> str:
     """The asked product's features list as a quote ("A: features: Power ON button; Boot mode DIP switch; … [n].")
     for a question that wants it (`features_wanted`) about one product with documents here; empty otherwise."""
+    if ASKS_FEATURES.search(question) is None and not asks_overview(question):  # most questions: read no further
+        return ""
     products = documented_names(analyse(question).phrases, titles.values())
     if len(products) != 1:
         return ""
