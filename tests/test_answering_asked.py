@@ -98,3 +98,29 @@ def test_a_price_in_a_list_price_column_answers_what_a_part_costs() -> None:
     context = Context(question=question, strategy="test", items=[item], tokens=300, budget=2000)
     text = generate_answer(FakeLLM(replies=[]), question, context, mode="auto", focus_tokens=300).text
     assert "Part number: QXS-440-IR;" in text.split("[1]")[0] and "List price (GBP): 389.00" in text.split("[1]")[0]
+
+
+def test_the_documents_named_as_the_place_of_a_fact_are_not_asked() -> None:
+    """"What does XiP refer to in the ZX-5 documentation?" asks the term: "documentation" picked a pointer to the
+    documentation section and a legal notice about "this document" as quotes. A document asked for stays asked."""
+    assert analyse("What does the term 'XiP' refer to in the ZX-5 documentation?").attributes == {"term", "refer"}
+    assert "supply" in analyse("What supply range does the adapter's datasheet give?").attributes
+    assert "datasheet" not in analyse("What supply range does the adapter's datasheet give?").attributes
+    assert "datasheet" in analyse("Where can I find the ZX-5 datasheet?").attributes
+    assert "manual" in analyse("Is there a user manual for the ZX-5?").attributes
+
+
+def test_a_legal_notice_is_not_the_closest_passage_to_a_question_about_the_product() -> None:
+    """A datasheet's disclaimer shares words with many questions ("document", "risks", "use"); it answers only a
+    question about warranty or liability."""
+    from kgrag.answering.select import focus_units
+
+    text = ("ZEPHYR ASSUMES NO RESPONSIBILITY FOR INACCURACIES OR OMISSIONS AND SPECIFICALLY DISCLAIMS ANY LIABILITIES, "
+            "LOSSES, OR RISKS INCURRED AS A CONSEQUENCE OF THE USE OF THE ZX-5 STORAGE. "
+            "The ZX-5 storage flash holds the execute-in-place code of the sensor core.")
+    titles = {1: "ZX-5 Datasheet"}
+    best = focus_units("What risks come with the use of the ZX-5 storage?", {1: text}, titles, 300, None, titles)
+    assert "execute-in-place" in best.ranked[0].unit.text
+    legal = focus_units("What liabilities does Zephyr disclaim for the ZX-5 storage?", {1: text}, titles, 300, None,
+                        titles)
+    assert "DISCLAIMS" in legal.ranked[0].unit.text

@@ -176,5 +176,22 @@ def as_which(question: str) -> str:
     return f"Which {rest}" if first and first[0].lower() in _KIND_WORDS else question
 
 
+# Words naming the documents themselves ("in the A documentation", "what does the datasheet give for …", "the manual
+# says"): where a fact is written, not what is asked; matched they pick out notices about the document ("this document
+# is provided as is") and pointers to it ("see the Documentation section") over the asked fact (folded words)
+DOCUMENT_WORDS = frozenset({"datasheet", "documentation", "document", "doc", "manual"})
+# … unless the document is what is asked for: "Where can I find the datasheet?", "Is there a manual for the A?"
+ASKS_DOCUMENT = re.compile(r"\b(?:where|find|download|link|get|there|which|what)\b(?:\W+\w+){0,6}?\W+(?:datasheets?|"
+                           r"documentation|documents?|docs|manuals?)\b(?!\W+(?:says?|gives?|lists?|calls?|mentions?|"
+                           r"quotes?|writes?|recommends?|states?|specifies|claims?))", re.IGNORECASE)
+
+
+
+def without_document_words(question: str, attributes: set[str]) -> set[str]:
+    """The asked words without those naming the documents, unless the document is what is asked or nothing else is."""
+    rest = attributes - DOCUMENT_WORDS
+    return rest if rest and not ASKS_DOCUMENT.search(question) else attributes
+
+
 # The verb of "Does the A support / offer / provide X?": what a yes/no question asks is X, not the verb
 HAS_VERBS = frozenset({"support", "supports", "offer", "offers", "provide", "provides"})

@@ -186,6 +186,13 @@ COMPLIANCE = re.compile(r"\b(?:complies with|found to comply|has been approved b
                         r"conformity|FCC (?:Rules|ID)|Innovation, Science and Economic Development|license-exempt|"
                         r"harmful interference|RF exposure|between the radiator and your body|SVHCs?|Substances? of "
                         r"Very High Concern)\b", re.IGNORECASE)
+# Legal notices ("ARDUINO … SPECIFICALLY DISCLAIMS ANY LIABILITIES", "SUBJECT TO CHANGE WITHOUT NOTICE", "WARRANTIES OF
+# MERCHANTABILITY"): they answer questions about warranty or liability only; matched on a few common words they
+# would otherwise be quoted for any question naming the document or a risk.
+LEGAL_NOTICE = re.compile(r"\b(?:disclaims?|disclaimers?|liabilit(?:y|ies)|without notice|merchantability|fitness for a "
+                          r"particular purpose|assumes no responsibility|(?:express|implied) or (?:express|implied))\b",
+                          re.IGNORECASE)
+_ASKS_LEGAL = re.compile(r"\b(?:warrant\w*|liab\w*|disclaim\w*|legal\w*|responsib\w*)\b", re.IGNORECASE)
 _ASKS_COMPLIANCE = re.compile(r"\b(?:FCC|CE|IC|ISED|RED|UKCA|RoHS|REACH|certif\w*|complian\w*|conform\w*|regulat\w*|"
                               r"approv\w*|declar\w*|exposure|interference)\b", re.IGNORECASE)
 
@@ -224,6 +231,7 @@ def score_units(
     siblings = sibling_codes(q.parts, (titles or {}).values())  # "KX-220L" has documents beside the asked "KX-220"
     foreign_question = foreign_share(question) > FOREIGN
     asks_compliance = bool(_ASKS_COMPLIANCE.search(question))
+    asks_legal = bool(_ASKS_LEGAL.search(question))
     # the asked words some unit carries: a word no passage has ("fitted", "classic") cannot tell units apart; when
     # most asked words are missing the question is about something else, and the few left would decide alone
     attested = words_found(q.attributes, {w for terms in unit_terms for w in terms} | asking_words(dims))
@@ -270,6 +278,8 @@ def score_units(
             s.score *= 0.3  # another language than the question's: the reader (and a small model) cannot use it
         if COMPLIANCE.search(s.unit.text) and not asks_compliance:
             s.score *= 0.5  # a certification notice answers certification questions only
+        if LEGAL_NOTICE.search(s.unit.text) and not asks_legal:
+            s.score *= 0.5  # so does a legal notice questions of warranty and liability
         if s.elsewhere:
             s.score *= OTHER_DOCUMENT  # a question about one product reads its own documents first
     return sorted(scored, key=lambda s: -s.score)

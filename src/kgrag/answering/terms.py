@@ -306,7 +306,7 @@ def analyse(question: str) -> QuestionTerms:
     yes_no = (asks.yes_no_wording(question)  # not "Can you list …?", which asks for the facts
               and not asks.second_question(question, words=asks.ASK_WORDS - _NOT_ASKED_AFTER_COMMA)
               and not asks.second_question(question, conjunctions=frozenset({"and", "or"}), words=_CONDITIONS))
-    attributes = attributes - asks.HAS_VERBS if yes_no else attributes  # "Does the A support Thread?" asks Thread
+    attributes = asks.without_document_words(question, attributes - asks.HAS_VERBS if yes_no else attributes)
     return QuestionTerms(
         text=written,
         terms=terms,
