@@ -665,6 +665,16 @@ def test_a_fact_subject_without_the_vendor_word_names_the_asked_product() -> Non
     assert not title_names(["Zephyr", "Mid"], "Arduino Zephyr Mid Carrier Proto Shield")  # another product's words
 
 
+def test_a_title_naming_a_product_by_its_name_and_model_codes_names_it() -> None:
+    """"Zephyr Analog Expansion A0602" is the "Zephyr Analog Expansion" a question asks about by its order code: its
+    passages came after another product's on the asked topic. A chip or a generation after a name is another product."""
+    from kgrag.answering.names import title_names
+
+    assert title_names(["Zephyr", "Analog", "Expansion"], "Zephyr Analog Expansion A0602")
+    assert title_names(["Zephyr", "Digital", "Expansion"], "Zephyr Digital Expansion D1608E - D1608S")
+    assert not title_names(["Zephyr"], "Zephyr ESP32") and not title_names(["Zephyr"], "Zephyr C33")
+
+
 def test_a_value_question_naming_nothing_is_not_quoted() -> None:
     units = [Unit(block=1, pos=0, text="Encoder range | 360° (continuous rotation)", kind="row")]
     ranked = [Scored(units[0], score=1.0, attributes=1.0, names=0.0)]

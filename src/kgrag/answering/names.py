@@ -72,6 +72,9 @@ def code_stem_found(code: str, text_lower: str) -> bool:
 
 
 _KIND_WORD = r"(?:board|shield|carrier|kit|module|adapter)"  # what a title may add after a product's name
+# … and a model code or two ("Opta Analog Expansion A0602", "… D1608E - D1608S"): a letter or three and four digits or
+# more, so a chip ("Nano ESP32") or a generation ("Portenta C33", "UNO R4") stays a name of its own
+_MODEL_CODES = r"(?:\s+[a-z]{1,3}\d{4,}[a-z]?(?:\s*[-/]\s*[a-z]{1,3}\d{4,}[a-z]?)*)?"
 
 
 def title_names(phrase: list[str], title: str) -> bool:
@@ -79,7 +82,7 @@ def title_names(phrase: list[str], title: str) -> bool:
     does not name "Nano 33 BLE", another product), or is the name's last words ("Stella" for "Arduino Stella")."""
     pattern = r"[\s®™]+".join(re.escape(w.lower()) for w in phrase)
     low = title.lower().rstrip(" ®™")  # "Arduino Portenta Breakout Board" names "Portenta Breakout" too
-    if bool(phrase) and re.search(rf"(?<![a-z0-9]){pattern}(?:\s+{_KIND_WORD})?$", low) is not None:
+    if bool(phrase) and re.search(rf"(?<![a-z0-9]){pattern}(?:\s+{_KIND_WORD})?{_MODEL_CODES}$", low) is not None:
         return True
     words = low.split()  # a fact's subject "Stella" for the question's "Arduino Stella": the name without its vendor
     return bool(words) and [w.lower() for w in phrase[-len(words):]] == words and len(phrase) > len(words)
