@@ -111,3 +111,13 @@ def test_a_kept_reply_is_followed_by_what_it_left_unsaid_around_its_own_words() 
     assert head == reply and answer.grounded
     assert "Firmware images are now signed with a new signature format" in tail
     assert "USB service cable" in tail  # the one passage asked for still follows
+
+
+def test_a_singular_time_unit_states_a_value() -> None:
+    """"runs for 1 hour per charge" states a runtime as "8 hours" does: a small model made it up over sources giving
+    only the battery's type and voltage, and the singular was read as no value at all. One unit, either number."""
+    battery = "The robot is powered by a single 18650 Li-Ion battery (3.7 V)."
+    assert unsupported_values("The robot runs for 1 hour per charge [1].", [battery]) == ["1"]
+    assert unsupported_values("It runs for 1 hour [1].", ["Runtime: 1 h per charge."]) == []
+    assert unsupported_values("The warranty is 1 year [1].", ["Warranty: 2 years."]) == ["1"]
+    assert unsupported_values("It is rated 2 volt [1].", ["Input: 2 V"]) == []

@@ -112,7 +112,8 @@ _UNIT_NAMES = {"meter": "m", "metre": "m", "millimeter": "mm", "millimetre": "mm
                "centimetre": "cm", "kilometer": "km", "kilometre": "km", "volt": "V", "ampere": "A", "milliamp": "mA",
                "watt": "W", "second": "s", "millisecond": "ms", "minute": "min", "hour": "h", "gram": "g",
                "kilogram": "kg", "hertz": "Hz", "byte": "B", "milliampere": "mA", "microamp": "µA", "microampere": "µA",
-               "millivolt": "mV", "milliwatt": "mW", "microsecond": "µs", "kilohertz": "kHz", "megahertz": "MHz"}
+               "millivolt": "mV", "milliwatt": "mW", "microsecond": "µs", "kilohertz": "kHz", "megahertz": "MHz",
+               "day": "days", "week": "weeks", "month": "months", "year": "years"}  # one unit, singular or plural
 _UNIT_SYMBOLS = {"KB": "kB", "ºC": "°C", "C": "°C", "sec": "s", "amp": "A", "ohm": "Ω", "inch": "in", "inches": "in"}
 
 
@@ -122,7 +123,7 @@ def _unit_keys(unit: str) -> set[str]:
     unit = unit.strip()
     symbol = re.sub(r"(?<=V)(?:AC|DC)$", "", unit.replace("μ", "µ"), flags=re.IGNORECASE)
     word = symbol.lower()
-    if len(word) > 4 and word.rstrip("s") in _UNIT_NAMES:  # a spelled-out name: "meters", "Volts", "hertz"
+    if len(word) > 2 and word.rstrip("s") in _UNIT_NAMES:  # a spelled-out name: "meters", "Volts", "hour", "day"
         symbol = _UNIT_NAMES[word.rstrip("s")]
     symbol = _UNIT_SYMBOLS.get(symbol, symbol)
     return {f"{d}@{symbol}" for d in dimension_of_unit(unit)}

@@ -33,7 +33,8 @@ DIMENSIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "time": (("time", "duration", "delay", "latency", "period", "timeout", "lifetime", "startup", "response", "long",
               "often", "interval"),
              ("s", "ms", "µs", "us", "ns", "min", "h", "sec", "seconds", "milliseconds", "microseconds", "minutes", "hours",
-              "days", "weeks", "months", "years")),
+              "days", "weeks", "months", "years", "second", "millisecond", "microsecond", "minute", "hour", "day", "week",
+              "month", "year")),  # "1 hour per charge" states a time as "8 hours" does
     "mass": (("weight", "mass", "weigh", "heavy"), ("g", "kg", "mg", "gram", "grams", "kilogram", "kilograms")),
     "angle": (("angle", "rotation", "tilt"), ("°", "deg", "degrees", "rad")),
     "angular_rate": (("gyroscope", "angular"), ("dps", "°/s", "rad/s")),
