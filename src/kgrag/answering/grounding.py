@@ -25,6 +25,7 @@ from kgrag.answering.numbers import (
 )
 from kgrag.answering.on_topic import echoes, off_topic
 from kgrag.answering.refusal import CITE
+from kgrag.answering.swaps import swapped_subjects
 from kgrag.answering.terms import CLASS_WORDS, PRODUCT_WORDS, analyse, asked_head, asks_kind, asks_product
 from kgrag.answering.units import FACT_SUBJECT
 from kgrag.answering.values import (
@@ -389,6 +390,7 @@ def reply_problems(question: str, reply: str, sources: Sequence[tuple[str, str]]
         "acronym_unstated": acronyms_unstated(question, texts[1:]),
         "echo": echoes(question, reply, " ".join(title for title, _ in sources)),
         "off_topic": off_topic(question, reply, sources),
+        "swapped_subject": swapped_subjects(reply, sources),  # another product's sentence under the asked name
         "no_product_named": names_no_product(question, reply, [title for title, _ in sources if title]),
         "no_part_named": names_no_part(question, reply),
     }
