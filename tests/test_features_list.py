@@ -87,3 +87,24 @@ def test_a_quoted_overview_is_followed_by_the_features_list_first() -> None:
     assert context.info["answer_path"] == "extractive"
     head, _, tail = answer.text.partition("\n\nFrom the documents: ")
     assert "2.6 V to 3.5 V" in head and tail.startswith("Zephyr Distance: features: Uses the TF-40")
+
+
+def test_a_features_list_cut_by_the_chunker_goes_on_in_the_chunks_its_section_path_puts_under_features() -> None:
+    """A datasheet's chunker cut the "Features" heading and a note from the list itself ("Features > 3.97" TFT
+    Display"): the quote held the note only. The other retrieved chunks under the heading follow, each cited."""
+    question = "What hardware is on the Zephyr Display Shield?"
+    items = [
+        ContextItem(chunk_id="d-00000", text="Description\nA touchscreen for Zephyr boards.\nFeatures\nNote: It needs a "
+                    "Zephyr board to function.", score=0.9, kind="chunk",
+                    source={"title": "Zephyr Display Shield", "section": "Features"}),
+        ContextItem(chunk_id="d-00007", text="8 IMU\nThe shield has a 6-axis IMU.", score=0.8, kind="chunk",
+                    source={"title": "Zephyr Display Shield", "section": "8 IMU"}),
+        ContextItem(chunk_id="d-00001", text="3.97\" TFT Display\n480x800 resolution\nCapacitive touch sensor\n"
+                    "TX-270 6-axis IMU", score=0.7, kind="chunk",
+                    source={"title": "Zephyr Display Shield", "section": "Features > 3.97\" TFT Display"}),
+    ]
+    blocks = build_blocks(Context(question=question, strategy="test", items=items, tokens=200, budget=2000))
+    quote = features_quote(question, blocks, {b.n: b.title for b in blocks})
+    assert "Note: It needs a Zephyr board to function [1]" in quote
+    assert "480x800 resolution; Capacitive touch sensor; TX-270 6-axis IMU [3]" in quote
+    assert "The shield has a 6-axis IMU" not in quote  # a numbered section of its own is no part of the list

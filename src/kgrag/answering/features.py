@@ -28,31 +28,54 @@ ASKS_FEATURES = re.compile(r"(?<!according to the )(?<!according to its )(?<!in 
 _WHOLE = frozenset(stem(w) for w in ("feature", "features", "spec", "specs", "specification", "specifications", "key",
                                      "main", "capability", "capabilities", "overview", "summary", "summarize",
                                      "summarise", "give", "provide", "offer", "list", "board", "product", "please"))
+MIN_PART_WORDS = 3  # a continued part of the list shorter than this is a sub-heading cut from its lines
 MAX_FEATURE_WORDS = 90  # the list's first lines: a whole page of features would bury the answer
 
 
-def features_lines(text: str) -> list[str]:
-    """The lines of the features section `text` holds, up to the next numbered section and MAX_FEATURE_WORDS words;
-    empty when it has none."""
+def features_lines(text: str, budget: int = MAX_FEATURE_WORDS) -> list[str]:
+    """The lines of the features section `text` holds, up to the next numbered section and `budget` words; empty
+    when it has none."""
     heading = FEATURES_HEADING.search(text)
-    if heading is None:
-        return []
+    return [] if heading is None else _list_lines(text[heading.end():], budget)
+
+
+def _list_lines(text: str, budget: int) -> list[str]:
+    """The non-empty lines of `text` up to the next numbered section or features heading and `budget` words."""
     lines: list[str] = []
     count = 0
-    for raw in text[heading.end():].split("\n"):
+    for raw in text.split("\n"):
         line = " ".join(raw.split())
         if not line:
             continue
         if NEXT_SECTION.match(line) or FEATURES_HEADING.fullmatch(line):
             break
         words = line.split()
-        if count + len(words) > MAX_FEATURE_WORDS:
-            if not lines:  # one long paragraph: its first words
-                lines.append(" ".join(words[:MAX_FEATURE_WORDS]) + " …")
+        if count + len(words) > budget:
+            if not lines and budget == MAX_FEATURE_WORDS:  # one long paragraph: its first words
+                lines.append(" ".join(words[:budget]) + " …")
             break
         lines.append(line.rstrip(".;"))
         count += len(words)
     return lines
+
+
+# a chunk of the features section cut after its heading: its section path says so ("Features > 3.97" TFT Display")
+_IN_FEATURES = re.compile(r"^(?:\d+(?:\.\d+)*\.?\s+)?(?:key\s+|main\s+|product\s+)?features\s*(?:>|$)", re.IGNORECASE)
+
+
+def _continued(block: Block, blocks: Sequence[Block], budget: int) -> str:
+    """The features list's lines in the other retrieved chunks of `block`'s document that its section path puts under
+    the features heading, in document order, each part with its citation ("; 480x800 resolution; … [12]")."""
+    parts = []
+    later = sorted((b for b in blocks if b is not block and b.title == block.title and b.chunk_id
+                    and _IN_FEATURES.match(str(b.source.get("section") or ""))), key=lambda b: str(b.chunk_id))
+    for other in later:
+        lines = _list_lines(other.text, budget)
+        words = sum(len(line.split()) for line in lines)
+        budget -= words
+        if words >= MIN_PART_WORDS:  # not a sub-heading alone ("Power")
+            parts.append(f"; {'; '.join(lines)} [{other.n}]")
+    return "".join(parts)
 
 
 def features_wanted(question: str, product: Sequence[str], lines: Sequence[str]) -> bool:
@@ -78,7 +101,8 @@ def features_quote(question: str, blocks: Sequence[Block], titles: Mapping[int, 
         if title_names(products[0], block.title):
             lines = features_lines(block.text)
             if features_wanted(question, products[0], lines):
-                return f"{block.title}: features: {'; '.join(lines)} [{block.n}]."
+                more = _continued(block, blocks, MAX_FEATURE_WORDS - sum(len(line.split()) for line in lines))
+                return f"{block.title}: features: {'; '.join(lines)} [{block.n}]{more}."
     return ""
 
 
