@@ -27,3 +27,5 @@ def test_a_copy_under_its_own_name_or_a_sentence_of_its_own_is_no_swap() -> None
     assert swapped_subjects("The Zephyr Classic 2560 has 54 digital pins and the Zephyr Max R2 has 76 [1][2].",
                             SOURCES) == []
     assert swapped_subjects(own.replace("Zephyr Max R2", "board"), SOURCES) == []  # a name dropped, none put in
+    both = [*SOURCES, ("Zephyr Classic 2560", own.replace("Zephyr Max R2", "Zephyr Classic 2560"))]
+    assert swapped_subjects(own.replace("Zephyr Max R2", "Zephyr Classic 2560"), both) == []  # its own source too

@@ -27,13 +27,12 @@ def swapped_subjects(reply: str, sources: Sequence[tuple[str, str]]) -> list[str
     found = []
     for sentence in split_sentences(CITE.sub(" ", reply)):
         said = content_terms(sentence)
-        for written in source_sentences:
-            shared = said & written
-            if len(shared) < MIN_SHARED or len(shared) < COPY_SHARE * len(said):
-                continue
-            if _renamed(said - written, written - said, titles.values()):
-                found.append(sentence.strip())
-                break
+        copied = [written for written in source_sentences
+                  if len(said & written) >= max(MIN_SHARED, COPY_SHARE * len(said))]
+        if any(said <= written for written in copied):  # a source writes it under this name too
+            continue
+        if any(_renamed(said - written, written - said, titles.values()) for written in copied):
+            found.append(sentence.strip())
     return found
 
 
