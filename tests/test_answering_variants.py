@@ -39,6 +39,17 @@ def test_every_row_the_question_names_must_be_filled() -> None:
     assert "Name: RS-485;" in text and "Name: Wi-Fi;" in text  # both rows, so the user sees why
 
 
+def test_a_row_of_what_the_question_rules_out_must_be_empty() -> None:
+    """"RS-485, but the lab doesn't want any wireless radios": the variant with RS-485 and an empty Wi-Fi row (the
+    aspect "wireless" read as the rows datasheets write for it), not every variant with RS-485."""
+    text, path = _answer("I need RS-485 on a Zephyr Gate, but the lab doesn't want any wireless radios. "
+                         "Which Zephyr Gate variant should I order?")
+    assert path == "variant table" and text.startswith("The Zephyr Gate Serial [1].")
+    assert "Name: RS-485;" in text and "Name: Wi-Fi;" in text
+    text, path = _answer("Which Zephyr Gate variant comes without Wi-Fi?")
+    assert path == "variant table" and text.startswith("The Zephyr Gate Lite and the Zephyr Gate Serial [1].")
+
+
 def test_a_row_every_variant_fills_singles_none_out() -> None:
     text, path = _answer("Which Zephyr Gate versions have Ethernet?", replies=["All three variants have Ethernet [1]."])
     assert path != "variant table"

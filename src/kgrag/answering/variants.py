@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import re
 
+from kgrag.answering.aspects import ASPECTS
 from kgrag.answering.choose import fit, written_value_texts, written_values
 from kgrag.answering.select import Scored
 from kgrag.answering.units import Unit
@@ -17,6 +18,17 @@ from kgrag.answering.words import content_terms, words_found
 _WHICH_VARIANT = re.compile(r"\bwhich\b(?:\s+[\w-]+){0,4}?\s+(?:variants?|versions?|models?|ones)\b", re.IGNORECASE)
 ABSENT = frozenset({"", "n/a", "na", "-", "–", "—", "no", "none", "not available", "not supported", "x", "✗"})
 GENERIC_NAME_WORDS = frozenset({"arduino"})  # a maker's name shared by every column names no family
+# what the user rules out: "but no wireless", "without Ethernet", "the lab doesn't want any wireless radios"
+_RULED_OUT = re.compile(r"(?:\bno|\bwithout|(?:\bnot|n['’]t)\s+(?:need|want|allow|use)s?(?:\s+any)?)\s+"
+                        r"([\w/-]+(?:\s+[\w/-]+){0,2})", re.IGNORECASE)
+_PART_WORDS = frozenset({"module", "antenna", "transceiver"})  # an aspect's words that name no feature a row would rule out
+
+
+def ruled_out(question: str) -> set[str]:
+    """The (folded) words of what the question rules out, with the words datasheet rows write for an aspect word
+    ("no wireless": Wi-Fi, Bluetooth, LoRa …): rows labelled by them must be empty for a variant to fit."""
+    words = content_terms(" ".join(m.group(1) for m in _RULED_OUT.finditer(question)))
+    return words | {w for word in words for w in ASPECTS.get(word, ()) if w not in _PART_WORDS}
 
 
 def asks_which_variant(question: str) -> bool:
@@ -86,7 +98,8 @@ def try_variants(question: str, ranked: list[Scored]) -> str | None:
     table is labelled by the question's words, and the rows single out some variants but not all."""
     if not asks_which_variant(question):
         return None
-    asked = content_terms(question)
+    unwanted = ruled_out(question)
+    asked = content_terms(question) | unwanted
     written = {w.lower() for w in re.findall(r"[\w-]+", question)}
     rated = _rated_variants(question, ranked, written)
     if rated is not None:
@@ -96,7 +109,7 @@ def try_variants(question: str, ranked: list[Scored]) -> str | None:
         unit = s.unit
         label = unit.text.split("|")[0] if unit.kind == "row" else ""
         terms = content_terms(label)
-        if not terms or words_found(terms, asked) != terms:
+        if not terms or words_found(terms, asked) != terms and not terms & unwanted:
             continue
         names = variant_names(unit, written)
         if names is None:
@@ -107,7 +120,8 @@ def try_variants(question: str, ranked: list[Scored]) -> str | None:
     if not tables:
         return None
     names, rows = max(tables.values(), key=lambda table: len(table[1]))  # the table with the most asked rows
-    having = [n for i, n in enumerate(names, 1) if all(_filled(r.text.split("|")[i]) for r in rows)]
+    having = [n for i, n in enumerate(names, 1)  # every asked row filled, every ruled-out one empty
+              if all(_filled(r.text.split("|")[i]) != bool(content_terms(r.text.split("|")[0]) & unwanted) for r in rows)]
     if not having or len(having) == len(names):
         return None  # every variant has it, or none: the table does not single any out
     cited = rows[0].cited()
