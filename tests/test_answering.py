@@ -735,6 +735,14 @@ def test_a_product_named_after_its_chip_is_not_the_chip() -> None:
     assert unknown_names(q.text, q, shown, [("Zephyr Board", sku.text, False)], "auto") is None
 
 
+def test_a_code_named_with_its_revision_is_the_code() -> None:
+    """"the original ZB-047 or the Rev2 ZB-073": "Rev2 ZB-073" is the order code with the revision the user knows it
+    by, not a product of a line named after a chip, though "Rev2" is a word of a title ("Zephyr Carrier Rev2")."""
+    q = analyse("Which Zephyr Carrier, the original ZB-047 or the Rev2 ZB-073, powers its connectors at 5 V?")
+    text = "sku | zb-047 | zb-073\nthe zephyr carrier rev2 has its grove connectors on the 3.3 v rail"
+    assert missing_names(q.text, q, text, ["Zephyr Carrier", "Zephyr Carrier Rev2"]) == []
+
+
 def test_a_title_writing_a_word_and_a_part_together_pairs_them() -> None:
     """"the Blackmoor GX-430 units": a support mail titled "GX-430 zero drifting … - Blackmoor STW" is about them; a
     site's name beside a model is no product of a line named after its chip."""

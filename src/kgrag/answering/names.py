@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 from kgrag.answering.asks import TOKEN, asks_overview
 from kgrag.answering.refusal import CITE
-from kgrag.answering.terms import QuestionTerms
+from kgrag.answering.terms import REVISION, QuestionTerms
 from kgrag.answering.units import block_units
 from kgrag.answering.values import NUMBER_UNIT
 from kgrag.answering.words import content_terms, words_found
@@ -163,8 +163,8 @@ def _product_after_its_chip(phrase: list[str], parts: list[str], names_text: str
     named by "Portenta H7 Lite: ABX00045" (a table's header over its SKU cell, in `rows`), "Blackmoor GX-430" by a
     title writing both ("GX-430 zero drifting negative … - Blackmoor STW")."""
     others = [w.lower() for w in phrase if w not in parts]
-    if len(others) != 1 or not name_found(others[0], " ".join(titles)):
-        return False
+    if len(others) != 1 or REVISION.fullmatch(others[0]) or not name_found(others[0], " ".join(titles)):
+        return False  # "the Rev2 ABX00073": the code named with its revision, no product named after a chip
     if any(name_found(others[0], t) and all(name_found(p.lower(), t) for p in parts) for t in titles):
         return False
     other = re.escape(others[0])
