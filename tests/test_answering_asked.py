@@ -124,3 +124,14 @@ def test_a_legal_notice_is_not_the_closest_passage_to_a_question_about_the_produ
     legal = focus_units("What liabilities does Zephyr disclaim for the ZX-5 storage?", {1: text}, titles, 300, None,
                         titles)
     assert "DISCLAIMS" in legal.ranked[0].unit.text
+
+
+def test_how_far_asks_a_distance_and_a_packing_suffix_names_the_part() -> None:
+    """"How far can the TF-40/1 on the ZX-5 detect?" asks a length ("detection | 400 cm" answers it), and the part with
+    its packing suffix is the part the documents write without it."""
+    from kgrag.answering.names import name_found
+
+    q = analyse("How far can the TF-40/1 on the ZX-5 detect?")
+    assert "distance" in q.attributes and q.dimensions == {"length"}
+    assert name_found("tf40cbv0fy/1", "tf40cbv0fy (sensor): detection | 400 cm")
+    assert not name_found("rs-232/422", "rs-232 port")  # a pair of names, not a part with its suffix

@@ -8,14 +8,15 @@ import re
 from kgrag.answering.sizes import SHAPE_NOUNS
 from kgrag.answering.values import asked_dimensions
 
-_HOW_SHAPED = re.compile(r"\bhow\s+(wide|tall|deep|thick)\b", re.IGNORECASE)
+_HOW_SHAPED = re.compile(r"\bhow\s+(wide|tall|deep|thick|far)\b", re.IGNORECASE)
+_HOW_NOUNS = {**SHAPE_NOUNS, "far": "distance"}  # "How far can it detect?" asks a distance ("400 cm detection")
 
 
 def _shape_asked(question: str, attributes: set[str]) -> set[str]:
-    """The asked words with "How wide / tall / deep / thick …?" written as the noun a datasheet labels it with
-    ("width"), which asks a length; the adjective elsewhere ("wide supply range", "deep sleep") asks none."""
+    """The asked words with "How wide / tall / deep / thick / far …?" written as the noun a datasheet labels it with
+    ("width", "distance"), which asks a length; the adjective elsewhere ("wide supply range", "deep sleep") asks none."""
     adjectives = {word.lower() for word in _HOW_SHAPED.findall(question)}
-    return {SHAPE_NOUNS[a] if a in adjectives else a for a in attributes}
+    return {_HOW_NOUNS[a] if a in adjectives else a for a in attributes}
 
 
 _NEEDING = frozenset({"need", "needed", "require", "required"})  # folded

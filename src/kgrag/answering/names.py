@@ -43,10 +43,12 @@ def name_found(name: str, text_lower: str) -> bool:
     if is_model_code(low):  # a model code: "KX-220" also as a file
         pattern = pattern.replace(re.escape("-"), "[-_ ]?")  # name writes it, "korvath_kx220_user_manual"
         return (re.search(rf"(?<![a-z0-9]){pattern}", text_lower) is not None
-                or re.search(_family_code(low), text_lower) is not None)
+                or re.search(_family_code(low), text_lower) is not None
+                or bool(_ORDER_SUFFIX.search(low)) and name_found(_ORDER_SUFFIX.sub("", low), text_lower))
     return re.search(rf"(?<![a-z0-9]){pattern}(?![a-z0-9])", text_lower) is not None
 
 
+_ORDER_SUFFIX = re.compile(r"(?<=[a-z0-9]{5})/[a-z0-9]{1,2}$")  # "VL53L1CBV0FY/1": the part with a packing suffix
 _CODE_DIGITS = re.compile(r"^(?P<head>.*[a-z][-_ ]?\d)(?P<tail>\d{1,3})$")  # "rc-3" + "40", "stm32f4" + "07"
 
 
