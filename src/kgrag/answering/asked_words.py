@@ -8,8 +8,8 @@ import re
 from kgrag.answering.sizes import SHAPE_NOUNS
 from kgrag.answering.values import asked_dimensions
 
-_HOW_SHAPED = re.compile(r"\bhow\s+(wide|tall|deep|thick|far)\b", re.IGNORECASE)
 _HOW_NOUNS = {**SHAPE_NOUNS, "far": "distance"}  # "How far can it detect?" asks a distance ("400 cm detection")
+_HOW_SHAPED = re.compile(rf"\bhow\s+({'|'.join(_HOW_NOUNS)})\b", re.IGNORECASE)
 
 
 def _shape_asked(question: str, attributes: set[str]) -> set[str]:

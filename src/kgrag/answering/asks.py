@@ -186,7 +186,6 @@ ASKS_DOCUMENT = re.compile(r"\b(?:where|find|download|link|get|there|which|what)
                            r"quotes?|writes?|recommends?|states?|specifies|claims?))", re.IGNORECASE)
 
 
-
 def without_document_words(question: str, attributes: set[str]) -> set[str]:
     """The asked words without those naming the documents, unless the document is what is asked or nothing else is."""
     rest = attributes - DOCUMENT_WORDS

@@ -195,6 +195,8 @@ LEGAL_NOTICE = re.compile(r"\b(?:disclaims?|disclaimers?|liabilit(?:y|ies)|witho
 _ASKS_LEGAL = re.compile(r"\b(?:warrant\w*|liab\w*|disclaim\w*|legal\w*|responsib\w*)\b", re.IGNORECASE)
 _ASKS_COMPLIANCE = re.compile(r"\b(?:FCC|CE|IC|ISED|RED|UKCA|RoHS|REACH|certif\w*|complian\w*|conform\w*|regulat\w*|"
                               r"approv\w*|declar\w*|exposure|interference)\b", re.IGNORECASE)
+# each kind of notice and the questions it answers; a unit holding one that is not asked counts half
+NOTICES = ((COMPLIANCE, _ASKS_COMPLIANCE), (LEGAL_NOTICE, _ASKS_LEGAL))
 
 
 def score_units(
@@ -230,8 +232,7 @@ def score_units(
     products = documented_names(q.phrases, (titles or {}).values())
     siblings = sibling_codes(q.parts, (titles or {}).values())  # "KX-220L" has documents beside the asked "KX-220"
     foreign_question = foreign_share(question) > FOREIGN
-    asks_compliance = bool(_ASKS_COMPLIANCE.search(question))
-    asks_legal = bool(_ASKS_LEGAL.search(question))
+    unasked_notices = [notice for notice, asks in NOTICES if not asks.search(question)]
     # the asked words some unit carries: a word no passage has ("fitted", "classic") cannot tell units apart; when
     # most asked words are missing the question is about something else, and the few left would decide alone
     attested = words_found(q.attributes, {w for terms in unit_terms for w in terms} | asking_words(dims))
@@ -276,10 +277,9 @@ def score_units(
             s.score *= 0.5  # a title alone answers nothing; it travels with its rows anyway
         if s.foreign:
             s.score *= 0.3  # another language than the question's: the reader (and a small model) cannot use it
-        if COMPLIANCE.search(s.unit.text) and not asks_compliance:
-            s.score *= 0.5  # a certification notice answers certification questions only
-        if LEGAL_NOTICE.search(s.unit.text) and not asks_legal:
-            s.score *= 0.5  # so does a legal notice questions of warranty and liability
+        for notice in unasked_notices:  # a certification notice answers certification questions only, a legal
+            if notice.search(s.unit.text):  # notice questions of warranty and liability
+                s.score *= 0.5
         if s.elsewhere:
             s.score *= OTHER_DOCUMENT  # a question about one product reads its own documents first
     return sorted(scored, key=lambda s: -s.score)

@@ -120,8 +120,9 @@ def try_variants(question: str, ranked: list[Scored]) -> str | None:
     if not tables:
         return None
     names, rows = max(tables.values(), key=lambda table: len(table[1]))  # the table with the most asked rows
+    excluded = [bool(content_terms(r.text.split("|")[0]) & unwanted) for r in rows]  # a row of what is ruled out
     having = [n for i, n in enumerate(names, 1)  # every asked row filled, every ruled-out one empty
-              if all(_filled(r.text.split("|")[i]) != bool(content_terms(r.text.split("|")[0]) & unwanted) for r in rows)]
+              if all(_filled(r.text.split("|")[i]) != out for r, out in zip(rows, excluded, strict=True))]
     if not having or len(having) == len(names):
         return None  # every variant has it, or none: the table does not single any out
     cited = rows[0].cited()
