@@ -32,15 +32,16 @@ MIN_PART_WORDS = 3  # a continued part of the list shorter than this is a sub-he
 MAX_FEATURE_WORDS = 90  # the list's first lines: a whole page of features would bury the answer
 
 
-def features_lines(text: str, budget: int = MAX_FEATURE_WORDS) -> list[str]:
-    """The lines of the features section `text` holds, up to the next numbered section and `budget` words; empty
-    when it has none."""
+def features_lines(text: str) -> list[str]:
+    """The lines of the features section `text` holds, up to the next numbered section and MAX_FEATURE_WORDS words;
+    empty when it has none."""
     heading = FEATURES_HEADING.search(text)
-    return [] if heading is None else _list_lines(text[heading.end():], budget)
+    return [] if heading is None else _list_lines(text[heading.end():], MAX_FEATURE_WORDS, opens=True)
 
 
-def _list_lines(text: str, budget: int) -> list[str]:
-    """The non-empty lines of `text` up to the next numbered section or features heading and `budget` words."""
+def _list_lines(text: str, budget: int, opens: bool = False) -> list[str]:
+    """The non-empty lines of `text` up to the next numbered section or features heading and `budget` words; where
+    the text `opens` the list, a first line longer than the budget is kept cut (one long paragraph)."""
     lines: list[str] = []
     count = 0
     for raw in text.split("\n"):
@@ -51,7 +52,7 @@ def _list_lines(text: str, budget: int) -> list[str]:
             break
         words = line.split()
         if count + len(words) > budget:
-            if not lines and budget == MAX_FEATURE_WORDS:  # one long paragraph: its first words
+            if not lines and opens:  # one long paragraph: its first words
                 lines.append(" ".join(words[:budget]) + " …")
             break
         lines.append(line.rstrip(".;"))
