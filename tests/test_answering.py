@@ -198,6 +198,17 @@ def test_names_of_several_words_are_one_phrase_each() -> None:
     assert q.attributes >= {"always-on", "keyword", "spotting"}
 
 
+def test_a_model_code_made_plural_is_the_code() -> None:
+    from kgrag.answering.words import singular_codes
+
+    q = analyse("Our field nodes use MKR WAN 1310s and three UNO R4s. Is the LoRa module the same?")
+    assert ["MKR", "WAN", "1310"] in q.phrases and ["UNO", "R4"] in q.phrases
+    assert analyse("Do Nano ESP32s have PSRAM?").parts == ["ESP32"]
+    assert ["4s"] in analyse("Does the HS3003 respond in under 4s?").phrases  # a time, not a plural
+    assert ["1990s"] in analyse("Were the 1990s boards slower?").phrases  # a decade
+    assert singular_codes("Wait 10s after reset.") == "Wait 10s after reset."  # a time after a capitalised word
+
+
 MINI_SHEET = """1 The Board
 The Zephyr Mini Rev2 is a small board. The Zephyr Mini Rev2 runs at 3.3 V and the Zephyr Mini Rev2 has no charger.
 The Zephyr Mini Rev2 has a 9-axis IMU on the Zephyr Mini Rev2 module."""

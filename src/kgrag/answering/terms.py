@@ -22,7 +22,7 @@ from kgrag.answering.values import (
     value_dimensions,
     written_dimensions,
 )
-from kgrag.answering.words import QUESTION_WORDS, STOP_WORDS, content_terms, fold, words_found
+from kgrag.answering.words import QUESTION_WORDS, STOP_WORDS, content_terms, fold, singular_codes, words_found
 from kgrag.graph.datasheet.vocab import TYPE_WORDS
 
 # "How often should it be calibrated?", "How long should I wait …": an interval or amount asked, not advice
@@ -78,7 +78,6 @@ def question_coverage(question: str, context_text: str) -> float:
 
 _CODED = re.compile(r"([a-z]{2,4})\d+[a-z]?")  # a rating or class written as its code: "ip30", "ik08", "cat4"
 _INSTRUCTIONS = asks.OVERVIEW_WORDS | {"explain"}  # what a question asks to be done, not what it is about
-
 
 _LETTER_PAIR = re.compile(r"[A-Za-z](?:/[A-Za-z])+")  # "I/O", "A/D": an abbreviated term, not a name
 _CURRENT_KINDS = frozenset({"ac", "dc", "rms"})  # "24 V DC": a qualifier of the value, like its unit
@@ -257,7 +256,7 @@ def analyse(question: str) -> QuestionTerms:
 
     A word is judged where it stands: "distance" asked of the "Modulino Distance" stays an attribute, and the
     asked head ("How much SRAM", "Which IMU") is never a name, part letter-digit mixes aside."""
-    written, question = question, asks.as_which(question)  # "List the sensors on the A": "Which sensors on the A"
+    written, question = question, asks.as_which(singular_codes(question))  # "List the sensors on the A": "Which …"
     matches = list(asks.TOKEN.finditer(question))
     tokens = [m.group(0) for m in matches]
     head = asked_head(question)

@@ -79,6 +79,21 @@ def term_list(text: str) -> list[str]:
     return [w for w in (fold(r) for r in words_of(text)) if len(w) > 1 and w not in STOP_WORDS]
 
 
+# "three UNO R4s", "Nano ESP32s", "MKR WAN 1310s": a model code made plural with a lower-case "s"
+_PLURAL_CODE = re.compile(r"\b([A-Za-z][A-Za-z0-9.\-]*\d|\d+)s\b")
+_NAME_BEFORE = re.compile(r"\b[A-Z][A-Z0-9][A-Za-z0-9]*\s$")  # "WAN 1310s"; not "Wait 10s"
+
+
+def singular_codes(text: str) -> str:
+    """`text` with the plural "s" a user adds to model codes dropped ("two UNO R4s" -> "two UNO R4"): a code with a
+    capital letter, or a number after a word in capitals; a bare number's "s" is a time or a decade ("Wait 10s", "1990s")."""
+    def singular(m: re.Match[str]) -> str:
+        code = m[1]
+        named = any(c.isupper() for c in code) or code.isdigit() and _NAME_BEFORE.search(text, 0, m.start())
+        return code if named else m[0]
+    return _PLURAL_CODE.sub(singular, text)
+
+
 def code_words(text: str) -> set[str]:
     """The folded words of `text` with the letter groups of its codes ("RMA-24-0873" also writes "rma")."""
     words = set(term_list(text))
