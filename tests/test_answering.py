@@ -209,6 +209,22 @@ def test_a_model_code_made_plural_is_the_code() -> None:
     assert singular_codes("Wait 10s after reset.") == "Wait 10s after reset."  # a time after a capitalised word
 
 
+ORBIT_VOICE_SHEET = """1.1 Application Examples
+Voice control: the Orbit Voice microphone system adds speech commands to your projects.
+
+4.7 Microphone
+The microphone system is an IC (U2) of two MEMS microphones sending audio over PDM to the NDP120."""
+
+
+def test_the_asked_products_own_technical_section_ranks_with_its_sentences_that_repeat_the_name() -> None:
+    question = "Summarize the microphone system on the Orbit Voice."
+    items = [_item(ORBIT_VOICE_SHEET, "v1", "Orbit Voice", "4 Functional Overview")]
+    blocks = build_blocks(Context(question=question, strategy="test", items=items, tokens=300, budget=2000))
+    focus = focus_units(question, {b.n: b.text for b in blocks}, {b.n: b.header() for b in blocks}, 60,
+                        titles={b.n: b.title for b in blocks})
+    assert "MEMS microphones" in focus.ranked[0].unit.text  # the datasheet's section, not its marketing line
+
+
 MINI_SHEET = """1 The Board
 The Zephyr Mini Rev2 is a small board. The Zephyr Mini Rev2 runs at 3.3 V and the Zephyr Mini Rev2 has no charger.
 The Zephyr Mini Rev2 has a 9-axis IMU on the Zephyr Mini Rev2 module."""
