@@ -33,6 +33,7 @@ JOINED_WORD = re.compile(r"-?(?!x\b)[A-Za-zµμΩ°]+(?!\d)")
 # Letters and a digit glued after a number make it part of a code: "ATMega 16U2" has no 16 ("3V3" is 3.3 V, "2x4"
 # two by four)
 _CODE_TAIL = re.compile(r"(?![vVxX]\d)[A-Za-z]+\d")
+_INCH_MARK = re.compile(r"[\"″](?![\w])")  # '3.97" diagonal': inches, where no quote opened before the mark
 # What names a dotted number written after it as a version or a section: "USB 2.0", "TLS 1.2", "OpenGL ES 2.0",
 # "Section 3.8" (an acronym, or the word)
 _VERSION_NAME = re.compile(r"(?:\b[A-Z]{2,}[A-Za-z]*|\b(?i:section|version|rev|revision|v))\.? $")
@@ -166,6 +167,8 @@ def number_uses(text: str) -> dict[str, set[str]]:
                 uses[number_form(m.group(0))] |= _unit_keys(listed) if listed else {BARE}
             elif joined and (keys := _unit_keys(joined.group(1))):
                 uses[number_form(m.group(0))] |= keys
+            elif _INCH_MARK.match(line, m.end()) and (line[m.end()] == "″" or line.count('"', 0, m.end()) % 2 == 0):
+                uses[number_form(m.group(0))] |= _unit_keys("in")  # (an even count of quotes before: none is open)
             elif not JOINED_WORD.match(line, m.end()) and not _CODE_TAIL.match(line, m.end()):  # "2D", "2-way
                 # ranging", "6-axis": a kind, not a value
                 uses[number_form(m.group(0))] |= cell_dims[line.count("|", 0, m.start())] or row_dims or {BARE}
