@@ -135,3 +135,22 @@ def test_how_far_asks_a_distance_and_a_packing_suffix_names_the_part() -> None:
     assert "distance" in q.attributes and q.dimensions == {"length"}
     assert name_found("tf40cbv0fy/1", "tf40cbv0fy (sensor): detection | 400 cm")
     assert not name_found("rs-232/422", "rs-232 port")  # a pair of names, not a part with its suffix
+
+
+def test_a_yes_no_question_after_a_situation_is_not_answered_by_a_value_near_its_words() -> None:
+    """"I'm mounting it behind a 3 mm cover. Will the capacitive touch work through it — yes or no?": the panel's
+    "pixel size of 0.108 mm" is a length near "capacitive touch" but says neither yes nor no; the same sentence still
+    answers a question asking the value."""
+    from kgrag.answering.extract import try_extract
+    from kgrag.answering.select import focus_units
+
+    titles = {1: "Zephyr Panel Datasheet"}
+    text = {1: "The Zephyr Panel capacitive touch panel resolution is 480 x 800 with a pixel size of 0.108 mm. Do not "
+               "cover the antenna: the radio does not work well through a metal wall."}
+    asked = ("I'm mounting my Zephyr Panel in a wall behind a 3 mm acrylic cover. Will the capacitive touch still "
+             "work through that cover — yes or no?")
+    focus = focus_units(asked, text, {1: "Zephyr Panel"}, 300, None, titles)
+    assert try_extract(analyse(asked), focus.ranked, titles) is None
+    value = "What is the pixel size of the Zephyr Panel's capacitive touch panel?"
+    focus = focus_units(value, text, {1: "Zephyr Panel"}, 300, None, titles)
+    assert try_extract(analyse(value), focus.ranked, titles) is not None

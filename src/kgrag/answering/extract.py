@@ -19,7 +19,7 @@ from kgrag.answering.model_codes import led_row
 from kgrag.answering.names import name_found, title_names, whole_name
 from kgrag.answering.select import Scored
 from kgrag.answering.sizes import component_read
-from kgrag.answering.terms import CLASS_WORDS, REVISION, QuestionTerms, asks_product
+from kgrag.answering.terms import CLASS_WORDS, REVISION, QuestionTerms, asks_product, asks_yes_no
 from kgrag.answering.units import FACT_SUBJECT, Unit
 from kgrag.answering.values import (
     ACCURACY_WORDS,
@@ -241,6 +241,8 @@ def try_extract(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) 
     """
     if not q.wants_value or not ranked or q.compares:  # a comparison needs both sides (answering/compare.py)
         return None
+    if asks_yes_no(q):  # "I'm framing it behind a 3 mm cover. Will the touch work through it?": a value near the
+        return None  # asked words ("a pixel size of 0.108 mm") answers no yes or no; a rating check does (suits.py)
     if not q.names and not q.wants_name:  # "What parameters influence how the robot rotates?": nothing named to
         return named_row(q, ranked, titles)  # quote a value of ("Which board measures ozone?" is answered by the
         # quoted row's product), unless a row's key is named ("How fast is an express repair …?")
