@@ -254,9 +254,11 @@ def score_units(
         unit_dims = without_duration(value_dimensions(u.value_text()), near, q.attributes)  # "how often": no T90
         attrs = attribute_share(q.attributes, attested, u)
         scope = scopes.get(u.block, "")
-        title = (titles or {}).get(u.block, "")  # a unit of the asked product's own document is about it, whether or
-        # not it repeats the name: its technical sections rank with its marketing sentences that do
-        names = name_score(wanted, f"{near}\n{title}" if u.block in owned else near, scope, title if u.kind == "row" else "")
+        title = (titles or {}).get(u.block, "")
+        # a unit of the asked product's own document, in a section headed by what is asked, is about both whether or
+        # not it repeats the name: "4.7 Microphone" ranks with the marketing lines naming the product's microphone
+        about = u.block in owned and bool(words_found(q.attributes, set(term_list(u.heading))))
+        names = name_score(wanted, f"{near}\n{title}" if about else near, scope, title if u.kind == "row" else "")
         in_scope = f"{near}\n{scope}"
         variant = bool(q.names) and (variant_of(q, in_scope) or other_subject(products, u)
                                      or bool(siblings) and writes_sibling(q.parts, siblings, in_scope.lower()))
