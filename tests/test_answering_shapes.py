@@ -413,6 +413,18 @@ def test_a_reply_naming_no_part_does_not_answer_which_part() -> None:
     assert not names_no_part("Which board has a QX688?", "The board with it is listed [1].")  # products: their own check
 
 
+def test_a_reply_naming_only_a_technology_or_a_kind_names_no_part() -> None:
+    """"What camera sensor does the Zephyr Eye use?" answered "a 2 Megapixel CMOS camera" says which kind of sensor,
+    not which one; with its part number it answers."""
+    from kgrag.answering.grounding import names_no_part
+
+    question = "What camera sensor does the Zephyr Eye use for inspection?"
+    assert names_no_part(question, "The Zephyr Eye uses a 2 Megapixel CMOS camera [1].")
+    assert names_no_part("What display does the Zephyr Eye carry?", "It carries a 3.5 inch TFT LCD [2].")
+    assert not names_no_part(question, "The Zephyr Eye uses the QV2145 2 Megapixel CMOS camera [1].")
+    assert not names_no_part(question, "It uses an OmniSense camera sensor [1].")
+
+
 def test_an_llm_reply_with_a_made_up_value_gives_way_to_the_closest_passages() -> None:
     question = "How does the Zephyr Ranger detect objects, and how heavy is it?"
     llm = FakeLLM(replies=["The Zephyr Ranger uses time-of-flight and weighs about 1.2 kg [1]."])

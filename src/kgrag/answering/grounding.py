@@ -345,6 +345,8 @@ def names_no_product(question: str, reply: str, titles: Iterable[str]) -> bool:
 
 
 _SENTENCE_START = re.compile(r"(?:^|[.!?:]\s+)\W*$")  # a capital after it starts a sentence, it names nothing
+# Words of a technology, not one part ("a 2 Megapixel CMOS camera"); kinds ("TFT", "IMU") are `CLASS_WORDS`
+TECHNOLOGY_WORDS = frozenset({"cmos", "ccd", "mems", "megapixel", "mp", "rgb", "ips", "hd", "ir", "uv", "ac", "dc"})
 
 
 def names_no_part(question: str, reply: str) -> bool:
@@ -358,6 +360,7 @@ def names_no_part(question: str, reply: str) -> bool:
     text = CITE.sub(" ", reply)
     said = [m.group(0) for m in TOKEN.finditer(text) if part_numbers(m.group(0)) or any(c.isupper() for c in m.group(0)[1:])
             or m.group(0)[0].isupper() and not _SENTENCE_START.search(text[:m.start()])]  # "BM03B", "JST", "Qwiic"
+    said = [w for w in said if part_numbers(w) or not {w.lower(), fold(w)} & (CLASS_WORDS | TECHNOLOGY_WORDS)]
     return all(w.lower() in asked for w in said)
 
 
