@@ -237,3 +237,14 @@ def test_a_users_word_for_a_spec_brings_the_label_datasheets_give_it() -> None:
     scopes = {1: "Zephyr Air 6 Environmental", 2: "Zephyr Air 1 Installation"}
     ranked = focus_units(question, texts, scopes, 60).ranked
     assert ranked[0].unit.text.startswith("Degree of protection | IP67")
+
+
+def test_a_users_words_for_an_overview_ask_one() -> None:
+    """"Give me a rundown of …" or "the short version" asks for an overview as "Summarize …" does; a question that
+    only mentions a run or a version does not."""
+    for question in ("Give me a quick rundown of the I/O on the Zephyr Air.", "What's inside the Zephyr Air? The "
+                     "short version, please.", "In a nutshell, what can the Zephyr Air do?"):
+        assert asks_overview(question), question
+    for question in ("How long does the Zephyr Air run down its battery in sleep?", "Which firmware version does the "
+                     "Zephyr Air ship with?"):
+        assert not asks_overview(question), question

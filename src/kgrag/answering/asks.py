@@ -74,10 +74,16 @@ _MAIN_FEATURES = re.compile(r"\b(?:main|key|major)\s+(?:hardware\s+)?(?:features
                             r"characteristics)\b", re.IGNORECASE)
 
 
+# "Give me a rundown of …", "the short version", "in a nutshell": a user's words for an overview
+_OVERVIEW_PHRASES = re.compile(r"\b(?:run-?downs?|recap|in a nutshell|at a glance|(?:the )?short version|big picture|"
+                               r"quick tour)\b", re.IGNORECASE)
+
+
 def asks_overview(question: str) -> bool:
     """The question asks for an overview of something rather than one fact."""
     words = re.findall(r"[a-z]+", question.lower())
-    return any(w in OVERVIEW_WORDS or w.startswith("summar") for w in words) or bool(_MAIN_FEATURES.search(question))
+    return (any(w in OVERVIEW_WORDS or w.startswith("summar") for w in words) or bool(_MAIN_FEATURES.search(question))
+            or bool(_OVERVIEW_PHRASES.search(question)))
 
 
 # "Which has more flash, A or B?": a comparative word and an alternative between two names.
