@@ -248,3 +248,14 @@ def test_a_users_words_for_an_overview_ask_one() -> None:
     for question in ("How long does the Zephyr Air run down its battery in sleep?", "Which firmware version does the "
                      "Zephyr Air ship with?"):
         assert not asks_overview(question), question
+
+
+def test_every_part_of_a_kind_asked_of_a_named_product_is_an_overview() -> None:
+    """"What sensors does the Zephyr Air have?" asks for the list of its sensors, not one fact; a singular kind or a
+    kind asked of a part the question describes ("that chip") asks one thing."""
+    for question in ("What sensors does the Zephyr Air have onboard?", "What connectors and features does the Zephyr "
+                     "Air provide?", "What sensors are on the Zephyr Air, and what does each one measure?"):
+        assert asks_overview(question), question
+    for question in ("What sensor does the Zephyr Air use for distance?", "What pins does the Zephyr Air use for I2C?",
+                     "Which chip reads the IMU, and what cores does that chip contain?"):
+        assert not asks_overview(question), question

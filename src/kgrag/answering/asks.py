@@ -79,11 +79,24 @@ _OVERVIEW_PHRASES = re.compile(r"\b(?:run-?downs?|recap|in a nutshell|at a glanc
                                r"quick tour)\b", re.IGNORECASE)
 
 
+# "What sensors does the A have?", "What connectors and features does the A provide?": every part of a kind asked of a
+# named product (a plural kind, then the verb, then the name), a list rather than one fact
+_KIND_LIST = re.compile(r"^\s*(?i:what)\s+(?:[\w-]+\s+){0,2}?(?P<kind>[a-z]+s)\s+(?i:and\s+[a-z]+\s+)?"
+                        r"(?i:does|do|is|are)\s+(?i:(?:on|in|inside)\s+)?(?i:(?:the|an?|its|this|our|my|your)\s+)?[A-Z]")
+_KIND_WORDS = frozenset(fold(w) for kind, words in TYPE_WORDS.items() if kind != "Product" for w in words)
+
+
+def asks_kind_list(question: str) -> bool:
+    """The question asks which parts of a kind a named product has ("What sensors does the A have onboard?")."""
+    m = _KIND_LIST.search(question)
+    return bool(m) and fold(m["kind"]) in _KIND_WORDS
+
+
 def asks_overview(question: str) -> bool:
-    """The question asks for an overview of something rather than one fact."""
+    """The question asks for an overview of something rather than one fact (or every part of a kind it has)."""
     words = re.findall(r"[a-z]+", question.lower())
     return (any(w in OVERVIEW_WORDS or w.startswith("summar") for w in words) or bool(_MAIN_FEATURES.search(question))
-            or bool(_OVERVIEW_PHRASES.search(question)))
+            or bool(_OVERVIEW_PHRASES.search(question)) or asks_kind_list(question))
 
 
 # "Which has more flash, A or B?": a comparative word and an alternative between two names.
