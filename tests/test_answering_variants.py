@@ -85,3 +85,36 @@ def test_the_variants_whose_row_rates_the_written_value_are_the_answer() -> None
     text, path = ask("Which QS-200 model measures 150 mS/cm?")
     assert path == "variant table" and text.startswith("The QS-200X: 150 mS/cm is within its rating"), text
     assert ask("Which QS-200 model can work at 20 °C?")[1] != "variant table"  # both do
+
+
+KITS = """Zephyr Core variants
+ | Zephyr Core | Zephyr Core Lite | Zephyr Core Lite Connected
+SKU | ZX00042 | ZX00045 | ZX00046
+Connectivity | Ethernet PHY / Wi-Fi / Bluetooth LE | Ethernet PHY | Ethernet PHY / Wi-Fi / Bluetooth LE
+Memory | 8 MB SDRAM | 8 MB SDRAM | 8 MB SDRAM"""
+
+
+def test_a_yes_no_question_naming_one_variant_is_answered_by_its_cell() -> None:
+    """"We ordered the Zephyr Gate Lite (ZG001). Can it talk Modbus RTU over RS-485?": the Lite's empty RS-485 cell says
+    no, and which variants have it; a filled cell says yes. A row of cells listing what each variant has ("Connectivity
+    | Ethernet PHY / Wi-Fi") answers for the most specific name written ("Zephyr Core Lite", not "Zephyr Core")."""
+    text, path = _answer("We ordered the Zephyr Gate Lite (ZG001). Can it talk Modbus RTU over RS-485 to our drives?")
+    assert path == "variant table", path
+    assert text.startswith("No. The Zephyr Gate Lite: RS-485: N/A [1]; the Zephyr Gate Serial and the Zephyr Gate Air "
+                           "have it [1]. Name: RS-485;"), text
+    text, path = _answer("Does the Zephyr Gate Air have RS-485?")
+    assert path == "variant table" and text.startswith("Yes. The Zephyr Gate Air: RS-485: Half-duplex [1]."), text
+
+    def ask(question: str) -> tuple[str, str]:
+        item = ContextItem("chunk", KITS, 0.5, "c1", "d1", {"path": "1.pdf", "title": "Zephyr Core"})
+        context = Context(question=question, strategy="test", items=[item], tokens=80, budget=2000)
+        answer = generate_answer(FakeLLM(replies=["Yes, it has Wi-Fi [1]."]), question, context, mode="auto",
+                                 focus_tokens=300)
+        return answer.text, str(answer.context.info.get("answer_path"))
+
+    text, path = ask("Does the Zephyr Core Lite have Wi-Fi?")
+    assert path == "variant table" and text.startswith("No. The Zephyr Core Lite: Connectivity: Ethernet PHY [1]"), text
+    text, path = ask("Does the Zephyr Core Lite Connected have Wi-Fi?")
+    assert path == "variant table" and text.startswith("Yes. The Zephyr Core Lite Connected: Connectivity:"), text
+    assert ask("Does the Zephyr Core Lite have 8 MB SDRAM?")[1] != "variant table"  # every variant has it
+    assert ask("Does the Zephyr Core family have Wi-Fi?")[1] != "variant table"  # no one variant named

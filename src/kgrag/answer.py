@@ -41,7 +41,7 @@ from kgrag.answering.select import focus_units
 from kgrag.answering.suits import try_suits, writes_value_for
 from kgrag.answering.terms import analyse, asks_product, asks_yes_no, question_coverage
 from kgrag.answering.tidy import loops, tidy_reply
-from kgrag.answering.variants import try_variants
+from kgrag.answering.variants import try_variant_has, try_variants
 from kgrag.errors import ConfigError
 from kgrag.models.base import LLM, Embedder, Message
 from kgrag.types import Answer, Context
@@ -194,8 +194,8 @@ def plan_answer(
             listed = followed_by(differ, quotes)
         if listed is not None:  # the names alone, then what the documents say of them (a difference has its own)
             return quoted("graph list", listed, then_passages=differ is None)
-        picked = try_variants(question, focus.ranked)  # "Which Opta variants have RS-485?": the variant table's
-        if picked is not None:  # filled cells, with its rows
+        picked = try_variants(question, focus.ranked) or try_variant_has(question, focus.ranked, asks_yes_no(q))
+        if picked is not None:  # "Which Opta variants have RS-485?", "Does the Opta Lite?": the variant table's cells
             return quoted("variant table", picked)
         marked = try_matrix(q, focus.ranked, titles)  # "Which accessories fit the TX-20?": the marks of the column
         if marked is not None:  # it names

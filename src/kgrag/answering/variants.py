@@ -129,3 +129,68 @@ def try_variants(question: str, ranked: list[Scored]) -> str | None:
     listed = _the_variants(having)
     quotes = " ".join(f"{r.display().rstrip(' .;')} [{r.cited()}]." for r in rows)
     return f"{listed[0].upper()}{listed[1:]} [{cited}]. {quotes}"
+
+
+CATALOGUE_CODE = re.compile(r"[a-z]{1,4}0\d{4,}", re.IGNORECASE)  # "ABX00045": which product, not what it has
+# a row of the variants' own identity ("SKU | ZG001 | ZG002"): it tells them apart, but no variant "has" its cell
+IDENTITY_LABEL = re.compile(r"(?i:sku|p/n|part\s+(?:no\.?|number)|order(?:ing)?\s+(?:code|number)|product\s+code|"
+                            r"name|model|code)s?\s*")
+_WHOLE_FAMILY = re.compile(r"\b(?:family|series|line-?up|variants|versions|models)\b", re.IGNORECASE)  # every one
+_PARENTHESIS = re.compile(r"\s*\(([^)]*)\)")  # "Arduino Opta Lite (AFX00003)": the column's code
+
+
+def named_variant(names: list[str], written: set[str]) -> int | None:
+    """The one column the question names: every word of its name but the maker's written (the most specific name
+    when several are, "Portenta H7 Lite" over "Portenta H7"), or its code in parentheses; None when none or a tie."""
+    named: list[tuple[int, int]] = []
+    for i, name in enumerate(names):
+        codes = {c.lower() for c in _PARENTHESIS.findall(name)}
+        words = [w.lower() for w in re.findall(r"[\w-]+", _PARENTHESIS.sub("", name))]
+        words = [w for w in words if w not in GENERIC_NAME_WORDS]
+        if words and set(words) <= written or codes & written:
+            named.append((len(words), i))
+    if not named:
+        return None
+    best = max(named)
+    return best[1] if [n for n, _ in named].count(best[0]) == 1 else None
+
+
+def _has(cell: str, label_asked: bool, asked: set[str]) -> bool:
+    """Whether a variant's cell gives what is asked: filled, for a row labelled by the asked thing ("RS-485 | N/A");
+    else writing an asked word ("Connectivity | Ethernet PHY / Wi-Fi")."""
+    return _filled(cell) if label_asked else bool(words_found(asked, content_terms(cell)))
+
+
+def try_variant_has(question: str, ranked: list[Scored], yes_no: bool) -> str | None:
+    """"We ordered the Opta Lite. Can it talk RS-485?": a yes/no question naming one variant of a variant table,
+    answered by the table's row on what it asks, when that row sets the variants apart (some have it, some not):
+    the verdict, the named variant's cell and the variants that have it, then the row. None otherwise."""
+    if not yes_no or asks_which_variant(question) or _WHOLE_FAMILY.search(question):
+        return None
+    written = {w.lower() for w in re.findall(r"[\w-]+", question)}
+    asked = content_terms(question)
+    for s in ranked:
+        names = variant_names(s.unit, written)
+        column = named_variant(names, written) if names else None
+        if names is None or column is None:
+            continue
+        cells = s.unit.text.split("|")
+        if IDENTITY_LABEL.fullmatch(cells[0].strip()):
+            continue
+        label = content_terms(cells[0])
+        by_label = bool(label) and label <= asked  # whole words: "connected" (a variant's name) is no "connectivity"
+        name_words = {w.lower() for n in names for w in re.findall(r"[\w-]+", n)}
+        looked_for = {w for w in asked - name_words - label if not CATALOGUE_CODE.fullmatch(w)}  # not "AFX00003"
+        if not by_label and not looked_for:
+            continue
+        has = [_has(cell, by_label, looked_for) for cell in cells[1:]]
+        if all(has) or not any(has):
+            continue  # the row does not set the variants apart
+        name, cited = names[column], s.unit.cited()
+        others = [n for n, h in zip(names, has, strict=True) if h and n != name]
+        cell = cells[column + 1].strip() or "N/A"
+        verdict = (f"Yes. The {name}: {cells[0].strip()}: {cell} [{cited}]." if has[column] else
+                   f"No. The {name}: {cells[0].strip()}: {cell} [{cited}]; {_the_variants(others)} "
+                   f"{'has' if len(others) == 1 else 'have'} it [{cited}].")
+        return f"{verdict} {s.unit.display().rstrip(' .;')} [{cited}]."
+    return None
