@@ -428,3 +428,16 @@ def test_a_value_beyond_a_maximum_is_a_no_though_it_meets_a_minimum() -> None:
     answer = generate_answer(FakeLLM(replies=["Yes, 500 Ω is within 250 to 600 Ω [1]."]), question, context,
                              mode="auto", focus_tokens=200)
     assert context.info.get("answer_path") != "rating" and not answer.text.startswith("No.")
+
+
+def test_a_temperature_written_with_the_one_character_celsius_sign_is_a_rating() -> None:
+    """Datasheets write "85℃" (U+2103) as often as "85 °C": "can't exceed 85℃ and shouldn't be lower than -40℃" rates
+    the temperatures a user writes with "°C"."""
+    notes = ("The Zephyr Node is a small sensor board.\nImportant: The operating temperature of the board can't exceed "
+             "85℃ and shouldn't be lower than -40℃.")
+    items = [ContextItem("chunk", notes, 0.5, "c1", "d1", {"path": "node.pdf", "title": "Zephyr Node"})]
+    text, path = _answer("Can the Zephyr Node operate at 95 °C in an engine bay?", items)
+    assert path == "rating" and text.startswith("No. Zephyr Node:"), text
+    assert "95 °C exceeds this rating" in text
+    text, path = _answer("Can the Zephyr Node operate at -30 °C?", items)
+    assert path == "rating" and text.startswith("Yes. Zephyr Node:"), text

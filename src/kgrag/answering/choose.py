@@ -10,12 +10,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from kgrag.answering.about import unit_about
 from kgrag.answering.asks import alternative_names
-from kgrag.answering.compare import unit_about
 from kgrag.answering.numbers import number_value
 from kgrag.answering.select import Scored
 from kgrag.answering.terms import PRODUCT_WORDS, QuestionTerms
-from kgrag.answering.values import NUMBER, NUMBER_UNIT, RANGE_ENDS, dimension_of_unit, dimension_words
+from kgrag.answering.values import NUMBER, NUMBER_UNIT, RANGE_ENDS, canonical_unit, dimension_of_unit, dimension_words
 from kgrag.answering.words import content_terms, words_found
 from kgrag.graph.rules_patterns import INTERFACE
 from kgrag.ingest.clean import squash
@@ -113,6 +113,15 @@ def rated_numbers(text: str, unit: str) -> list[float]:
     return [number for number, base in scaled if base == unit]
 
 
+def value_span(text: str, dims: set[str]) -> tuple[float, float, str] | None:
+    """(low, high, unit) of the one range of the `dims` quantity `text` rates ("-20 to 80 °C", "can't exceed 85℃ and
+    shouldn't be lower than -40℃", a min / typ / max row), or None."""
+    units = {canonical_unit(_scaled(1.0, m.group(2))[1]) for m in NUMBER_UNIT.finditer(text)
+             if dimension_of_unit(m.group(2)) & dims}
+    numbers = set(rated_numbers(text, next(iter(units)))) if len(units) == 1 else set()
+    return (min(numbers), max(numbers), next(iter(units))) if len(numbers) in (2, 3) else None
+
+
 def asked_value(question: str) -> tuple[float, str, bool] | None:
     """The one value the question writes, or None (none, or several)."""
     values = written_values(question)
@@ -127,7 +136,8 @@ _AT_LEAST = frozenset({"memory", "data_rate", "frequency", "resolution", "capaci
 # nothing a user measures (a 3 mm cover, boards 100 m apart).
 _REACH = re.compile(r"\b(?:range|distance|reach|cable|wire|wiring|length|span)\b", re.IGNORECASE)
 # Two values of one unit under these words are the ends of a range ("thermal limits: -40 °C … 85 °C", "Min | Max").
-LIMITS = re.compile(r"\b(?:limits?|min(?:imum)?\b.*\bmax(?:imum)?|range|between)\b", re.IGNORECASE)
+LIMITS = re.compile(r"\b(?:limits?|min(?:imum)?\b.*\bmax(?:imum)?|range|between|exceed\w*\b.*\b(?:lower|less|below)|"
+                    r"(?:lower|less|below)\b.*\bexceed\w*)\b", re.IGNORECASE)  # "can't exceed 85℃ and shouldn't be lower than -40℃"
 _MAX, _MIN = r"max(?:imum)?", r"min(?:imum)?"
 # Words saying a single value is a limit, not a nominal value: "rated voltage 250 VAC", "up to 480 MHz", "must not
 # exceed 600 Ω".
@@ -162,7 +172,7 @@ def _condition(before: str, dims: set[str]) -> bool:
 def _scaled(number: float, unit: str) -> tuple[float, str]:
     """The value in the unit without its prefix ("48 kB" -> 48000 B, "230 VAC" -> 230 V) when that is a unit of the
     same quantity; "°C", "dBm" stay as written."""
-    unit = re.sub(r"(?i)(?<=V)(?:AC|DC)$", "", unit.strip())
+    unit = canonical_unit(re.sub(r"(?i)(?<=V)(?:AC|DC)$", "", unit.strip()))
     head, rest = unit[:1], unit[1:]
     if head in _PREFIX and rest and dimension_of_unit(rest) & dimension_of_unit(unit):
         return number * _PREFIX[head], rest

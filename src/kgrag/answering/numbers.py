@@ -14,6 +14,7 @@ from kgrag.answering.values import (
     NUMBER_UNIT,
     PRICE,
     RANGE_ENDS,
+    canonical_unit,
     dimension_of_unit,
     slash_list_word,
 )
@@ -115,7 +116,7 @@ _UNIT_NAMES = {"meter": "m", "metre": "m", "millimeter": "mm", "millimetre": "mm
                "kilogram": "kg", "hertz": "Hz", "byte": "B", "milliampere": "mA", "microamp": "µA", "microampere": "µA",
                "millivolt": "mV", "milliwatt": "mW", "microsecond": "µs", "kilohertz": "kHz", "megahertz": "MHz",
                "day": "days", "week": "weeks", "month": "months", "year": "years"}  # one unit, singular or plural
-_UNIT_SYMBOLS = {"KB": "kB", "ºC": "°C", "C": "°C", "sec": "s", "amp": "A", "ohm": "Ω", "inch": "in", "inches": "in"}
+_UNIT_SYMBOLS = {"KB": "kB", "C": "°C", "sec": "s", "amp": "A", "ohm": "Ω", "inch": "in", "inches": "in"}
 
 
 def _unit_keys(unit: str) -> set[str]:
@@ -126,7 +127,7 @@ def _unit_keys(unit: str) -> set[str]:
     word = symbol.lower()
     if len(word) > 2 and word.rstrip("s") in _UNIT_NAMES:  # a spelled-out name: "meters", "Volts", "hour", "day"
         symbol = _UNIT_NAMES[word.rstrip("s")]
-    symbol = _UNIT_SYMBOLS.get(symbol, symbol)
+    symbol = _UNIT_SYMBOLS.get(symbol, canonical_unit(symbol))
     return {f"{d}@{symbol}" for d in dimension_of_unit(unit)}
 
 

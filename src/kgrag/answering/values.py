@@ -27,7 +27,7 @@ DIMENSIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
                 "wavelength", "altitude"),  # an altitude in m, or in hPa (`pressure`)
                ("m", "mm", "cm", "km", "µm", "um", "nm", "in", "inch", "inches", "mil", "meter", "meters", "metre",
                 "metres", "millimeters", "millimetres", "centimeters", "centimetres", "kilometers", "kilometres")),
-    "temperature": (("temperature", "temp", "thermal", "heat"), ("°C", "°F", "K", "ºC", "C")),
+    "temperature": (("temperature", "temp", "thermal", "heat"), ("°C", "°F", "K", "ºC", "C", "℃", "℉")),
     "pressure": (("pressure", "barometric", "altitude"), ("Pa", "hPa", "kPa", "MPa", "bar", "mbar", "atm", "psi")),
     "humidity": (("humidity", "moisture"), ("%RH", "RH", "rH", "%rH", "%")),  # relative humidity is a percentage
     "time": (("time", "duration", "delay", "latency", "period", "timeout", "lifetime", "startup", "response", "long",
@@ -67,6 +67,16 @@ DIMENSIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 QUANTITY_NOUNS = {"heavy": "weight", "light": "weight", "wide": "width", "tall": "height", "thick": "thickness",
                   "big": "size", "large": "size", "small": "size", "loud": "sound level", "hot": "temperature"}
 _MICRO = ("µ", "μ")  # the micro sign and the Greek mu: PDFs write either
+# One symbol written several ways: the ordinal "º" for the degree sign, the one-character "℃" (a third of the Arduino
+# PDFs' temperatures) and "℉"
+_SAME_SYMBOL = {"ºC": "°C", "℃": "°C", "℉": "°F"}
+
+
+def canonical_unit(unit: str) -> str:
+    """The unit as most documents write it: "℃" and "ºC" are "°C"."""
+    return _SAME_SYMBOL.get(unit, unit)
+
+
 _UNIT_WORDS = sorted({u.replace(*_MICRO) if k else u for _, units in DIMENSIONS.values() for u in units for k in (0, 1)},
                      key=len, reverse=True)
 _UNIT_ALT = "|".join(re.escape(u) for u in _UNIT_WORDS)
