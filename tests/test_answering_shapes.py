@@ -607,6 +607,19 @@ def test_a_comparison_of_ranges_quotes_both_without_a_verdict() -> None:
     assert "-20 to +70 °C [1]" in text and "-40 to +85 °C [2]" in text and "lower than" not in text
 
 
+def test_a_comparison_of_range_widths_says_which_range_is_wider() -> None:
+    """"Between the A and the B, which one is rated for the wider operating temperature range?": both ranges quoted,
+    then the wider one, also when a datasheet writes its limits in words and with "℃"."""
+    question = "Between the Zephyr Core and the Zephyr Mini, which one is rated for the wider operating temperature range?"
+    assert analyse(question).compares == [["Zephyr", "Core"], ["Zephyr", "Mini"]]
+    core = "Zephyr Core ratings\nOperating temperature | -20 to +70 °C"
+    mini = "Zephyr Mini notes\nThe operating temperature can't exceed 85℃ and shouldn't be lower than -40℃."
+    text = _answer(question, ("Zephyr Core", core), ("Zephyr Mini", mini))
+    assert "-20 to +70 °C [1]" in text and text.endswith("Zephyr Mini: -40 to 85 °C, wider than Zephyr Core (-20 to 70 °C)."), text
+    narrower = _answer(question.replace("wider", "narrower"), ("Zephyr Core", core), ("Zephyr Mini", mini))
+    assert narrower.endswith("Zephyr Core: -20 to 70 °C, narrower than Zephyr Mini (-40 to 85 °C)."), narrower
+
+
 def test_a_request_to_compare_or_a_value_compared_with_another_quotes_both() -> None:
     """"Compare the operating temperature of the A and the B" and "… of the A compared with the B" ask each side's
     value, as "which is lower" does, though neither asks for a verdict."""

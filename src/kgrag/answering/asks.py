@@ -105,6 +105,7 @@ COMPARATIVES = GREATER | frozenset(["less", "fewer", "lower", "shorter", "smalle
 _ALTERNATIVE = re.compile(r"\b(?:or|vs\.?|versus)\b", re.IGNORECASE)
 _EACH = re.compile(r"\b(?:each|respectively)\b", re.IGNORECASE)  # "do the A and the B each have": both sides asked
 _AND = re.compile(r"\band\b", re.IGNORECASE)
+_BETWEEN = re.compile(r"\bbetween\b", re.IGNORECASE)
 _COMPARE = re.compile(r"^\s*(?:please\s+)?compare\b", re.IGNORECASE)  # a request to compare the A and the B
 _COMPARED = re.compile(r"\b(?:compared\s+(?:with|to)|as\s+opposed\s+to|relative\s+to)\b", re.IGNORECASE)
 
@@ -115,6 +116,9 @@ def compared_names(question: str, phrases: list[list[str]]) -> list[list[str]]:
     voltage?"; "What is the power consumption of the A compared with the B?"), or [] for any other question."""
     if {w.lower() for w in TOKEN.findall(question)} & COMPARATIVES:
         joints = list(_ALTERNATIVE.finditer(question))[:1]
+        between = _BETWEEN.search(question)  # "Between the A and the B, which one is rated for the wider …?"
+        if not joints and between:
+            joints = list(_AND.finditer(question, between.end()))[:1]
     elif _EACH.search(question) or asks_difference(question) or _COMPARE.match(question):  # "Do the A and the B
         # take the same supply voltage?", "Compare the clock speed of the A and the B'
         joints = list(_AND.finditer(question))

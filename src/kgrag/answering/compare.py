@@ -8,14 +8,14 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from kgrag.answering.about import unit_about
 from kgrag.answering.asks import COMPARATIVES, GREATER
+from kgrag.answering.choose import value_span
 from kgrag.answering.columns import side_by_side
 from kgrag.answering.extract import Extraction, answer_text, try_extract
-from kgrag.answering.names import title_names
 from kgrag.answering.numbers import STANDALONE_NUMBER, number_value
 from kgrag.answering.select import Scored, attribute_share, name_score, variant_of
 from kgrag.answering.terms import QuestionTerms
-from kgrag.answering.units import FACT_SUBJECT
 from kgrag.answering.values import NUMBER_UNIT, dimension_of_unit
 from kgrag.answering.words import content_terms, words_found
 
@@ -29,16 +29,6 @@ def phrase_after(words: frozenset[str]) -> re.Pattern[str]:
 
 
 _COMPARED = phrase_after(COMPARATIVES)
-
-
-def unit_about(phrase: list[str], s: Scored, titles: dict[int, str]) -> bool:
-    """The unit is about the named product: its document's title ends with the name, or (graph facts gathered from
-    several documents) the fact's subject is that name."""
-    title = titles.get(s.unit.block, "")
-    if title:
-        return title_names(phrase, title)
-    fact = FACT_SUBJECT.match(s.unit.heading)
-    return bool(fact) and title_names(phrase, fact["name"])
 
 
 def compared_quantity(question: str) -> set[str]:
@@ -76,6 +66,11 @@ def single_value(text: str, dims: set[str]) -> tuple[float, str, str] | None:
     return None if number is None else (number, values[0].group(2), values[0].group(0).strip())
 
 
+WIDTHS = frozenset({"wider", "narrower"})  # "rated for the wider temperature range": the ranges' spans are compared
+
+
+
+
 def _single_value(q: QuestionTerms, found: Extraction) -> tuple[float, str, str] | None:
     """(size, unit, as written) when the quote states exactly one value of the asked quantity."""
     value = single_value(found.unit.value_text(), q.dimensions)
@@ -95,6 +90,13 @@ def try_compare(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) 
     text = " ".join(f"{found.text} [{found.unit.cited()}]." for _, found in sides if found)
     values = [_single_value(q, found) for _, found in sides if found]
     word = next((w for w in q.text.lower().split() if w.strip("?,.") in COMPARATIVES), "").strip("?,.")
+    spans = [value_span(found.unit.value_text(), q.dimensions) for _, found in sides if found]
+    if word in WIDTHS and all(spans) and spans[0][2] == spans[1][2]:  # type: ignore[index]
+        (la, ha, unit), (lb, hb, _) = spans  # type: ignore[misc]
+        if ha - la != hb - lb:
+            first = (ha - la > hb - lb) == (word == "wider")
+            (wn, (wl, wh)), (ln, (ll, lh)) = ((a, (la, ha)), (b, (lb, hb))) if first else ((b, (lb, hb)), (a, (la, ha)))
+            return f"{text} {' '.join(wn)}: {wl:g} to {wh:g} {unit}, {word} than {' '.join(ln)} ({ll:g} to {lh:g} {unit})."
     if word and all(values) and values[0][1] == values[1][1] and values[0][0] != values[1][0]:  # type: ignore[index]
         (va, _, wa), (vb, _, wb) = values  # type: ignore[misc]
         first = (va > vb) == (word in GREATER)

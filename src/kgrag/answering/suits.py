@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from kgrag.answering.about import unit_about
 from kgrag.answering.choose import (
     DENIES,
     LIMITS,
@@ -25,7 +26,6 @@ from kgrag.answering.choose import (
     written_value_texts,
     written_values,
 )
-from kgrag.answering.compare import unit_about
 from kgrag.answering.names import documented_names, title_names
 from kgrag.answering.quotes import quote_answer
 from kgrag.answering.refusal import is_refusal
