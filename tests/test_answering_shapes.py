@@ -1227,6 +1227,22 @@ def test_a_chained_second_clause_is_asked_of_what_the_first_clauses_quote_names(
     assert found[0].text.startswith("Zephyr Display Shield: ")
 
 
+def test_a_chained_question_whose_second_clause_has_no_quote_is_answered_by_its_first_and_passages_about_it() -> None:
+    """"Which Zephyr board includes a time-of-flight sensor, and what antenna does it use?": no unit states an antenna,
+    but the board found is quoted, and the passages after it are ranked for the second clause asked of that board."""
+    from kgrag.answering.clauses import other_clause_units, quote_each_clause
+
+    boards = [Unit(block=1, pos=0, text="Time-of-flight sensor | QL53L1 ranging sensor up to 4 m", kind="row"),
+              Unit(block=1, pos=1, text="The radio is routed to a U.FL connector for an external antenna.", kind="sentence"),
+              Unit(block=2, pos=0, text="The Zephyr Ear routes its radio to a chip antenna.", kind="sentence")]
+    titles = {1: "Zephyr Eye", 2: "Zephyr Ear"}
+    question = "Which Zephyr board includes a time-of-flight sensor, and which antenna part does it use?"
+    found = quote_each_clause(question, boards, titles, titles)
+    assert found is not None and [f.unit.text for f in found] == [boards[0].text]
+    rest = other_clause_units(question, found, boards, titles, titles)
+    assert rest and rest[0].unit is boards[1]  # the Zephyr Eye's antenna passage first, not the Zephyr Ear's
+
+
 def test_a_vendor_word_before_the_asked_kind_is_no_product_with_variants() -> None:
     q = analyse("Which Acme sensor on the Zephyr Eye measures outdoor air quality?")
     assert variant_of(q, "Onboard Outdoor Air Quality Sensor | Acme QZ4510AI1V") is False  # the asked part

@@ -106,18 +106,27 @@ def quote_each_clause(question: str, units: list[Unit], scopes: dict[int, str],
             return None
         found.append(hit)
     if chained:
-        name = answered_name(first, found[0], titles)
-        if not name:
+        clause = answered_clause(split, found[0], titles)
+        if not clause:
             return None
-        pattern = _ANSWER_REFERENCE if _ANSWER_REFERENCE.search(second) else _PRONOUN
-        clause = pattern.sub(lambda m: f"the {name}" + ("'s" if m[0].lower() in ("its", "their") else ""), second, count=1) + "?"
         asked = analyse(clause)
         hit = try_extract(asked, score_units(clause, units, scopes), titles)
         named = {p.lower() for p in analyse(question).parts}  # "what display does it carry?" is not the BMI270 again
         if hit is None or asked.wants_name and not {p.lower() for p in part_numbers(hit.unit.text)} - named:
-            return None
+            return found  # the product found, quoted; the passages on the second clause, asked of it, follow
         found.append(hit)
     return [f for i, f in enumerate(found) if all(f.unit != g.unit for g in found[:i])] or None
+
+
+def answered_clause(split: tuple[str, str, bool], hit: Extraction, titles: dict[int, str]) -> str:
+    """The chained second clause asked of what the first clause's quote names ("…, and how much current can it
+    supply?" -> "How much current can the MKR WAN 1310 supply?"), or "" when the quote names no one thing."""
+    first, second, _ = split
+    name = answered_name(first, hit, titles)
+    if not name:
+        return ""
+    pattern = _ANSWER_REFERENCE if _ANSWER_REFERENCE.search(second) else _PRONOUN
+    return pattern.sub(lambda m: f"the {name}" + ("'s" if m[0].lower() in ("its", "their") else ""), second, count=1) + "?"
 
 
 _LIST_FILLER = r"and|or|the|its|their"  # words between the items of an asked list
@@ -214,6 +223,10 @@ def other_clause_units(question: str, found: list[Extraction], units: list[Unit]
     """For a two-clause question answered by one quote (the other clause has no explicit one), the units ranked for
     the clause that quote does not answer ("…, and what is that current available for?"), so the passages after the
     quote can start with it; [] otherwise."""
+    split = split_clauses(question) if len(found) == 1 else None
+    if split is not None and split[2]:  # chained: the second clause asked of the product the quote found
+        clause = answered_clause(split, found[0], titles)
+        return score_units(clause, units, scopes, titles=titles) if clause else []
     clauses = two_clauses(question) if len(found) == 1 else None
     if clauses is None:
         return []
