@@ -259,3 +259,15 @@ def test_every_part_of_a_kind_asked_of_a_named_product_is_an_overview() -> None:
     for question in ("What sensor does the Zephyr Air use for distance?", "What pins does the Zephyr Air use for I2C?",
                      "Which chip reads the IMU, and what cores does that chip contain?"):
         assert not asks_overview(question), question
+
+
+def test_an_overview_is_not_answered_by_one_value_quoted() -> None:
+    """"Give me a rundown of the power input of the Zephyr Air" asks for its rows, not the one row stating a value that
+    an extractive quote would give: the model's answer and the aspect's rows follow. Named items still get a quote
+    each ("… specs: range and supply voltage", see test_features_list)."""
+    question = "Can you give me a rundown of the power input of the Zephyr Air?"
+    reply = "The Zephyr Air takes 5 V over USB-C or a Li-Po battery [2]."
+    answer = generate_answer(FakeLLM(replies=[reply]), question, _context(question), mode="auto", focus_tokens=60,
+                             passages=2)
+    assert answer.context.info["answer_path"] == "focused", answer.context.info
+    assert answer.text.startswith(reply)

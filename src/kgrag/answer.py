@@ -253,7 +253,7 @@ def plan_answer(
         if found is None:  # "… for Wi-Fi, Bluetooth EDR and Bluetooth LE?": a quote for each name listed
             found = quote_each_item(question, units, scopes, titles)
         if found is None:
-            one = try_extract(q, focus.ranked, titles)
+            one = None if asks_overview(question) else try_extract(q, focus.ranked, titles)  # an overview: no one value
             found = [one] if one is not None else quote_each_word(question, units, scopes, titles)
         if found:
             context.info["answer_path"] = "extractive"

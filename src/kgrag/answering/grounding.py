@@ -11,7 +11,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from kgrag.answering.asks import TOKEN, asked_acronyms, asks_remedy, second_question
+from kgrag.answering.asks import TOKEN, asked_acronyms, asks_overview, asks_remedy, second_question
 from kgrag.answering.names import made_up_names, name_found, title_names
 from kgrag.answering.numbers import (
     BARE,
@@ -276,7 +276,7 @@ def lacks_asked_value(question: str, reply: str) -> bool:
     plain = CITE.sub(" ", reply)
     if _ASKS_YEAR.search(question):  # "Until which year is it produced?": a year, not an MTBF table
         return not _YEAR.search(plain)
-    if asks_remedy(question):  # "The conductivity value keeps rising. What can I do?": a remedy, no value
+    if asks_remedy(question) or asks_overview(question):  # "… keeps rising. What can I do?", "a rundown of …": no value
         return False
     how = _HOW_ADJECTIVE.match(question)  # "How long does it show the firmware version?" asks a time, no version
     if ASKS_VERSION.search(question) and q.wants_value and not q.yes_no and not how:  # "What firmware version …?"
