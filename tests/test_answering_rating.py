@@ -441,3 +441,13 @@ def test_a_temperature_written_with_the_one_character_celsius_sign_is_a_rating()
     assert "95 °C exceeds this rating" in text
     text, path = _answer("Can the Zephyr Node operate at -30 °C?", items)
     assert path == "rating" and text.startswith("Yes. Zephyr Node:"), text
+
+
+def test_the_test_conditions_of_a_compliance_notice_are_no_rating_of_the_product() -> None:
+    """A radio declaration's "The operating temperature of the EUT can't exceed 85℃ and shouldn't be lower than -40℃"
+    states the conditions of a test, not the product's rating (0 to 70 °C): it must not outvote the rating."""
+    text = ("The Zephyr Ear is a voice board.\nOperating temperature | 0 to 70 °C\nDeclaration\nImportant: The operating "
+            "temperature of the EUT can't exceed 85 °C and shouldn't be lower than -40 °C.")
+    items = [ContextItem("chunk", text, 0.5, "c1", "d1", {"path": "ear.pdf", "title": "Zephyr Ear"})]
+    answer, path = _answer("Is -10 °C within the rated range of the Zephyr Ear?", items)
+    assert path == "rating" and answer.startswith("No. Zephyr Ear: Operating temperature: 0 to 70 °C [1]."), answer

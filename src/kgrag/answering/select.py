@@ -185,7 +185,7 @@ def name_score(wanted: list[list[str]], near: str, far: str, led_by: str = "") -
 COMPLIANCE = re.compile(r"\b(?:complies with|found to comply|has been approved by|hereby declares?|declaration of "
                         r"conformity|FCC (?:Rules|ID)|Innovation, Science and Economic Development|license-exempt|"
                         r"harmful interference|RF exposure|between the radiator and your body|SVHCs?|Substances? of "
-                        r"Very High Concern)\b", re.IGNORECASE)
+                        r"Very High Concern|EUT)\b", re.IGNORECASE)  # "the operating temperature of the EUT": a test's
 # Legal notices ("ARDUINO … SPECIFICALLY DISCLAIMS ANY LIABILITIES", "SUBJECT TO CHANGE WITHOUT NOTICE", "WARRANTIES OF
 # MERCHANTABILITY"): they answer questions about warranty or liability only; matched on a few common words they
 # would otherwise be quoted for any question naming the document or a risk.
