@@ -746,6 +746,16 @@ def test_a_phrase_of_acronyms_names_no_product_the_context_must_write_whole() ->
     assert missing_names(q.text, q, rows + "\nzephyr board") == ["Zephyr Mini"]
 
 
+def test_a_battery_chemistry_the_user_writes_is_no_product_the_context_must_name() -> None:
+    """"Planning to hook a LiPo to my Zephyr Mini": the context's charger passages answer though they say "battery";
+    the answer must not open with "The documents found do not mention LiPo"."""
+    text = "zephyr mini\nthe battery charger has a minimum of 512 ma charge current."
+    q = analyse("Planning to hook a LiPo to my Zephyr Mini: what's the minimum charge current of its charger?")
+    assert missing_names(q.text, q, text) == []
+    q = analyse("Can I hook a LiPo to my Zephyr Maxi?")
+    assert missing_names(q.text, q, text) == ["Zephyr Maxi"]
+
+
 def test_a_product_named_after_its_chip_is_not_the_chip() -> None:
     """"Zephyr QX-700" beside documents titled "Zephyr Board …" names a product of the Zephyr line after its chip:
     a Zephyr datasheet that uses the QX-700 somewhere does not describe it. The line's word written next to the

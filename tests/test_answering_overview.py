@@ -243,7 +243,8 @@ def test_a_users_words_for_an_overview_ask_one() -> None:
     """"Give me a rundown of …" or "the short version" asks for an overview as "Summarize …" does; a question that
     only mentions a run or a version does not."""
     for question in ("Give me a quick rundown of the I/O on the Zephyr Air.", "What's inside the Zephyr Air? The "
-                     "short version, please.", "In a nutshell, what can the Zephyr Air do?"):
+                     "short version, please.", "In a nutshell, what can the Zephyr Air do?",
+                     "What are the headline specs of the Zephyr Air?"):
         assert asks_overview(question), question
     for question in ("How long does the Zephyr Air run down its battery in sleep?", "Which firmware version does the "
                      "Zephyr Air ship with?"):

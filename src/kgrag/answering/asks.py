@@ -70,7 +70,7 @@ OVERVIEW_WORDS = frozenset({"summarize", "summarise", "summary", "overview", "de
 
 
 # "What are the main features of the A?", "its key specifications": the whole list asked, not one fact
-_MAIN_FEATURES = re.compile(r"\b(?:main|key|major)\s+(?:hardware\s+)?(?:features|specs|specifications|capabilities|"
+_MAIN_FEATURES = re.compile(r"\b(?:main|key|major|headline)\s+(?:hardware\s+)?(?:features|specs|specifications|capabilities|"
                             r"characteristics)\b", re.IGNORECASE)
 
 

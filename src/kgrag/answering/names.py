@@ -134,12 +134,16 @@ _ACRONYM = re.compile(r"[A-Z]{2,6}s?(?:-[A-Z]|-[a-z]+)?")  # "RTC", "PC", "OLEDs
 # technical vocabulary
 
 
+# Battery chemistries users write as names ("hook a LiPo to it"); datasheets say "Li-Po", "Li-ion" or just "battery"
+_CHEMISTRIES = frozenset({"lipo", "li-po", "li-ion", "liion", "lifepo4", "nimh", "nicd"})
+
+
 def is_vocabulary(word: str) -> bool:
     """A word of the trade, not the name of a product: an all-capital acronym ("RTC", "SWD", "PC", "USB-A"), a
-    value the user writes ("5V") or a figure ("16-bit", "2MP"). Documents spell such words out ("Real-Time Clock") or use their own; a context
+    value the user writes ("5V"), a figure ("16-bit", "2MP") or a battery chemistry ("LiPo"). Documents spell such words out ("Real-Time Clock") or use their own; a context
     without them can still answer, so only products and parts written as names are checked."""
     return (_ACRONYM.fullmatch(word) is not None or NUMBER_UNIT.fullmatch(word) is not None
-            or _QUANTITY.fullmatch(word) is not None)
+            or _QUANTITY.fullmatch(word) is not None or word.lower().rstrip("s") in _CHEMISTRIES)
 
 
 def trim_figures(phrase: list[str]) -> list[str]:
