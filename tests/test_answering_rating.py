@@ -451,3 +451,16 @@ def test_the_test_conditions_of_a_compliance_notice_are_no_rating_of_the_product
     items = [ContextItem("chunk", text, 0.5, "c1", "d1", {"path": "ear.pdf", "title": "Zephyr Ear"})]
     answer, path = _answer("Is -10 °C within the rated range of the Zephyr Ear?", items)
     assert path == "rating" and answer.startswith("No. Zephyr Ear: Operating temperature: 0 to 70 °C [1]."), answer
+
+
+def test_the_rating_of_the_asked_pin_decides_not_the_values_naming_other_pins() -> None:
+    """"Is it safe to feed 12 V into the VIN pin?": the VIN rating decides; "the pin 3.3V", "pins (5V, VIN)" name pins,
+    and "Applying +5 VDC to the 5V pin" rates another pin (it names fewer of the asked words than the VIN rating)."""
+    text = ("The Zephyr Matter is a small board.\nPower\nVIN pad: Applying 6 to 21 VDC to the VIN pin of the header.\n"
+            "5V pad: Applying +5 VDC to the 5V pin of the header.\nIn low-power mode the board must be powered through the "
+            "pin 3.3V.\nPower Supply | USB-C port and external power supply through the header pins (5V, VIN)")
+    items = [ContextItem("chunk", text, 0.5, "c1", "d1", {"path": "matter.pdf", "title": "Zephyr Matter"})]
+    answer, path = _answer("Is it safe to feed 12 V into the VIN pin of the Zephyr Matter?", items)
+    assert path == "rating" and answer.startswith("Yes. Zephyr Matter: VIN pad: Applying 6 to 21 VDC"), answer
+    answer, path = _answer("Is it safe to feed 25 V into the VIN pin of the Zephyr Matter?", items)
+    assert path == "rating" and answer.startswith("No. Zephyr Matter: VIN pad:"), answer

@@ -69,8 +69,11 @@ def read_value(value: tuple[float, str, bool], need: set[str], about: list[Score
     own = [(s, content_terms(s.unit.scoped())) for s in about
            if s.unit.kind != "heading" and not parts_row(s.unit) and not COMPLIANCE.search(s.unit.text)]
     rated = [(s, fit(s.unit.value_text(), value), named)
-             for s, words in own if (named := bool(words_found(need, words))) or quantity & words]
-    needed = [(s, v, n) for s, v, n in rated if v is not None and n]
+             for s, words in own if (named := words_found(need, words)) or quantity & words]
+    # the ratings of what is asked: a unit naming only some of the need words another rating names is about something
+    # else ("the 5V pin (+5 VDC)" beside "Applying 6 to 21 VDC to the VIN pin" for "12 V into the VIN pin")
+    needed = [(s, v, n) for s, v, n in rated if v is not None and n and not any(
+        n < other for _, verdict, other in rated if verdict is not None)]
     reading = Reading()  # the ratings of what is asked ("power … VIN"), not the relay's 250 VAC, when the need names one
     for s, verdict, _ in needed or rated:
         if verdict is True:
