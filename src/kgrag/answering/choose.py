@@ -207,8 +207,8 @@ def judge(text: str, value: tuple[float, str, bool]) -> list[tuple[bool, str]]:
     for m, (rated, base) in singles:
         before, after = text[:m.start()], text[m.end():]
         clause = re.split(r"[.;\n]\s", before)[-1]  # the words of the value's own clause before it
-        if base != unit or _REGULATED_TO.search(clause) or _condition(before, dims) or _PIN_BEFORE.search(before) or (
-                _PIN_AFTER.match(after)):
+        if base != unit or _REGULATED_TO.search(clause) or _condition(before, dims) or unit == "V" and (
+                _PIN_BEFORE.search(before) or _PIN_AFTER.match(after)):
             continue
         if upper:
             verdicts.append((rated <= number, "limit"))
@@ -225,7 +225,7 @@ def judge(text: str, value: tuple[float, str, bool]) -> list[tuple[bool, str]]:
     return verdicts
 
 
-# A value naming a pin, not rating one: "the 5V pin", "through the pin 3.3V", "header pins (5V, VIN)"
+# A voltage naming a pin, not rating one: "the 5V pin", "through the pin 3.3V", "header pins (5V, VIN)"
 _PIN_AFTER = re.compile(r"\s?(?:pins?|pads?)\b", re.IGNORECASE)
 _PIN_BEFORE = re.compile(r"\b(?:pins?|pads?)\s*(?:\(\s*(?:[\w.+]+\s*,\s*)*)?$", re.IGNORECASE)
 

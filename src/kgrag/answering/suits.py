@@ -70,10 +70,11 @@ def read_value(value: tuple[float, str, bool], need: set[str], about: list[Score
            if s.unit.kind != "heading" and not parts_row(s.unit) and not COMPLIANCE.search(s.unit.text)]
     rated = [(s, fit(s.unit.value_text(), value), named)
              for s, words in own if (named := words_found(need, words)) or quantity & words]
-    # the ratings of what is asked: a unit naming only some of the need words another rating names is about something
-    # else ("the 5V pin (+5 VDC)" beside "Applying 6 to 21 VDC to the VIN pin" for "12 V into the VIN pin")
-    needed = [(s, v, n) for s, v, n in rated if v is not None and n and not any(
-        n < other for _, verdict, other in rated if verdict is not None)]
+    # the ratings of what is asked: a rating the value misses that names only some of the need words a rating it fits
+    # names is about something else ("the 5V pin (+5 VDC)" beside "Applying 6 to 21 VDC to the VIN pin" for "12 V into
+    # the VIN pin"); a rating it fits is never set aside so
+    needed = [(s, v, n) for s, v, n in rated if v is not None and n and (v or not any(
+        n < other for _, verdict, other in rated if verdict))]
     reading = Reading()  # the ratings of what is asked ("power … VIN"), not the relay's 250 VAC, when the need names one
     for s, verdict, _ in needed or rated:
         if verdict is True:
