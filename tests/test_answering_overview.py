@@ -244,10 +244,13 @@ def test_a_users_words_for_an_overview_ask_one() -> None:
     only mentions a run or a version does not."""
     for question in ("Give me a quick rundown of the I/O on the Zephyr Air.", "What's inside the Zephyr Air? The "
                      "short version, please.", "In a nutshell, what can the Zephyr Air do?",
-                     "What are the headline specs of the Zephyr Air?"):
+                     "What are the headline specs of the Zephyr Air?",
+                     "What does the Zephyr Air (ZX031) give me for prototyping and debugging?",
+                     "What's on the Zephyr Air that would help with solderless setups?",
+                     "A collector asks what's actually inside the Zephyr Air compared to a normal Zephyr."):
         assert asks_overview(question), question
     for question in ("How long does the Zephyr Air run down its battery in sleep?", "Which firmware version does the "
-                     "Zephyr Air ship with?"):
+                     "Zephyr Air ship with?", "What voltage does the Zephyr Air provide?", "What is on pin D13?"):
         assert not asks_overview(question), question
 
 

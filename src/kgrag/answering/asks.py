@@ -92,11 +92,18 @@ def asks_kind_list(question: str) -> bool:
     return bool(m) and fold(m["kind"]) in _KIND_WORDS
 
 
+# "What does the A give me for prototyping?", "What's on the A that would help …?", "what's inside the A": what a named
+# product offers as a whole
+_OFFERS = re.compile(r"(?:^|[.?!]\s+)(?i:what)\s+(?i:does|do|can|will)\s+(?i:(?:the|an?|my|our|this)\s+)?[A-Z][^?]{0,60}?"
+                     r"\s(?i:give|offer|provide|bring)s?\s+(?i:me|us|you)\b|"
+                     r"\b(?i:what(?:'s|’s|\s+is|\s+are)\s+(?:actually\s+)?(?:on|inside|in)\s+(?:(?:the|an?|my|our|this)\s+)?)[A-Z]")
+
+
 def asks_overview(question: str) -> bool:
     """The question asks for an overview of something rather than one fact (or every part of a kind it has)."""
     words = re.findall(r"[a-z]+", question.lower())
     return (any(w in OVERVIEW_WORDS or w.startswith("summar") for w in words) or bool(_MAIN_FEATURES.search(question))
-            or bool(_OVERVIEW_PHRASES.search(question)) or asks_kind_list(question))
+            or bool(_OVERVIEW_PHRASES.search(question)) or asks_kind_list(question) or bool(_OFFERS.search(question)))
 
 
 # "Which has more flash, A or B?": a comparative word and an alternative between two names.
