@@ -464,3 +464,15 @@ def test_the_rating_of_the_asked_pin_decides_not_the_values_naming_other_pins() 
     assert path == "rating" and answer.startswith("Yes. Zephyr Matter: VIN pad: Applying 6 to 21 VDC"), answer
     answer, path = _answer("Is it safe to feed 25 V into the VIN pin of the Zephyr Matter?", items)
     assert path == "rating" and answer.startswith("No. Zephyr Matter: VIN pad:"), answer
+
+
+def test_a_voltage_and_current_before_a_switching_part_rate_it() -> None:
+    """"four configurable 60V 2.5A solid state relays" rates what the relays switch, as "60V/2.5A" does: 48 V is
+    within it, not a mismatch of a nominal 60 V (no "No."; a limit alone does not make a "Yes."); 70 V exceeds it."""
+    text = ("The Zephyr Field is a farm controller.\nRelays\nThe board features four configurable 60V 2.5A solid state "
+            "relays with galvanic isolation.")
+    items = [ContextItem("chunk", text, 0.5, "c1", "d1", {"path": "field.pdf", "title": "Zephyr Field"})]
+    answer, path = _answer("Can the Zephyr Field's solid state relays switch a 48 V DC valve that draws 2 A?", items)
+    assert not answer.startswith("No."), answer
+    answer, path = _answer("Can the Zephyr Field's solid state relays switch a 70 V DC valve?", items)
+    assert path == "rating" and answer.startswith("No. Zephyr Field:") and "70 V exceeds" in answer, answer

@@ -139,8 +139,7 @@ _REACH = re.compile(r"\b(?:range|distance|reach|cable|wire|wiring|length|span)\b
 LIMITS = re.compile(r"\b(?:limits?|min(?:imum)?\b.*\bmax(?:imum)?|range|between|exceed\w*\b.*\b(?:lower|less|below)|"
                     r"(?:lower|less|below)\b.*\bexceed\w*)\b", re.IGNORECASE)  # "can't exceed 85℃ and shouldn't be lower than -40℃"
 _MAX, _MIN = r"max(?:imum)?", r"min(?:imum)?"
-# Words saying a single value is a limit, not a nominal value: "rated voltage 250 VAC", "up to 480 MHz", "must not
-# exceed 600 Ω".
+# Words saying a single value is a limit, not a nominal value: "rated voltage 250 VAC", "up to 480 MHz", "≤ 600 Ω".
 _LIMIT = re.compile(rf"(?:\b(?:{_MAX}|up to|rated|limit|(?:must|shall|should) not exceed|≤|<)\W*(?:\w+\W+){{0,3}})$",
                     re.IGNORECASE)
 # Words saying a single value is a lower limit: "specified minimum input voltage is 4.5 V", "at least 7 V".
@@ -152,9 +151,10 @@ _FLOOR_AFTER, _LIMIT_AFTER = (re.compile(rf"\W{{0,3}}{word}\b(?!\W{{0,3}}[-+]?\d
 # "must be supplied with a voltage regulated to 5 V", which asks the input to be 5 V: no regulating device is named).
 _REGULATED_TO = re.compile(r"\b(?:regulators?|regulates|regulated by|LDO|DC-?DC|step(?:s|ped)?[- ]down)\b[^.;]*?"
                            r"(?<!\bup )\bto\s*$", re.IGNORECASE)
-# A voltage and a current joined by a slash rate what switches or carries them: "4x 60V/2.5A solid state relays",
-# "10A/250VAC"; the other side's unit is of another quantity (not "3.3V/5V", two selectable levels).
-_PAIR_AFTER = re.compile(rf"^\s?/\s?{NUMBER}\s?(V|VAC|VDC|A|mA)(?![\w])")
+# A voltage and a current joined by a slash (or a space, before a switching part's name) rate what switches or carries
+# them: "60V/2.5A", "10A/250VAC", "four 60V 2.5A solid state relays"; not "3.3V/5V", two levels of one quantity.
+_PAIR_AFTER = re.compile(rf"^(?:\s?/\s?{NUMBER}\s?(V|VAC|VDC|A|mA)(?![\w])|\s{NUMBER}\s?(V|VAC|VDC|A|mA)(?=(?:\s[\w-]+)"
+                         r"{0,2}\s(?:relays?|switch\w*|contacts?|SSRs?|MOSFETs?)\b))", re.IGNORECASE)
 _PAIR_BEFORE = re.compile(rf"(?<![\w.]){NUMBER}\s?(V|VAC|VDC|A|mA)\s?/\s?$")
 
 
@@ -239,7 +239,7 @@ def _offered(clause: str, dims: set[str]) -> bool:
 def _paired(before: str, after: str, dims: set[str]) -> bool:
     """The value is one side of a voltage/current pair ("60V/2.5A"): a rating of what switches or carries it."""
     other = _PAIR_AFTER.match(after) or _PAIR_BEFORE.search(before)
-    return other is not None and not dimension_of_unit(_scaled(1.0, other.group(1))[1]) & dims
+    return other is not None and not dimension_of_unit(_scaled(1.0, other[other.lastindex or 1])[1]) & dims
 
 
 def fit(text: str, value: tuple[float, str, bool]) -> bool | None:
