@@ -116,7 +116,7 @@ def rated_numbers(text: str, unit: str) -> list[float]:
 def value_span(text: str, dims: set[str]) -> tuple[float, float, str] | None:
     """(low, high, unit) of the one range of the `dims` quantity `text` rates ("-20 to 80 °C", "can't exceed 85℃ and
     shouldn't be lower than -40℃", a min / typ / max row), or None."""
-    units = {canonical_unit(_scaled(1.0, m.group(2))[1]) for m in NUMBER_UNIT.finditer(text)
+    units = {_scaled(1.0, m.group(2))[1] for m in NUMBER_UNIT.finditer(text)  # "℃" read as "°C" (`_scaled`)
              if dimension_of_unit(m.group(2)) & dims}
     numbers = set(rated_numbers(text, next(iter(units)))) if len(units) == 1 else set()
     return (min(numbers), max(numbers), next(iter(units))) if len(numbers) in (2, 3) else None

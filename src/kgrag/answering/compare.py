@@ -69,8 +69,6 @@ def single_value(text: str, dims: set[str]) -> tuple[float, str, str] | None:
 WIDTHS = frozenset({"wider", "narrower"})  # "rated for the wider temperature range": the ranges' spans are compared
 
 
-
-
 def _single_value(q: QuestionTerms, found: Extraction) -> tuple[float, str, str] | None:
     """(size, unit, as written) when the quote states exactly one value of the asked quantity."""
     value = single_value(found.unit.value_text(), q.dimensions)
@@ -90,8 +88,8 @@ def try_compare(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) 
     text = " ".join(f"{found.text} [{found.unit.cited()}]." for _, found in sides if found)
     values = [_single_value(q, found) for _, found in sides if found]
     word = next((w for w in q.text.lower().split() if w.strip("?,.") in COMPARATIVES), "").strip("?,.")
-    spans = [value_span(found.unit.value_text(), q.dimensions) for _, found in sides if found]
-    if word in WIDTHS and all(spans) and spans[0][2] == spans[1][2]:  # type: ignore[index]
+    spans = [value_span(found.unit.value_text(), q.dimensions) for _, found in sides if found] if word in WIDTHS else []
+    if spans and all(spans) and spans[0][2] == spans[1][2]:  # type: ignore[index]
         (la, ha, unit), (lb, hb, _) = spans  # type: ignore[misc]
         if ha - la != hb - lb:
             first = (ha - la > hb - lb) == (word == "wider")
