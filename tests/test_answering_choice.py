@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from kgrag.answer import generate_answer
-from kgrag.answering.choose import asked_value, bare_pick, fit, interfaces_in
+from kgrag.answering.choose import asked_value, bare_pick, interfaces_in
+from kgrag.answering.ratings import fit
 from kgrag.models.fake import FakeLLM
 from kgrag.types import Context, ContextItem
 

@@ -65,7 +65,7 @@ def test_a_situation_around_the_value_neither_refuses_nor_hides_the_yes_no_quest
     """"My Zephyr Core will live in an unheated outdoor box where winter nights reach -35 °C. Is that OK?": the
     situation's words are in no datasheet (the coverage gate let it through because a value is asked of a product the
     context holds), the asking sentence comes last, "OK" is a word, and two limits of one quantity are a range."""
-    from kgrag.answering.choose import fit
+    from kgrag.answering.ratings import fit
     from kgrag.answering.terms import analyse, asks_yes_no
 
     assert fit("Conservative thermal limits for the whole board: -40 °C (-40 °F) 85 °C (185 °F)", (-35.0, "°C", False))
@@ -81,7 +81,7 @@ def test_a_situation_around_the_value_neither_refuses_nor_hides_the_yes_no_quest
 
 def test_a_value_above_a_stated_minimum_is_no_miss() -> None:
     """"specified minimum input voltage is 4.5 V" is a floor: 12 V meets it (no "No."), 3 V does not."""
-    from kgrag.answering.choose import fit
+    from kgrag.answering.ratings import fit
 
     floor = "The DC-DC regulator's specified minimum input voltage is 4.5 V."
     assert fit(floor, (12.0, "V", False)) is True and fit(floor, (3.0, "V", False)) is False
@@ -296,7 +296,7 @@ def test_a_regulators_output_rates_no_input_and_a_voltage_current_pair_is_a_limi
     """"VIN is regulated by an LDO so the supply is limited to 5 V" is what the regulator gives, not what VIN takes: a
     12 V adapter gets no "No." from it; "4x 60V/2.5A solid state relays" rate what the relays switch, so 48 V fits
     (was "No." as a nominal 60 V and the line's 0-5V analog inputs); "3.3V/5V" levels are no such pair."""
-    from kgrag.answering.choose import judge
+    from kgrag.answering.ratings import judge
 
     regulated = "Power\nThe input supply of VIN is regulated by an LDO so the supply is limited to 5 V for the board."
     items = [ContextItem("chunk", regulated, 0.5, "c1", "d1", {"path": "core.pdf", "title": "Zephyr Core"})]
@@ -317,7 +317,7 @@ def test_a_regulators_output_rates_no_input_and_a_voltage_current_pair_is_a_limi
 def test_a_value_in_parentheses_after_another_quantity_is_a_measurement_condition() -> None:
     """"24.4 µA (14-bit resolution, 3.3 V supply)" says at what supply the current was measured, not that the node
     takes only 3.3 V: it gave "No." to 5 V by itself."""
-    from kgrag.answering.choose import judge
+    from kgrag.answering.ratings import judge
 
     assert judge("power consumption: 24.4 µA (14-bit resolution, 3.3 V supply)", (5.0, "V", False)) == []
     assert judge("Input voltage (VIN): 7-12 V", (9.0, "V", False)) == [(True, "range")]  # a label in parentheses
@@ -336,7 +336,7 @@ def test_a_compliance_notice_rates_nothing() -> None:
 def test_a_length_rates_only_as_a_reach_and_a_size_rates_nothing() -> None:
     """A board's "18 mm x 45 mm" or a display's "pixel size of 0.108 mm" is a size, not a rating of a distance or a
     cover the user writes: it gave "No." to boards 100 m apart and to a 3 mm cover. A reach still rates one."""
-    from kgrag.answering.choose import judge
+    from kgrag.answering.ratings import judge
 
     assert judge("The board measures 18 mm x 45 mm and supports Bluetooth and Thread.", (100.0, "m", False)) == []
     assert judge("Touch panel resolution 480 x 800 with a pixel size of 0.108 mm", (3.0, "mm", False)) == []

@@ -10,10 +10,10 @@ from dataclasses import replace
 
 from kgrag.answering.about import unit_about
 from kgrag.answering.asks import COMPARATIVES, GREATER
-from kgrag.answering.choose import value_span
 from kgrag.answering.columns import side_by_side
 from kgrag.answering.extract import Extraction, answer_text, try_extract
 from kgrag.answering.numbers import STANDALONE_NUMBER, number_value
+from kgrag.answering.ratings import value_span
 from kgrag.answering.select import Scored, attribute_share, name_score, variant_of
 from kgrag.answering.terms import QuestionTerms
 from kgrag.answering.values import NUMBER_UNIT, dimension_of_unit

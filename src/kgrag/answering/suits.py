@@ -1,6 +1,6 @@
 """Yes/no questions one product's own documents decide. A question writing a value ("Can I power the A from a 9 V
 battery on VIN?", "Is -35 °C OK for the B?", "Can its relay switch a 230 VAC heater that draws 3 A?"): each value is
-read against the product's rated ranges, limits and nominal values of the same quantity (`choose.fit`); "No." when a
+read against the product's rated ranges, limits and nominal values of the same quantity (`ratings.fit`); "No." when a
 value misses every rating of its quantity the product's passages give, "Yes." when every value lies inside a rated
 range and none misses. A question about using it on its own ("Can I use the C standalone?"): "No." when its
 documents say it needs another board ("requires a GIGA R1 WiFi board to function"). Otherwise the question goes the
@@ -14,20 +14,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from kgrag.answering.about import unit_about
-from kgrag.answering.choose import (
-    DENIES,
-    LIMITS,
-    MISSED_NOMINAL,
-    fit,
-    judge,
-    missed_how,
-    need_terms,
-    quote_unit,
-    written_value_texts,
-    written_values,
-)
+from kgrag.answering.choose import DENIES, need_terms, quote_unit, written_value_texts, written_values
 from kgrag.answering.names import documented_names, title_names
 from kgrag.answering.quotes import quote_answer
+from kgrag.answering.ratings import LIMITS, MISSED_NOMINAL, fit, judge, missed_how
 from kgrag.answering.refusal import is_refusal
 from kgrag.answering.releases import release_verdict
 from kgrag.answering.select import COMPLIANCE, Scored

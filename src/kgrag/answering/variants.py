@@ -9,7 +9,8 @@ import os
 import re
 
 from kgrag.answering.aspects import ASPECTS
-from kgrag.answering.choose import fit, written_value_texts, written_values
+from kgrag.answering.choose import written_value_texts, written_values
+from kgrag.answering.ratings import fit
 from kgrag.answering.select import Scored
 from kgrag.answering.units import Unit
 from kgrag.answering.words import content_terms, words_found
