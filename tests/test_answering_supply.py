@@ -62,3 +62,11 @@ def test_a_supply_rated_for_dc_is_no_ac_supply() -> None:
     assert "12...24 VDC" in text.split("[1]")[0] and "This rating is DC, not AC [1]." in text
     text, _ = _answer("Can the Zephyr Hub be powered with 24 V DC?")
     assert not text.startswith("No.")  # the asked kind is the rated one
+
+
+def test_a_cells_last_number_takes_no_unit_from_the_next_cell() -> None:
+    pins = Unit(block=1, pos=0, kind="row", text="1,3,5,7,9 | V BAT | Power | Gated voltage battery for wake up",
+                header="Pin | Function | Type | Description")
+    assert value_dimensions(pins.value_text()) == set()  # pins 1 to 9 and a "V BAT" function: no 9 V
+    rated = Unit(block=1, pos=0, kind="row", text="Input voltage | 6 | 7 | 36 | V", header="Name | Min | Typ | Max | Unit")
+    assert value_dimensions(rated.value_text()) == {"voltage"}  # a unit cell still gives each number its unit

@@ -73,7 +73,9 @@ class Unit:
         return self.kind == "sentence" and bool(self.heading) and has_value(self.text)
 
     def value_text(self) -> str:
-        """The text whose values count: a row's numbers get the unit of their column or of its unit cell."""
+        """The text whose values count: a row's numbers get the unit of their column or of its unit cell; the cells stay
+        apart, so a cell's last number never takes the next cell's first word as its unit ("1,3,5,7,9 | V BAT" is no
+        9 V)."""
         if self.kind != "row":
             return self.text
         cells = [c.strip() for c in self.text.split("|")]
@@ -87,7 +89,7 @@ class Unit:
             column = BRACKET_UNIT.search(heads[i]) if aligned else None
             unit = column.group(1) if column else (unit_cells[0] if unit_cells else "")
             out.append((with_unit(cell, unit) or cell) if unit else cell)
-        return " ".join(out)
+        return " | ".join(out)
 
     def display(self) -> str:
         """The unit as an answer quote: a row as "Header: cell; ..." pairs, a sentence as is."""
