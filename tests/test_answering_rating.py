@@ -476,3 +476,22 @@ def test_a_voltage_and_current_before_a_switching_part_rate_it() -> None:
     assert not answer.startswith("No."), answer
     answer, path = _answer("Can the Zephyr Field's solid state relays switch a 70 V DC valve?", items)
     assert path == "rating" and answer.startswith("No. Zephyr Field:") and "70 V exceeds" in answer, answer
+
+
+def test_a_value_the_documents_rule_out_is_a_no_whatever_else_they_rate() -> None:
+    """"is NOT 5V tolerant", "Do not apply 5 V to A0", "the only operating input voltage is +3.3 VDC" rule a value out:
+    a 5 V signal gets "No." even where another sentence names 5 V ("unlike boards that support 5V operation"); the
+    denial says nothing of another value, and a limit in words ("not more than") is no denial."""
+    from kgrag.answering.ratings import judge
+
+    note = ("I/O\nNOTE: The Zephyr Core only supports 3.3V I/Os and is NOT 5V tolerant, so do not connect 5V signals "
+            "directly.\nAs opposed to boards that support 5V operation, its 5V pin does not supply voltage.")
+    items = [ContextItem("chunk", note, 0.5, "c1", "d1", {"path": "core.pdf", "title": "Zephyr Core"})]
+    text, path = _answer("Can I wire a sensor's 5 V output directly to a digital pin of the Zephyr Core?", items)
+    assert path == "rating" and text.startswith("No. NOTE: The Zephyr Core only supports 3.3V I/Os and is NOT 5V "
+                                                "tolerant") and "5 V is ruled out by this passage [1]." in text
+    assert judge("Do not apply 5 V to A0 or A1.", (5.0, "V", False)) == [(False, "denied")]
+    assert judge("Do not apply 5 V to A0 or A1.", (3.3, "V", False)) == []  # it denies 5 V only
+    assert judge("the only operating input voltage is +3.3 VDC", (5.0, "V", False)) == [(False, "only")]
+    assert judge("the only operating input voltage is +3.3 VDC", (3.3, "V", False)) == [(True, "only")]
+    assert judge("The supply must be not more than 5 V", (4.0, "V", False)) == [(False, "nominal")]  # no denial

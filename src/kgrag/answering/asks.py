@@ -39,7 +39,9 @@ _REQUEST = re.compile(r"^\s*(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:gi
                       re.IGNORECASE)
 
 
-_YES_NO = re.compile(r"^\s*(is|are|does|do|did|can|could|has|have|will|would|was|were|should|shall|may|might|must)\b", re.I)
+# also after a leading phrase: "With the A, can I …?", "When powered from USB, does the B …?"
+_YES_NO = re.compile(r"^\s*(?:(?:with|on|for|in|at|using|from|if|when)\b[^,?]{1,80},\s*)?"
+                     r"(is|are|does|do|did|can|could|has|have|will|would|was|were|should|shall|may|might|must)\b", re.I)
 
 
 def yes_no_wording(sentence: str) -> bool:

@@ -82,8 +82,9 @@ _MODEL_CODES = r"(?:\s+[a-z]{1,3}\d{4,}[a-z]?(?:\s*[-/]\s*[a-z]{1,3}\d{4,}[a-z]?
 def title_names(phrase: list[str], title: str) -> bool:
     """A document title ends with the name ("Arduino Nicla Vision" names "Nicla Vision"; "Arduino Nano 33 BLE Sense"
     does not name "Nano 33 BLE", another product), or is the name's last words ("Stella" for "Arduino Stella")."""
-    pattern = r"[\s®™]+".join(re.escape(w.lower()) for w in phrase)
+    pattern = r"\.?[\s®™]+".join(re.escape(w.lower()) for w in phrase)  # "Cat. M1" for "Cat M1"
     low = title.lower().rstrip(" ®™")  # "Arduino Portenta Breakout Board" names "Portenta Breakout" too
+    low = low.replace("_", "/")  # a title from a file name: "M1_NB" was "M1/NB" before "/" was replaced
     if bool(phrase) and re.search(rf"(?<![a-z0-9]){pattern}(?:\s+{_KIND_WORD})?{_MODEL_CODES}$", low) is not None:
         return True
     words = low.split()  # a fact's subject "Stella" for the question's "Arduino Stella": the name without its vendor

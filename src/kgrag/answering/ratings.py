@@ -101,9 +101,21 @@ def judge(text: str, value: tuple[float, str, bool]) -> list[tuple[bool, str]]:
             verdicts.append((number >= rated, "floor"))
         elif "length" in dims:  # a size, not a rating
             continue
-        else:
-            verdicts.append((abs(rated - number) <= 0.01 * abs(number), "nominal"))
+        elif _DENIED.search(clause):  # "is NOT 5V tolerant": it rules out that value and says nothing of another
+            if abs(rated - number) <= 0.01 * abs(number):
+                verdicts.append((False, "denied"))
+        else:  # "only supports 3.3V I/Os": every other value is ruled out
+            verdicts.append((abs(rated - number) <= 0.01 * abs(number), "only" if _ONLY.search(clause) else "nominal"))
     return verdicts
+
+
+# Words before a value that rule it out: "is NOT 5V tolerant", "Do not apply 5 V to A0", "never connect 12 V" (not a
+# limit: "not more than 5 V", "must not exceed 5 V" is one)
+_DENIED = re.compile(r"\b(?:not|never)\s+(?!(?:more|less|higher|lower|greater|exceed\w*|above|below|over|under)\b)"
+                     r"(?:[\w-]+\s+){0,2}$", re.IGNORECASE)
+# Words before a value saying it is the one value the product takes: "only supports 3.3V I/Os", "the only operating
+# input voltage is +3.3 VDC"
+_ONLY = re.compile(r"\bonly\b\W*(?:[\w-]+\W+){0,4}$", re.IGNORECASE)
 
 
 # A voltage naming a pin, not rating one: "the 5V pin", "through the pin 3.3V", "header pins (5V, VIN)"
@@ -130,12 +142,15 @@ def fit(text: str, value: tuple[float, str, bool]) -> bool | None:
 
 
 MISSED_NOMINAL = "does not match"
+RULED_OUT = "is ruled out by"  # a value the text denies ("NOT 5V tolerant") or that is not the only one it takes
 
 
 def missed_how(text: str, value: tuple[float, str, bool]) -> str:
-    """How a value `text` does not fit stands to its rating: "exceeds" or "is below" a range or limit, "is outside"
-    one, or "does not match" a nominal value ("powered with 24 V")."""
+    """How a value `text` does not fit stands to its rating: "is ruled out by" a denial or an only value, "exceeds" or
+    "is below" a range or limit, "is outside" one, or "does not match" a nominal value ("powered with 24 V")."""
     kinds = {kind for ok, kind in judge(text, value) if not ok}
+    if kinds & {"denied", "only"}:
+        return RULED_OUT
     if not kinds & {"range", "limit", "floor"}:
         return MISSED_NOMINAL
     rated = rated_numbers(text, value[1])

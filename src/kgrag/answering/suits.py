@@ -3,7 +3,8 @@ battery on VIN?", "Is -35 °C OK for the B?", "Can its relay switch a 230 VAC he
 read against the product's rated ranges, limits and nominal values of the same quantity (`ratings.fit`); "No." when a
 value misses every rating of its quantity the product's passages give, "Yes." when every value lies inside a rated
 range and none misses. A question about using it on its own ("Can I use the C standalone?"): "No." when its
-documents say it needs another board ("requires a GIGA R1 WiFi board to function"). Otherwise the question goes the
+documents say it needs another board ("requires a GIGA R1 WiFi board to function"). A question asking to do two
+things at once: "No." when a note of the product says they cannot run simultaneously. Otherwise the question goes the
 usual way. A small model says yes to what it is asked, so the documents decide, and the deciding passages are
 quoted."""
 
@@ -16,18 +17,21 @@ from dataclasses import dataclass, field
 from kgrag.answering.about import unit_about
 from kgrag.answering.choose import DENIES, need_terms, quote_unit, written_value_texts, written_values
 from kgrag.answering.names import documented_names, title_names
-from kgrag.answering.quotes import quote_answer
-from kgrag.answering.ratings import LIMITS, MISSED_NOMINAL, fit, judge, missed_how
+from kgrag.answering.quotes import QUOTES, quote_answer
+from kgrag.answering.ratings import LIMITS, MISSED_NOMINAL, RULED_OUT, fit, judge, missed_how
 from kgrag.answering.refusal import is_refusal
 from kgrag.answering.releases import release_verdict
 from kgrag.answering.select import COMPLIANCE, Scored
 from kgrag.answering.terms import QuestionTerms, analyse, asks_yes_no
+from kgrag.answering.together import not_at_once
 from kgrag.answering.units import Unit
 from kgrag.answering.values import RANGE_ENDS, current_kinds, dimension_of_unit, dimension_words, value_dimensions
 from kgrag.answering.words import content_terms, words_found
 from kgrag.graph.datasheet.vocab import REF_DES
 
-MORE_QUOTES = 3  # the product's passages quoted after the deciding ones (1 / 2 / 3: four tuned sets up, none lower)
+# the passages quoted after the deciding ones: as many as the closest passages (3 before round 62; 6 moved two tuned
+# answers up and none down, and a verdict reached by a denial shows what the closest passages would have)
+MORE_QUOTES = QUOTES
 YES_NO_WORDS = frozenset({"ok", "okay", "fine", "safe", "work", "possible", "able", "allowed"})
 # "on its own", "standalone", "without a host board": the question asks whether the product works alone
 _ALONE = re.compile(r"\b(?:on its own|by itself|stand-?alone|independently|without (?:a |an |any |the )?(?:host|"
@@ -47,6 +51,7 @@ class Reading:
     fits: list[Scored] = field(default_factory=list)
     ranged: list[Scored] = field(default_factory=list)
     misses: list[Scored] = field(default_factory=list)
+    ruled_out: list[Scored] = field(default_factory=list)  # misses that deny the value ("is NOT 5V tolerant")
 
 
 def read_value(value: tuple[float, str, bool], need: set[str], about: list[Scored]) -> Reading:
@@ -73,6 +78,14 @@ def read_value(value: tuple[float, str, bool], need: set[str], about: list[Score
                 reading.ranged.append(s)
         elif verdict is False:
             reading.misses.append(s)
+    # a denial of the very value ("is NOT 5V tolerant") naming as many need words as any rating, or an only value
+    # ("the only operating input voltage is +3.3 VDC") naming more than any rating the value fits, rules it out
+    most = max((len(n) for s, v, n in rated if v is not None), default=0)
+    most_fit = max((len(n) for s, v, n in rated if v), default=0)
+    for s, verdict, named in needed or rated:
+        kinds = {kind for ok, kind in judge(s.unit.value_text(), value) if not ok} if verdict is False else set()
+        if "denied" in kinds and len(named) >= most or "only" in kinds and len(named) > most_fit:
+            reading.ruled_out.append(s)
     return reading
 
 
@@ -158,6 +171,10 @@ def try_suits(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) ->
         if needs or free:  # its documents say it needs another board, or that it works standalone
             return _decided("No." if needs else "Yes.", (needs or free)[:1], own, titles, name)
         return None
+    for name in products:  # "… a GPS fix while uploading at the same time?": its note that the two cannot run at
+        note = not_at_once(q.text, [s for s in ranked if unit_about(name, s, titles)])  # once, then the closest passages
+        if note is not None:
+            return _decided("No.", [note], ranked, titles, name)
     values = written_values(q.text)
     if not values:
         return None
@@ -182,10 +199,14 @@ def try_suits(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) ->
         readings = [read_value(v, need, about) for v in values]
         own = [s for s in about if asked & value_dimensions(s.unit.value_text())]
         own = [s for s in own if words_found(need, content_terms(s.unit.scoped()))] or own  # about the need if any is
-        missed = [n for n, r in enumerate(readings) if r.misses and (not r.fits or _beyond_the_other_side(r, values[n]))]
+        plain = [n for n, r in enumerate(readings) if r.misses and (not r.fits or _beyond_the_other_side(r, values[n]))]
+        missed = plain or [n for n, r in enumerate(readings) if r.ruled_out]  # else a value its passages rule out
         if missed:  # one product of the pair rated below what is asked decides it: a range or limit missed first
-            how = {n: _beyond(readings[n].misses, values[n]) for n in missed}
+            how = {n: _beyond(readings[n].misses if plain else readings[n].ruled_out, values[n]) for n in missed}
             n = min(missed, key=lambda n: how[n][0] == MISSED_NOMINAL)
+            if how[n][0] == RULED_OUT:  # the passage denying it, not a rating it fits too ("support 5V operation"),
+                # then the closest passages, as when no rating decides: they often say why or what to do instead
+                return _decided("No.", [how[n][1]], ranked, titles, name, f"{written[n]} {RULED_OUT} this passage")
             shown = [how[n][1]] + [r.fits[0] for r in readings if r.fits][:1]
             return _decided("No.", shown, own, titles, name, f"{written[n]} {how[n][0]} this rating")
         sides.append((readings, own))
@@ -208,12 +229,9 @@ def _beyond_the_other_side(reading: Reading, value: tuple[float, str, bool]) -> 
 
 def _beyond(misses: list[Scored], value: tuple[float, str, bool]) -> tuple[str, Scored]:
     """How a missed value stands to the ratings that miss it (`missed_how`), and the unit saying so: a range or limit
-    it misses before a nominal value it does not match."""
-    for s in misses:
-        how = missed_how(s.unit.value_text(), value)
-        if how != MISSED_NOMINAL:
-            return how, s
-    return MISSED_NOMINAL, misses[0]
+    it misses before a value a passage rules out, before a nominal value it does not match."""
+    hows = [(missed_how(s.unit.value_text(), value), s) for s in misses]
+    return min(hows, key=lambda h: (h[0] == MISSED_NOMINAL, h[0] == RULED_OUT))
 
 
 def _decided(verdict: str, units: list[Scored], own: list[Scored], titles: dict[int, str], name: list[str],
