@@ -4,7 +4,8 @@ read against the product's rated ranges, limits and nominal values of the same q
 value misses every rating of its quantity the product's passages give, "Yes." when every value lies inside a rated
 range and none misses. A question about using it on its own ("Can I use the C standalone?"): "No." when its
 documents say it needs another board ("requires a GIGA R1 WiFi board to function"). A question asking to do two
-things at once: "No." when a note of the product says they cannot run simultaneously. Otherwise the question goes the
+things at once: "No." when a note of the product says they cannot run simultaneously; whether a supply is enough:
+"No." when the product draws more (answering/budget.py). Otherwise the question goes the
 usual way. A small model says yes to what it is asked, so the documents decide, and the deciding passages are
 quoted."""
 
@@ -15,6 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from kgrag.answering.about import unit_about
+from kgrag.answering.budget import over_budget, supplied_current
 from kgrag.answering.choose import DENIES, need_terms, quote_unit, written_value_texts, written_values
 from kgrag.answering.names import documented_names, title_names
 from kgrag.answering.quotes import QUOTES, quote_answer
@@ -171,14 +173,20 @@ def try_suits(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) ->
         if needs or free:  # its documents say it needs another board, or that it works standalone
             return _decided("No." if needs else "Yes.", (needs or free)[:1], own, titles, name)
         return None
-    for name in products:  # "… a GPS fix while uploading at the same time?": its note that the two cannot run at
-        note = not_at_once(q.text, [s for s in ranked if unit_about(name, s, titles)])  # once, then the closest passages
-        if note is not None:
+    for name in products:
+        about = [s for s in ranked if unit_about(name, s, titles)]
+        note = not_at_once(q.text, about)  # "… a GPS fix while uploading at the same time?": its note that the two
+        if note is not None:  # cannot run at once, then the closest passages
             return _decided("No.", [note], ranked, titles, name)
-    values = written_values(q.text)
+        budget = over_budget(q.text, about)  # "a port that can supply 150 mA. Is that enough?": what it draws
+        if budget is not None:
+            return _decided("No.", [budget[1]], ranked, titles, name, budget[0])
+    values, written = written_values(q.text), written_value_texts(q.text)
+    supplied = supplied_current(q.text)  # a supply's capacity is no rating the product must meet ("900 mA" is not
+    kept = [n for n, v in enumerate(values) if not (supplied and v[1] == "A" and v[0] == supplied[0])]  # over "80 mA")
+    values, written = [values[n] for n in kept], [written[n] for n in kept]
     if not values:
         return None
-    written = written_value_texts(q.text)
     need = need_terms(q, products) - YES_NO_WORDS
     asked = {d for v in values for d in dimension_of_unit(v[1])}  # what follows the verdict states the same quantity,
     volts = [n for n, v in enumerate(values) if v[1] == "V"]
