@@ -100,3 +100,13 @@ def test_a_parts_class_comes_from_its_fact_unless_it_is_a_bare_component_or_the_
     facts = [("has sensor", "QB270", 3), ("has power component", "QP2322", 1), ("has component", "QX1", 1)]
     assert graph_kinds(facts, set()) == {"QB270": "sensor", "QP2322": "power component"}
     assert graph_kinds(facts, {"sensor"}) == {"QP2322": "power component"}
+
+
+def test_an_overview_lists_no_restricted_substance_limits() -> None:
+    """A RoHS table's rows ("mercury hg maximum limit ppm | 1000") are graph facts of the product, but a declaration
+    about its materials: an overview's spec rows leave them out and list its specs."""
+    from kgrag.answering.differ import parts_overview
+
+    specs = {1: TABLE[1].split("\n\n")[0] + "\nmercury hg maximum limit ppm | 1000 [4]\npressure range | 260 to 1260 hPa [3]"}
+    text = parts_overview(analyse("Summarize what the Zephyr Mini Rev2 provides."), specs)
+    assert "pressure range 260 to 1260 hPa [3]" in text and "mercury" not in text

@@ -179,12 +179,18 @@ def _aspect_words(q: QuestionTerms) -> set[str]:
     return set(q.attributes) | set(aspect_terms(q.text))
 
 
+# A restricted substance's limit from a RoHS table ("mercury hg maximum limit ppm | 1000"): a declaration about the
+# materials, no spec a product overview lists
+_SUBSTANCE_LIMIT = re.compile(r"\bppm\b", re.IGNORECASE)
+
+
 def _specs(facts: list[tuple[str, str, int | None]], n: int, words: set[str] | None = None) -> list[tuple[str, str, int]]:
     """A product's own spec rows ("range | 0–1200 mm"), rows stating a value first (a pin's "scl | I2C Clock" is no
-    spec), not its parts, the products it is in or compliance marks; with `words`, only rows stating a value whose
+    spec), not its parts, the products it is in, compliance marks or substance limits; with `words`, only rows stating a value whose
     label opens with one ("pressure | 300-1100 hPa" for sensors, not "input voltage from usb connector" for connectivity)."""
     rows = [(attr, value, cited or n) for attr, value, cited in facts
             if attr.split()[0] not in ("has", "in") and value.lower() not in CHECKMARKS
+            and not _SUBSTANCE_LIMIT.search(f"{attr} {value}")
             and (words is None or has_value(value) and bool(set(term_list(attr)[:1]) & words))]
     return sorted(rows, key=lambda row: not has_value(row[1]))[:MAX_SPECS]
 
