@@ -97,3 +97,8 @@ def test_split_sentences() -> None:
     ]
     assert split_sentences("") == []
     assert split_sentences("  \n ") == []
+
+
+def test_temperatures_are_written_with_the_degree_sign() -> None:
+    """"85℃" and "-40ºC" are "85°C" and "-40°C" in indexed text, as most documents write them; "nº 5" stays."""
+    assert normalize_whitespace("Operating: -40ºC to 85℃ (185℉), part nº 5") == "Operating: -40°C to 85°C (185°F), part nº 5"

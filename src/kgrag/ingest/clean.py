@@ -34,10 +34,21 @@ def drop_trademarks(text: str) -> str:
     return _TRADEMARK.sub("", text)
 
 
+# One-character temperature units and the ordinal sign written for a degree: "85℃", "-40ºC" are "85°C", "-40°C"
+_DEGREE_SIGNS = re.compile(r"℃|℉|º(?=[CF]\b)")
+_DEGREES = {"℃": "°C", "℉": "°F", "º": "°"}
+
+
+def clean_signs(text: str) -> str:
+    """Drop trademark signs (`drop_trademarks`) and write temperatures with the degree sign ("85℃" -> "85°C"), as
+    most documents do: phrase search, the graph's spec patterns and the answer's value reading see one unit."""
+    return _DEGREE_SIGNS.sub(lambda m: _DEGREES[m.group(0)], drop_trademarks(text))
+
+
 def normalize_whitespace(text: str) -> str:
-    """Collapse runs of spaces, strip each line, drop invisible characters, trademark signs and PDF `(cid:N)`
-    glyph codes."""
-    text = drop_trademarks(_INVISIBLE.sub("", _CID.sub("", text)))
+    """Collapse runs of spaces, strip each line, drop invisible characters and PDF `(cid:N)` glyph codes, and clean
+    the signs (`clean_signs`)."""
+    text = clean_signs(_INVISIBLE.sub("", _CID.sub("", text)))
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     lines = [_SPACES.sub(" ", line).strip() for line in text.split("\n")]
     return _MANY_NEWLINES.sub("\n\n", "\n".join(lines)).strip()
