@@ -442,3 +442,17 @@ def test_an_faq_about_two_products_is_a_document_whose_rows_have_no_product() ->
     entities = types(DatasheetExtractor({"d1": "Frequently Asked Questions – TS-30 and VM-5"}).extract(c))
     assert entities.get("Frequently Asked Questions – TS-30 and VM-5") == "Document"
     assert "Product" not in entities.values()
+
+
+def test_a_records_order_code_from_its_id_is_an_alias_of_its_product() -> None:
+    """A pre-chunked record names its product's order code only in its id ("ZPH00077-datasheet::c4"): the loader
+    writes it into the record's context line, and every record of the product gives the alias, not only the first."""
+    from kgrag.ingest.jsonl import with_code
+
+    text = with_code("[Product: Zephyr Mini Rev2] [Category: Zephyr Boards]\n\nThe board has 8 analog inputs.",
+                     "ZPH00077-datasheet::c4")
+    assert text.startswith("[Product: Zephyr Mini Rev2] [Category: Zephyr Boards] [SKU: ZPH00077]\n")
+    product = next(e for e in extract(chunk(text, ord_=9, page=0)).entities if e.type == "Product")
+    assert "ZPH00077" in product.aliases
+    assert with_code("The ZPH00077 has 8 analog inputs.", "ZPH00077-datasheet::c4") == "The ZPH00077 has 8 analog inputs."
+    assert with_code("Text", "faq-12::c1") == "Text"  # an id that opens with no code adds nothing

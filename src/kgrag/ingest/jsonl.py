@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import Any
 
 from kgrag.errors import IngestError
-from kgrag.ingest.clean import drop_trademarks
+from kgrag.ingest.clean import clean_signs, drop_trademarks
 from kgrag.ingest.textio import iter_lines
 
-_PREFIX = re.compile(r"^\s*\[Product:\s*([^\]]*)\]\s*\[Category:\s*([^\]]*)\]")
+RECORD_PREFIX = re.compile(r"^\s*\[Product:\s*([^\]]*)\]\s*\[Category:\s*([^\]]*)\]")
 KNOWN_FIELDS = ("text", "chunk_id", "product", "category", "section", "page", "page_start", "page_end")
 MAX_REPORTED = 5
 
@@ -69,8 +69,9 @@ def _record(n: int, line: str) -> Record:
     text = data.get("text")
     if not isinstance(text, str) or not text.strip():
         raise ValueError("missing or empty 'text'")
-    text = drop_trademarks(text)  # like every other loader's text (ingest/clean.py)
-    prefix = _PREFIX.match(text)
+    text = clean_signs(text)  # like every other loader's text (ingest/clean.py)
+    text = with_code(text, _str(data.get("chunk_id")))
+    prefix = RECORD_PREFIX.match(text)
     product = _str(data.get("product")) or (prefix.group(1).strip() if prefix else "")
     category = _str(data.get("category")) or (prefix.group(2).strip() if prefix else "")
     page_start = _int(data.get("page_start", data.get("page")))
@@ -78,6 +79,22 @@ def _record(n: int, line: str) -> Record:
     meta = {k: v for k, v in data.items() if k not in KNOWN_FIELDS}
     return Record(n, text.strip(), _str(data.get("chunk_id")), drop_trademarks(product), drop_trademarks(category),
                   drop_trademarks(_str(data.get("section"))), page_start, page_end, meta)
+
+
+# A record id opening with a catalogue code: "AFX00007-datasheet::c0" is a chunk of the AFX00007 datasheet
+_CODE_ID = re.compile(r"^([A-Z]{2,5}\d{4,}[A-Z]?)(?=[-_:.]|$)")
+
+
+def with_code(text: str, chunk_id: str) -> str:
+    """The text with "[SKU: AFX00007]" after its context prefix ("[Product: …] [Category: …]", or first) when its
+    record id opens with a catalogue code the text does not write: records often name their product's order code only
+    in the id, and users ask by it ("the AFX00007's ADC resolution")."""
+    code = _CODE_ID.match(chunk_id)
+    if code is None or code.group(1) in text:
+        return text
+    prefix = RECORD_PREFIX.match(text)
+    at = prefix.end() if prefix else 0
+    return f"{text[:at]} [SKU: {code.group(1)}]{text[at:]}" if prefix else f"[SKU: {code.group(1)}]\n{text}"
 
 
 def _str(value: Any) -> str:

@@ -38,6 +38,7 @@ from kgrag.graph.datasheet.vocab import (
 )
 from kgrag.graph.extract import Extraction, ExtractionBuilder, Extractor, register_extractor
 from kgrag.graph.keys import entity_key
+from kgrag.ingest.jsonl import RECORD_PREFIX
 from kgrag.types import Chunk
 
 if TYPE_CHECKING:
@@ -104,7 +105,9 @@ class DatasheetExtractor(Extractor):
             builder.entity(product, PRODUCT_TYPE, f"{product} ({chunk.category})" if chunk.category else product)
             alias = title_alias(product, self.titles.get(chunk.doc_id, ""))
             aliases += [alias] if alias else []
-            first = SKU.search(chunk.text) if chunk.ord == 0 or chunk.page_start == 1 else None
+            head = RECORD_PREFIX.match(chunk.text)  # a record's "[Product: …] [Category: …] [SKU: …]" line, or
+            first = (SKU.search(chunk.text.split("\n", 1)[0]) if head  # the first page of a document
+                     else SKU.search(chunk.text) if chunk.ord == 0 or chunk.page_start == 1 else None)
             if first and first.start() < 200:  # the product's own code heads its first page; later codes are others'
                 aliases.append(first.group(1).strip("-_/"))
             if chunk.category and entity_key(chunk.category) != entity_key(product):
