@@ -1576,3 +1576,17 @@ def test_a_bus_name_in_a_support_table_is_no_part_that_answers_which_product() -
     assert not states_value(analyse("Which transceiver does the Zephyr carrier use?"), Unit(1, 0, "RS485: Yes"))
     assert states_value(analyse("Which transceiver does the Zephyr carrier use?"),
                         Unit(1, 0, "The RS-485 transceiver is an SP335EER1-L."))
+
+
+def test_a_chained_question_whose_answer_another_products_document_names_is_asked_of_it() -> None:
+    """"Which board sits at the heart of the A, and what microcontroller does it use?": the A's unit naming the board
+    retrieval found (`bridge`) answers the first clause, and the second is asked of that board."""
+    from kgrag.answering.clauses import quote_each_clause
+
+    units = [Unit(block=1, pos=0, text="A Zephyr Nano Core sits at the heart of the Zephyr Arm Carrier.", kind="sentence"),
+             Unit(block=2, pos=0, text="Microcontroller | QRP2040 dual-core at 133 MHz", kind="row"),
+             Unit(block=3, pos=0, text="The primary processor of the Zephyr Nano board is the QMEGA328.", kind="sentence")]
+    titles = {1: "Zephyr Arm Carrier", 2: "Zephyr Nano Core", 3: "Zephyr Nano"}
+    question = "Which board sits at the heart of the Zephyr Arm Carrier, and what microcontroller does that board use?"
+    found = quote_each_clause(question, units, titles, titles, bridge="Zephyr Nano Core")
+    assert found is not None and [f.unit.text for f in found] == [units[0].text, units[1].text]

@@ -435,3 +435,29 @@ def test_in_a_flat_folder_a_model_code_links_its_datasheet_not_an_faq_that_names
     build_graph(index, "datasheet")
     resolve_entities(index.store)
     assert linked(index, "What is the battery life of the TS-30?") == [("TS-30 LoRaWAN Node", "code")]
+
+
+@pytest.fixture(scope="module")
+def carrier_index(tmp_path_factory: pytest.TempPathFactory) -> Index:
+    root = tmp_path_factory.mktemp("carrier")
+    sheets = {"Zephyr Arm Carrier": "# Zephyr Arm Carrier\n\nThe Zephyr Arm Carrier drives six servo motors.\n\n"
+                                    "## Processor\n\nA Zephyr Nano Core sits at the heart of the Zephyr Arm Carrier and "
+                                    "stores the programs that run the arm.\n",
+              "Zephyr Nano Core": "# Zephyr Nano Core\n\nThe Zephyr Nano Core is a small board.\n\n| Parameter | Value |\n"
+                                  "|---|---|\n| Microcontroller | QRP2040 dual-core at 133 MHz |\n",
+              "Zephyr Nano": "# Zephyr Nano\n\nThe Zephyr Nano is the oldest board.\n\n| Parameter | Value |\n|---|---|\n"
+                             "| Microcontroller | QMEGA328 at 16 MHz |\n"}
+    return graph_index(root, "Zephyr Family", sheets)
+
+
+def test_the_board_another_products_documents_name_is_the_bridge(carrier_index: Index) -> None:
+    """"Which board sits at the heart of the A, and what microcontroller does that board use?": the A's own chunks
+    name the board ("A Zephyr Nano Core sits at the heart of the A"), read whole (not the Zephyr Nano), and its facts
+    answer the second clause; the clause may ask which product anywhere ("What board acts as …")."""
+    for question in ("Which Zephyr board sits at the heart of the Zephyr Arm Carrier, and what microcontroller does that board use?",
+                     "What board runs the Zephyr Arm Carrier's programs, and what microcontroller does that board use?"):
+        context = carrier_index.search(question, strategy="kg-facts", budget=600)
+        assert context.info.get("bridge") == "Zephyr Nano Core", question
+        assert "QRP2040" in context.text()
+    question = "Which display shield sits at the heart of the Zephyr Arm Carrier, and what resolution does it have?"
+    assert carrier_index.search(question, strategy="kg-facts", budget=600).info.get("bridge") != "Zephyr Nano Core"

@@ -76,6 +76,19 @@ def naming(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str], produ
     return None
 
 
+def mentioning(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str], product: str) -> Extraction | None:
+    """The best unit of a product the clause names that names `product`, the one retrieval found for the clause ("Which
+    Nano board sits at the heart of the Braccio Carrier?" -> the Braccio Carrier's "… Nano RP2040 Connect …"), or
+    None: the clause's answer is written in the named product's documents."""
+    named = [p for p in q.phrases if not title_names(p, product)]
+    wanted = re.compile(rf"(?<![\w-]){re.escape(product)}(?![\w-])", re.IGNORECASE)
+    for s in ranked:
+        title = titles.get(s.unit.block, "")
+        if any(title_names(p, title) for p in named) and wanted.search(s.unit.text):
+            return Extraction(s.unit, answer_text(q, s.unit, title), s.score)
+    return None
+
+
 def answered_name(first: str, hit: Extraction, titles: dict[int, str]) -> str:
     """What the first clause's quote names as its answer: the product of its document when the clause asks which
     product ("Which Nicla board includes …?"), else the one part number it writes that the clause does not."""
@@ -99,14 +112,17 @@ def quote_each_clause(question: str, units: list[Unit], scopes: dict[int, str],
     first, second, chained = split
     clauses = [first] if chained else list(two_clauses(question) or ())
     found: list[Extraction] = []
+    mentioned = None  # the first clause's answer is the bridge, as another product's documents name it
     for clause in clauses:
         q, ranked = analyse(clause), score_units(clause, units, scopes)
-        hit = try_extract(q, ranked, titles) or (naming(q, ranked, titles, bridge) if chained and bridge else None)
+        mentioned = mentioning(q, ranked, titles, bridge) if chained and bridge else None
+        hit = mentioned or try_extract(q, ranked, titles) or (naming(q, ranked, titles, bridge) if chained and bridge
+                                                              else None)
         if hit is None:
             return None
         found.append(hit)
     if chained:
-        clause = answered_clause(split, found[0], titles)
+        clause = answered_clause(split, found[0], titles, bridge if mentioned else "")
         if not clause:
             return None
         asked = analyse(clause)
@@ -118,11 +134,12 @@ def quote_each_clause(question: str, units: list[Unit], scopes: dict[int, str],
     return [f for i, f in enumerate(found) if all(f.unit != g.unit for g in found[:i])] or None
 
 
-def answered_clause(split: tuple[str, str, bool], hit: Extraction, titles: dict[int, str]) -> str:
+def answered_clause(split: tuple[str, str, bool], hit: Extraction, titles: dict[int, str], name: str = "") -> str:
     """The chained second clause asked of what the first clause's quote names ("…, and how much current can it
-    supply?" -> "How much current can the MKR WAN 1310 supply?"), or "" when the quote names no one thing."""
+    supply?" -> "How much current can the MKR WAN 1310 supply?"), or of `name` when given; "" when the quote names no
+    one thing."""
     first, second, _ = split
-    name = answered_name(first, hit, titles)
+    name = name or answered_name(first, hit, titles)
     if not name:
         return ""
     pattern = _ANSWER_REFERENCE if _ANSWER_REFERENCE.search(second) else _PRONOUN

@@ -13,6 +13,7 @@ Weights were chosen on the Arduino dev questions only (docs/benchmarks.md).
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
@@ -35,7 +36,7 @@ from kgrag.retrieve.fusion import alpha_fuse, minmax
 from kgrag.retrieve.kind_facts import asked_kinds, kind_facts
 from kgrag.retrieve.packing import pack
 from kgrag.retrieve.query_linking import question_vector
-from kgrag.retrieve.scoping import Link, chunk_products, link_question
+from kgrag.retrieve.scoping import Link, chunk_products, link_question, mentioned_products
 from kgrag.retrieve.strategies.basic import candidate_count
 from kgrag.retrieve.unit_pack import MAX_EXCERPTED, WHOLE_SHARE, pack_evidence
 from kgrag.types import Context, ContextItem
@@ -127,6 +128,10 @@ def product_neighbours(adj: GraphAdjacency, node: int) -> set[int]:
 
 
 BRIDGE_TOP = 5  # first-ranked chunks that vote for the product a which-board question points to
+# a first clause asking which product, wherever its "which" stands: "plugs into which Portenta board", "What board acts"
+_WHICH_PRODUCT = re.compile(r"\b(?:which|what)\s+((?:[\w-]+\s+){0,2}?)(?:boards?|modules?|shields?|carriers?|kits?|products?)\b",
+                            re.IGNORECASE)
+_ANY_MAKER = frozenset({"arduino"})  # a qualifier every product's name may carry: it picks none
 
 
 def bridge_product(index: Any, adj: GraphAdjacency, question: str, links: list[Link], k: int, alpha: float,
@@ -139,9 +144,10 @@ def bridge_product(index: Any, adj: GraphAdjacency, question: str, links: list[L
     q = analyse(question)
     # "…, and what …", "… and which …": a second question about the product the first clause asks for
     second = second_question(question, bare_and=True, conjunctions=frozenset({"", "and"}), words=ASK_WORDS - {"why"})
-    if not (asks_product(q) and second):
+    clause = question[:second.start()] if second else ""  # "Which Nicla board includes a time-of-flight sensor": what
+    which = _WHICH_PRODUCT.search(clause)  # picks the board ("The A plugs into which Portenta board, and …", "What
+    if not (second and (asks_product(q) or which)):  # board acts as the B's main controller, and …")
         return None
-    clause = question[:second.start()]  # "Which Nicla board includes a time-of-flight sensor": what picks the board
     ranked, _ = rank_chunks(index, adj, clause, question_vector(index, clause), links, k, alpha, opts.get("version"), opts)
     named = {lk.node for lk in links if lk.type == PRODUCT_TYPE}
     candidates: set[int] | None = None  # the products that have each named part and belong to each named family
@@ -151,14 +157,22 @@ def bridge_product(index: Any, adj: GraphAdjacency, question: str, links: list[L
             candidates = near if candidates is None else candidates & near
     top = [c for c, _ in ranked[:BRIDGE_TOP]]
     owners = chunk_products(index, adj, top)
-    votes: Counter[int] = Counter()
-    for rank, cid in enumerate(top):
-        own = owners.get(cid, set()) - named
-        if candidates is not None:
-            own &= candidates
-        for node in own:
-            votes[node] += 1.0 / (rank + 1) / len(own)
-    return votes.most_common(1)[0][0] if votes else None
+    # "Which Nano board sits at the heart of the A": a product the A's own chunks name ("run by a Nano RP2040 Connect")
+    # whose name holds the clause's words for it ("Nano"), else the chunks' own products
+    about_named = [c for c in top if owners.get(c, set()) & named] if which else []
+    qualifiers = {w.lower() for w in which.group(1).split()} - _ANY_MAKER if which else set()
+    mentioned = {c: {n for n in found if qualifiers <= set(adj.names[n].lower().split())}
+                 for c, found in mentioned_products(index, adj, about_named).items()}
+    for found, chunks in ((mentioned, about_named), (owners, top)):
+        votes: Counter[int] = Counter()
+        for rank, cid in enumerate(chunks):
+            own = found.get(cid, set()) - named
+            own = own if candidates is None else own & candidates
+            for node in own:
+                votes[node] += 1.0 / (rank + 1) / len(own)
+        if votes:
+            return votes.most_common(1)[0][0]
+    return None
 
 
 @register
