@@ -8,10 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from kgrag.answer import generate_answer
 from kgrag.config import Settings
 from kgrag.index import Index
+from kgrag.models.fake import FakeLLM
 from kgrag.tokens import count_tokens
-from kgrag.types import Chunk, Document
+from kgrag.types import Chunk, Context, ContextItem, Document
 
 
 def fast_settings() -> Settings:
@@ -53,3 +55,13 @@ def sample_index(empty_index: Index, samples_dir: Path) -> Index:
     report = empty_index.add([samples_dir])
     assert report.indexed > 0, report.errors
     return empty_index
+
+
+def offline_answer(question: str, text: str, title: str, path: str = "doc.pdf") -> tuple[str, str]:
+    """The auto-mode answer for a small local model over one passage of one titled document, and its path; the fake
+    model has no reply to give, so a test fails if the answer needs an LLM call."""
+    items = [ContextItem("chunk", text, 0.5, "c1", "d1", {"path": path, "title": title})]
+    context = Context(question=question, strategy="test", items=items, tokens=200, budget=2000)
+    answer = generate_answer(FakeLLM(replies=[]), question, context, mode="auto", focus_tokens=200)
+    return answer.text, str(context.info.get("answer_path"))
+

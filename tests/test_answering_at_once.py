@@ -3,11 +3,9 @@ question shapes that reach it: a leading phrase before the yes/no words, a produ
 
 from __future__ import annotations
 
-from kgrag.answer import generate_answer
+from conftest import offline_answer
 from kgrag.answering.asks import yes_no_wording
 from kgrag.answering.names import title_names
-from kgrag.models.fake import FakeLLM
-from kgrag.types import Context, ContextItem
 
 TRACKER = ("The Zephyr Tracker is a cellular asset tracker.\nFeatures\nThe Zephyr Tracker reports positions from GPS, "
            "GLONASS and Galileo and sends them over LTE-M or NB-IoT.\nNote: GNSS and cellular services cannot be used "
@@ -15,10 +13,7 @@ TRACKER = ("The Zephyr Tracker is a cellular asset tracker.\nFeatures\nThe Zephy
 
 
 def _answer(question: str) -> tuple[str, str]:
-    items = [ContextItem("chunk", TRACKER, 0.5, "c1", "d1", {"path": "tracker.pdf", "title": "Zephyr Tracker"})]
-    context = Context(question=question, strategy="test", items=items, tokens=200, budget=2000)
-    answer = generate_answer(FakeLLM(replies=[]), question, context, mode="auto", focus_tokens=200)  # no LLM call
-    return answer.text, str(context.info.get("answer_path"))
+    return offline_answer(question, TRACKER, "Zephyr Tracker", "tracker.pdf")
 
 
 def test_a_note_that_two_functions_cannot_run_at_once_decides_no() -> None:

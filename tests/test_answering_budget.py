@@ -3,20 +3,15 @@ state; "No." when the product draws more, never a rating verdict that reads the 
 
 from __future__ import annotations
 
-from kgrag.answer import generate_answer
+from conftest import offline_answer
 from kgrag.answering.budget import supplied_current
-from kgrag.models.fake import FakeLLM
-from kgrag.types import Context, ContextItem
 
 STRIP = ("The Zephyr Strip is an LED node.\nPower\nUp to 40 mA per RGB LED at full brightness * 6 LEDs (240 mA total), "
          "plus ~3 mA for the microcontroller.\nSpecifications\nParameter | Value\nPower consumption | ~60 mA")
 
 
 def _answer(question: str) -> tuple[str, str]:
-    items = [ContextItem("chunk", STRIP, 0.5, "c1", "d1", {"path": "strip.pdf", "title": "Zephyr Strip"})]
-    context = Context(question=question, strategy="test", items=items, tokens=200, budget=2000)
-    answer = generate_answer(FakeLLM(replies=[]), question, context, mode="auto", focus_tokens=200)  # no LLM call
-    return answer.text, str(context.info.get("answer_path"))
+    return offline_answer(question, STRIP, "Zephyr Strip", "strip.pdf")
 
 
 def test_a_product_drawing_more_than_the_supply_gives_is_a_no() -> None:

@@ -3,6 +3,7 @@ whatever words its column names use ("Turnaround", "Charge"), without an LLM cal
 
 from __future__ import annotations
 
+from conftest import offline_answer
 from kgrag.answer import generate_answer
 from kgrag.models.fake import FakeLLM
 from kgrag.types import Context, ContextItem
@@ -14,10 +15,7 @@ POLICY = ("Repair services\nService | Turnaround | Charge\n"
 
 
 def _answer(question: str) -> tuple[str, str]:
-    items = [ContextItem("chunk", POLICY, 0.5, "c1", "d1", {"path": "policy.html", "title": "Warranty and RMA Policy"})]
-    context = Context(question=question, strategy="test", items=items, tokens=200, budget=2000)
-    answer = generate_answer(FakeLLM(replies=[]), question, context, mode="auto", focus_tokens=200)  # no LLM call
-    return answer.text, str(context.info.get("answer_path"))
+    return offline_answer(question, POLICY, "Warranty and RMA Policy", "policy.html")
 
 
 def test_the_row_a_question_names_is_quoted_with_its_cells() -> None:
