@@ -21,9 +21,11 @@ MAX_FILE_BYTES = 100 * 1024 * 1024  # larger files are refused with a clear reas
 # or code line longer than the overlap is not repeated as its last words at the start of the next chunk; 12: an HTML
 # ordered list keeps its items' numbers, and a plain-text title may name a reference, a certificate, a bulletin …;
 # 13: an HTML page of several <article>s, a knowledge base's or a forum thread's, is read whole, not its first only,
-# and the <header> of an article or of a forum post, who wrote it and whether it is the accepted answer, is kept).
+# and the <header> of an article or of a forum post, who wrote it and whether it is the accepted answer, is kept;
+# 14: temperatures are written with the degree sign, "85℃" as "85°C", and a pre-chunked record whose id opens with an
+# order code, "AFX00007-datasheet::c0", writes "[SKU: AFX00007]" in its context line).
 # Stored in each document's meta; `kgrag add` re-reads documents another version parsed.
-PARSER_VERSION = "13"
+PARSER_VERSION = "14"
 PARSER_KEY = "parser"
 
 
