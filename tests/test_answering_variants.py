@@ -118,3 +118,18 @@ def test_a_yes_no_question_naming_one_variant_is_answered_by_its_cell() -> None:
     assert path == "variant table" and text.startswith("Yes. The Zephyr Core Lite Connected: Connectivity:"), text
     assert ask("Does the Zephyr Core Lite have 8 MB SDRAM?")[1] != "variant table"  # every variant has it
     assert ask("Does the Zephyr Core family have Wi-Fi?")[1] != "variant table"  # no one variant named
+
+
+def test_a_support_matrix_answers_a_yes_no_question_naming_one_of_its_boards() -> None:
+    """A carrier's "Function | Zephyr Core M4 Support | Zephyr Core M7 Support | Notes" table: each column is what one
+    board supports on it (the notes column is no board), and a label listing alternatives with slashes
+    ("NBIoT/CatM1/2G") names what a question writes as "NB-IoT"."""
+    from conftest import offline_answer
+
+    matrix = ("Features supported by Zephyr Core boards\nFunction | Zephyr Core M4 Support | Zephyr Core M7 Support | Notes\n"
+              "NBIoT/CatM1/2G | No | Yes | The modem talks over USB, no firmware for the Core M4\n"
+              "Ethernet | Fast Ethernet | 1 Gbps | Fast Ethernet - 100 Mbps")
+    text, path = offline_answer("Our Zephyr Core M4 sits on the Zephyr Base. Can it send data over the base's NB-IoT "
+                                "modem?", matrix, "Zephyr Base")
+    assert path == "variant table"
+    assert text.startswith("No. The Zephyr Core M4: NBIoT/CatM1/2G: No [1]; the Zephyr Core M7 has it [1].")

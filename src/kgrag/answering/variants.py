@@ -48,6 +48,9 @@ def variant_names(unit: Unit, written: set[str]) -> list[str] | None:
     if len(heads) != len(cells) or len(heads) < 3 or not all(heads[1:]):
         return None
     names = heads[1:]
+    while len(names) > 2 and _REMARKS.fullmatch(names[-1]):  # "… | Portenta X8 Support | Notes": no variant
+        names = names[:-1]
+    names = [_SUPPORT.sub("", n) or n for n in names]  # "Portenta H7 Support": what the Portenta H7 supports
     words = [n.split() for n in names]
     shared: list[str] = []
     for column in zip(*words, strict=False):
@@ -59,6 +62,10 @@ def variant_names(unit: Unit, written: set[str]) -> list[str] | None:
         stem = os.path.commonprefix([n.lower() for n in names]).rstrip("- ")
         family = [stem] if len(stem) >= 3 and any(c.isdigit() for c in stem) else []
     return names if family and any(w in written for w in family) else None
+
+
+_REMARKS = re.compile(r"(?i:notes?|remarks?|comments?|description)")  # a last column about the row, not a variant
+_SUPPORT = re.compile(r"\s+(?i:support(?:ed)?|compatibility)$")  # a support matrix's column: "Portenta H7 Support"
 
 
 def _filled(cell: str) -> bool:
@@ -82,7 +89,7 @@ def _rated_variants(question: str, ranked: list[Scored], written: set[str]) -> s
         names = variant_names(s.unit, written)
         if names is None:
             continue
-        verdicts = [fit(cell, values[0]) for cell in s.unit.text.split("|")[1:]]
+        verdicts = [fit(cell, values[0]) for cell in s.unit.text.split("|")[1:len(names) + 1]]
         if None in verdicts or all(verdicts) or not any(verdicts):
             continue
         having = [n for n, ok in zip(names, verdicts, strict=True) if ok]
@@ -162,6 +169,14 @@ def _has(cell: str, label_asked: bool, asked: set[str]) -> bool:
     return _filled(cell) if label_asked else bool(words_found(asked, content_terms(cell)))
 
 
+def _one_of(label: str, asked: set[str]) -> bool:
+    """One of the alternatives a label lists with slashes names what is asked, hyphens aside ("NBIoT/CatM1/2G" for a
+    question's "NB-IoT")."""
+    folded = {w.replace("-", "") for w in asked}
+    pieces = [{w.replace("-", "") for w in content_terms(p)} for p in label.split("/") if p.strip()]
+    return len(pieces) > 1 and any(piece and piece <= folded for piece in pieces)
+
+
 def try_variant_has(question: str, ranked: list[Scored], yes_no: bool) -> str | None:
     """"We ordered the Opta Lite. Can it talk RS-485?": a yes/no question naming one variant of a variant table,
     answered by the table's row on what it asks, when that row sets the variants apart (some have it, some not):
@@ -178,13 +193,13 @@ def try_variant_has(question: str, ranked: list[Scored], yes_no: bool) -> str | 
         cells = s.unit.text.split("|")
         if IDENTITY_LABEL.fullmatch(cells[0].strip()):
             continue
-        label = content_terms(cells[0])
-        by_label = bool(label) and label <= asked  # whole words: "connected" (a variant's name) is no "connectivity"
+        label = content_terms(cells[0])  # whole words: "connected" (a variant's name) is no "connectivity"; one of
+        by_label = bool(label) and (label <= asked or _one_of(cells[0], asked))  # "NBIoT/CatM1/2G" as "NB-IoT"
         name_words = {w.lower() for n in names for w in re.findall(r"[\w-]+", n)}
         looked_for = {w for w in asked - name_words - label if not CATALOGUE_CODE.fullmatch(w)}  # not "AFX00003"
         if not by_label and not looked_for:
             continue
-        has = [_has(cell, by_label, looked_for) for cell in cells[1:]]
+        has = [_has(cell, by_label, looked_for) for cell in cells[1:len(names) + 1]]
         if all(has) or not any(has):
             continue  # the row does not set the variants apart
         name, cited = names[column], s.unit.cited()
