@@ -456,3 +456,4 @@ def test_a_records_order_code_from_its_id_is_an_alias_of_its_product() -> None:
     assert "ZPH00077" in product.aliases
     assert with_code("The ZPH00077 has 8 analog inputs.", "ZPH00077-datasheet::c4") == "The ZPH00077 has 8 analog inputs."
     assert with_code("Text", "faq-12::c1") == "Text"  # an id that opens with no code adds nothing
+    assert with_code("Text", "ZPH00042-ZPH00045-datasheet::c3") == "Text"  # one datasheet of two products: whose?

@@ -81,8 +81,11 @@ def _record(n: int, line: str) -> Record:
                   drop_trademarks(_str(data.get("section"))), page_start, page_end, meta)
 
 
-# A record id opening with a catalogue code: "AFX00007-datasheet::c0" is a chunk of the AFX00007 datasheet
-_CODE_ID = re.compile(r"^([A-Z]{2,5}\d{4,}[A-Z]?)(?=[-_:.]|$)")
+# A record id opening with one catalogue code: "AFX00007-datasheet::c0" is a chunk of the AFX00007 datasheet; an id
+# opening with several ("ABX00042-ABX00045-ABX00046-datasheet") is one datasheet of several products, and which code
+# is the record's own product's the id does not say
+_CODE = r"[A-Z]{2,5}\d{4,}[A-Z]?"
+_CODE_ID = re.compile(rf"^({_CODE})(?=[-_:.]|$)(?![-_]{_CODE})")
 
 
 def with_code(text: str, chunk_id: str) -> str:
