@@ -81,10 +81,9 @@ def mentioning(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str], p
     Nano board sits at the heart of the Braccio Carrier?" -> the Braccio Carrier's "… Nano RP2040 Connect …"), or
     None: the clause's answer is written in the named product's documents."""
     named = [p for p in q.phrases if not title_names(p, product)]
-    wanted = re.compile(rf"(?<![\w-]){re.escape(product)}(?![\w-])", re.IGNORECASE)
     for s in ranked:
         title = titles.get(s.unit.block, "")
-        if any(title_names(p, title) for p in named) and wanted.search(s.unit.text):
+        if any(title_names(p, title) for p in named) and name_found(product, s.unit.text.lower()):
             return Extraction(s.unit, answer_text(q, s.unit, title), s.score)
     return None
 

@@ -20,7 +20,7 @@ from kgrag.answering.budget import over_budget, supplied_current
 from kgrag.answering.choose import DENIES, need_terms, quote_unit, written_value_texts, written_values
 from kgrag.answering.names import documented_names, title_names
 from kgrag.answering.quotes import QUOTES, quote_answer
-from kgrag.answering.ratings import LIMITS, MISSED_NOMINAL, RULED_OUT, fit, judge, missed_how
+from kgrag.answering.ratings import LIMITS, MISSED_NOMINAL, RULED_OUT, judge, missed_how
 from kgrag.answering.refusal import is_refusal
 from kgrag.answering.releases import release_verdict
 from kgrag.answering.select import COMPLIANCE, Scored
@@ -65,29 +65,30 @@ def read_value(value: tuple[float, str, bool], need: set[str], about: list[Score
     quantity = dimension_words(said or dims)  # which rows rate it, not an accuracy or a duty cycle in %
     own = [(s, content_terms(s.unit.scoped())) for s in about
            if s.unit.kind != "heading" and not parts_row(s.unit) and not COMPLIANCE.search(s.unit.text)]
-    rated = [(s, fit(s.unit.value_text(), value), named)
-             for s, words in own if (named := words_found(need, words)) or quantity & words]
+    judged = [(s, judge(s.unit.value_text(), value), named)  # each rating once: what `fit` says, and how it misses
+              for s, words in own if (named := words_found(need, words)) or quantity & words]
+    rated = [(s, any(ok for ok, _ in verdicts) if verdicts else None, named) for s, verdicts, named in judged]
+    missed_kinds = {id(s): {kind for ok, kind in verdicts if not ok} for s, verdicts, _ in judged}
     # the ratings of what is asked: a rating the value misses that names only some of the need words a rating it fits
     # names is about something else ("the 5V pin (+5 VDC)" beside "Applying 6 to 21 VDC to the VIN pin" for "12 V into
     # the VIN pin"); a rating it fits is never set aside so
     needed = [(s, v, n) for s, v, n in rated if v is not None and n and (v or not any(
         n < other for _, verdict, other in rated if verdict))]
+    # a denial of the very value ("is NOT 5V tolerant") naming as many need words as any rating, or an only value
+    # ("the only operating input voltage is +3.3 VDC") naming more than any rating the value fits, rules it out
+    most = max((len(n) for _, v, n in rated if v is not None), default=0)
+    most_fit = max((len(n) for _, v, n in rated if v), default=0)
     reading = Reading()  # the ratings of what is asked ("power … VIN"), not the relay's 250 VAC, when the need names one
-    for s, verdict, _ in needed or rated:
+    for s, verdict, named in needed or rated:
         if verdict is True:
             reading.fits.append(s)
             if RANGE_ENDS.search(s.unit.value_text()) or LIMITS.search(s.unit.value_text()):  # a range, or two limits
                 reading.ranged.append(s)
         elif verdict is False:
             reading.misses.append(s)
-    # a denial of the very value ("is NOT 5V tolerant") naming as many need words as any rating, or an only value
-    # ("the only operating input voltage is +3.3 VDC") naming more than any rating the value fits, rules it out
-    most = max((len(n) for s, v, n in rated if v is not None), default=0)
-    most_fit = max((len(n) for s, v, n in rated if v), default=0)
-    for s, verdict, named in needed or rated:
-        kinds = {kind for ok, kind in judge(s.unit.value_text(), value) if not ok} if verdict is False else set()
-        if "denied" in kinds and len(named) >= most or "only" in kinds and len(named) > most_fit:
-            reading.ruled_out.append(s)
+            kinds = missed_kinds[id(s)]
+            if "denied" in kinds and len(named) >= most or "only" in kinds and len(named) > most_fit:
+                reading.ruled_out.append(s)
     return reading
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from kgrag.graph.rules_patterns import MULTIPLIER
+from kgrag.ingest.clean import SAME_UNIT_SIGNS
 
 # quantity -> (words that ask for it, units that measure it); units compared case-sensitively first.
 DIMENSIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
@@ -67,14 +68,10 @@ DIMENSIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 QUANTITY_NOUNS = {"heavy": "weight", "light": "weight", "wide": "width", "tall": "height", "thick": "thickness",
                   "big": "size", "large": "size", "small": "size", "loud": "sound level", "hot": "temperature"}
 _MICRO = ("µ", "μ")  # the micro sign and the Greek mu: PDFs write either
-# One symbol written several ways: the ordinal "º" for the degree sign, the one-character "℃" (a third of the Arduino
-# PDFs' temperatures) and "℉"
-_SAME_SYMBOL = {"ºC": "°C", "℃": "°C", "℉": "°F"}
-
-
 def canonical_unit(unit: str) -> str:
-    """The unit as most documents write it: "℃" and "ºC" are "°C"."""
-    return _SAME_SYMBOL.get(unit, unit)
+    """The unit as most documents write it, as ingest writes it (`SAME_UNIT_SIGNS`): "℃" and "ºC" are "°C"; a
+    question's units, and an index built before ingest did so, still hold the other signs."""
+    return SAME_UNIT_SIGNS.get(unit, unit)
 
 
 _UNIT_WORDS = sorted({u.replace(*_MICRO) if k else u for _, units in DIMENSIONS.values() for u in units for k in (0, 1)},

@@ -32,6 +32,11 @@ def ruled_out(question: str) -> set[str]:
     return words | {w for word in words for w in ASPECTS.get(word, ()) if w not in _PART_WORDS}
 
 
+def _lower_words(text: str) -> list[str]:
+    """The text's words, hyphenated ones whole, lower-cased: how a question and a column name are compared."""
+    return [w.lower() for w in re.findall(r"[\w-]+", text)]
+
+
 def asks_which_variant(question: str) -> bool:
     """The question asks which of a product's variants (versions, models) has what it names."""
     return bool(_WHICH_VARIANT.search(question))
@@ -108,7 +113,7 @@ def try_variants(question: str, ranked: list[Scored]) -> str | None:
         return None
     unwanted = ruled_out(question)
     asked = content_terms(question) | unwanted
-    written = {w.lower() for w in re.findall(r"[\w-]+", question)}
+    written = set(_lower_words(question))
     rated = _rated_variants(question, ranked, written)
     if rated is not None:
         return rated
@@ -153,7 +158,7 @@ def named_variant(names: list[str], written: set[str]) -> int | None:
     named: list[tuple[int, int]] = []
     for i, name in enumerate(names):
         codes = {c.lower() for c in _PARENTHESIS.findall(name)}
-        words = [w.lower() for w in re.findall(r"[\w-]+", _PARENTHESIS.sub("", name))]
+        words = _lower_words(_PARENTHESIS.sub("", name))
         words = [w for w in words if w not in GENERIC_NAME_WORDS]
         if words and set(words) <= written or codes & written:
             named.append((len(words), i))
@@ -183,7 +188,7 @@ def try_variant_has(question: str, ranked: list[Scored], yes_no: bool) -> str | 
     the verdict, the named variant's cell and the variants that have it, then the row. None otherwise."""
     if not yes_no or asks_which_variant(question) or _WHOLE_FAMILY.search(question):
         return None
-    written = {w.lower() for w in re.findall(r"[\w-]+", question)}
+    written = set(_lower_words(question))
     asked = content_terms(question)
     for s in ranked:
         names = variant_names(s.unit, written)
@@ -195,7 +200,7 @@ def try_variant_has(question: str, ranked: list[Scored], yes_no: bool) -> str | 
             continue
         label = content_terms(cells[0])  # whole words: "connected" (a variant's name) is no "connectivity"; one of
         by_label = bool(label) and (label <= asked or _one_of(cells[0], asked))  # "NBIoT/CatM1/2G" as "NB-IoT"
-        name_words = {w.lower() for n in names for w in re.findall(r"[\w-]+", n)}
+        name_words = {w for n in names for w in _lower_words(n)}
         looked_for = {w for w in asked - name_words - label if not CATALOGUE_CODE.fullmatch(w)}  # not "AFX00003"
         if not by_label and not looked_for:
             continue

@@ -34,15 +34,16 @@ def drop_trademarks(text: str) -> str:
     return _TRADEMARK.sub("", text)
 
 
-# One-character temperature units and the ordinal sign written for a degree: "85℃", "-40ºC" are "85°C", "-40°C"
-_DEGREE_SIGNS = re.compile(r"℃|℉|º(?=[CF]\b)")
-_DEGREES = {"℃": "°C", "℉": "°F", "º": "°"}
+# One-character temperature units and the ordinal sign written for a degree, as most documents write them: "85℃",
+# "-40ºC" are "85°C", "-40°C" (the answer's value reading maps a question's units with it too)
+SAME_UNIT_SIGNS = {"℃": "°C", "℉": "°F", "ºC": "°C", "ºF": "°F"}
+_DEGREE_SIGNS = re.compile(r"℃|℉|º[CF]\b")
 
 
 def clean_signs(text: str) -> str:
     """Drop trademark signs (`drop_trademarks`) and write temperatures with the degree sign ("85℃" -> "85°C"), as
     most documents do: phrase search, the graph's spec patterns and the answer's value reading see one unit."""
-    return _DEGREE_SIGNS.sub(lambda m: _DEGREES[m.group(0)], drop_trademarks(text))
+    return _DEGREE_SIGNS.sub(lambda m: SAME_UNIT_SIGNS[m.group(0)], drop_trademarks(text))
 
 
 def normalize_whitespace(text: str) -> str:

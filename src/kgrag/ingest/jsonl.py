@@ -96,8 +96,9 @@ def with_code(text: str, chunk_id: str) -> str:
     if code is None or code.group(1) in text:
         return text
     prefix = RECORD_PREFIX.match(text)
-    at = prefix.end() if prefix else 0
-    return f"{text[:at]} [SKU: {code.group(1)}]{text[at:]}" if prefix else f"[SKU: {code.group(1)}]\n{text}"
+    if prefix is None:
+        return f"[SKU: {code.group(1)}]\n{text}"
+    return f"{text[:prefix.end()]} [SKU: {code.group(1)}]{text[prefix.end():]}"
 
 
 def _str(value: Any) -> str:

@@ -266,6 +266,8 @@ def chunk_products(index: Workspace, adj: GraphAdjacency, chunk_ids: list[str]) 
 def mentioned_products(index: Workspace, adj: GraphAdjacency, chunk_ids: list[str]) -> dict[str, set[int]]:
     """chunk id -> the product nodes its text names ("… the Braccio Carrier, run by a Nano RP2040 Connect"), each
     name read whole: the longest product name at a place, so "Nano RP2040 Connect" is not also "Nano"."""
+    if not chunk_ids:  # no chunk to read: no pattern of every product name to build
+        return {}
     products = sorted((n for n in range(adj.n_nodes) if adj.types[n] == PRODUCT_TYPE), key=lambda n: -len(adj.names[n]))
     if not products:
         return {}
@@ -274,4 +276,3 @@ def mentioned_products(index: Workspace, adj: GraphAdjacency, chunk_ids: list[st
     node = {adj.names[n].lower(): n for n in reversed(products)}
     return {c.chunk_id: {node[m.group(0).lower()] for m in pattern.finditer(c.text) if m.group(0).lower() in node}
             for c in index.store.get_chunks(chunk_ids)}
-
