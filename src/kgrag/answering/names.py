@@ -116,7 +116,8 @@ def missing_names(question: str, q: QuestionTerms, names_text: str, titles: Sequ
     for phrase in q.phrases:  # a name of several words counts whole: "Nicla Sense ME" is not "Nicla Sense Env"
         parts = [w for w in phrase if w in q.parts]
         if (len(phrase) - len(parts) <= 1 and any(name_found(w, names_text) for w in parts)
-                and not _product_after_its_chip(phrase, parts, names_text, lowered, rows)):
+                and (_BY_CHIP.search(question) and phrase[0] in parts  # "the SAM3X8E-based Due": a board by its chip
+                     or not _product_after_its_chip(phrase, parts, names_text, lowered, rows))):
             missing = [n for n in missing if n not in phrase]  # "Microchip ATECC608A": the part is what is named
             continue  # (not "Arduino Nano ESP32": a product named after its chip is more than the chip)
         phrase = trim_class_words(trim_figures(trim_class_words(phrase)))  # "the Nicla Voice Board": the datasheet
@@ -159,6 +160,7 @@ def trim_figures(phrase: list[str]) -> list[str]:
     return phrase[start:end]
 
 
+_BY_CHIP = re.compile(r"[\w-]-(?:based|powered|equipped)\b", re.IGNORECASE)  # "the R7FA6M5BH2CBG-based Portenta board"
 _NEAR_WORDS = 3  # words between a product line's name and a part number that name one product ("Portenta H7 Lite: ABX00045")
 
 

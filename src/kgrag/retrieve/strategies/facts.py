@@ -30,13 +30,14 @@ from kgrag.graph.keys import name_tokens
 from kgrag.retrieve.base import Retriever, register
 from kgrag.retrieve.chunks import allowed_chunks, chunk_items, named_passages_first, sparse_search
 from kgrag.retrieve.compact import MAX_OVERLAP, compact_items, novel_items
+from kgrag.retrieve.described import described_product
 from kgrag.retrieve.diversity import mmr_order
 from kgrag.retrieve.fact_table import CLASS_WEIGHT, UNIT_WEIGHT, collect_facts, fact_lines, fit_facts
 from kgrag.retrieve.fusion import alpha_fuse, minmax
 from kgrag.retrieve.kind_facts import asked_kinds, kind_facts
 from kgrag.retrieve.packing import pack
 from kgrag.retrieve.query_linking import question_vector
-from kgrag.retrieve.scoping import Link, chunk_products, link_question, mentioned_products
+from kgrag.retrieve.scoping import Link, chunk_products, link_question, mentioned_products, product_neighbours
 from kgrag.retrieve.strategies.basic import candidate_count
 from kgrag.retrieve.unit_pack import MAX_EXCERPTED, WHOLE_SHARE, pack_evidence
 from kgrag.types import Context, ContextItem
@@ -122,11 +123,6 @@ def rank_chunks(index: Any, adj: GraphAdjacency, question: str, qvec: np.ndarray
     return named_passages_first(index, question, qvec, ranked, alpha, allowed), info
 
 
-def product_neighbours(adj: GraphAdjacency, node: int) -> set[int]:
-    """The products one edge from `node`: a family's members, the products that have a part or an interface."""
-    return {int(n) for n in adj.neighbours(node).tolist() if adj.types[int(n)] == PRODUCT_TYPE}
-
-
 BRIDGE_TOP = 5  # first-ranked chunks that vote for the product a which-board question points to
 # a first clause asking which product, wherever its "which" stands: "plugs into which Portenta board", "What board acts"
 _WHICH_PRODUCT = re.compile(r"\b(?:which|what)\s+((?:[\w-]+\s+){0,2}?)(?:boards?|modules?|shields?|carriers?|kits?|products?)\b",
@@ -190,6 +186,7 @@ class FactsRetriever(Retriever):
         alpha = float(options.get("alpha", index.settings.retrieval.alpha))
         ranked, info = rank_chunks(index, adj, question, qvec, links, k, alpha, options.get("version"), options)
         bridge = bridge_product(index, adj, question, links, k, alpha, options) if options.get("bridge", True) else None
+        bridge = described_product(adj, question, links) if bridge is None else bridge  # "the X-based board"
         if bridge is not None:  # "Which board has X, and what Y does it use?": that board's own chunks and facts
             links = [*links, Link(bridge, adj.names[bridge], "Product", "bridge", 0.5)]
             ranked, info = rank_chunks(index, adj, question, qvec, links, k, alpha, options.get("version"), options)
