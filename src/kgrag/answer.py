@@ -171,9 +171,10 @@ def plan_answer(
         rated = None if early else try_variants(question, focus.ranked)  # variants a row rates for the written value
         if early or rated:
             return early or quoted("variant table", str(rated))
-    if missed:  # a near miss (a user's situation words the documents never use), or the question reworded ("keeps
-        # rising" for "drifts upwards"): the closest passages, no model
-        return evidence_plan(blocks, context, quote_answer(focus.ranked, titles=titles))
+    if missed:  # a near miss (a user's situation words the documents never use: "I put the shield on a B"), or the
+        # question reworded ("keeps rising" for "drifts upwards"): a verdict its ratings or notes decide, else the
+        rated = try_suits(q, focus.ranked, titles) if mode != "generative" else None  # closest passages, no model
+        return quoted("rating", rated, False) if rated else evidence_plan(blocks, context, quote_answer(focus.ranked, titles=titles))
     if (embedder is not None and min_relevance > 0 and relevance < min_relevance  # no passage is about the question,
             and not writes_value_for(question, titles.values())):  # unless it asks a value of a product held: the
         # user's situation ("a cabinet that gets close to 80 °C") is in no passage, the product's ratings are

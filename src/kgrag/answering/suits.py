@@ -5,7 +5,8 @@ value misses every rating of its quantity the product's passages give, "Yes." wh
 range and none misses. A question about using it on its own ("Can I use the C standalone?"): "No." when its
 documents say it needs another board ("requires a GIGA R1 WiFi board to function"). A question asking to do two
 things at once: "No." when a note of the product says they cannot run simultaneously; whether a supply is enough:
-"No." when the product draws more (answering/budget.py). Otherwise the question goes the
+"No." when the product draws more (answering/budget.py); whether a feature works with another product: "No." when a
+note naming both rules it out (answering/works_with.py). Otherwise the question goes the
 usual way. A small model says yes to what it is asked, so the documents decide, and the deciding passages are
 quoted."""
 
@@ -29,6 +30,7 @@ from kgrag.answering.together import not_at_once
 from kgrag.answering.units import Unit
 from kgrag.answering.values import RANGE_ENDS, current_kinds, dimension_of_unit, dimension_words, value_dimensions
 from kgrag.answering.words import content_terms, words_found
+from kgrag.answering.works_with import incompatible
 from kgrag.graph.datasheet.vocab import REF_DES
 
 # the passages quoted after the deciding ones: as many as the closest passages (3 before round 62; 6 moved two tuned
@@ -66,7 +68,7 @@ def read_value(value: tuple[float, str, bool], need: set[str], about: list[Score
     own = [(s, content_terms(s.unit.scoped())) for s in about
            if s.unit.kind != "heading" and not parts_row(s.unit) and not COMPLIANCE.search(s.unit.text)]
     judged = [(s, judge(s.unit.value_text(), value), named)  # each rating once: what `fit` says, and how it misses
-              for s, words in own if (named := words_found(need, words)) or quantity & words]
+              for s, words in own if (named := named_need(need, words)) or quantity & words]
     rated = [(s, any(ok for ok, _ in verdicts) if verdicts else None, named) for s, verdicts, named in judged]
     missed_kinds = {id(s): {kind for ok, kind in verdicts if not ok} for s, verdicts, _ in judged}
     # the ratings of what is asked: a rating the value misses that names only some of the need words a rating it fits
@@ -90,6 +92,17 @@ def read_value(value: tuple[float, str, bool], need: set[str], about: list[Score
             if "denied" in kinds and len(named) >= most or "only" in kinds and len(named) > most_fit:
                 reading.ruled_out.append(s)
     return reading
+
+
+# the words a datasheet writes for a board's pins: "3.3 V I/Os" are its digital pins, "GPIO" one of them
+PIN_WORDS = frozenset({"pin", "i/o", "io", "gpio"})
+
+
+def named_need(need: set[str], words: set[str]) -> set[str]:
+    """The need words a unit's `words` name, a pin word named by any other ("a digital pin" by "only supports 3.3 V
+    I/Os")."""
+    named = words_found(need, words)
+    return named | (need & PIN_WORDS if words_found(PIN_WORDS, words) else set())
 
 
 # the first column of a parts list (bill of materials): a reference designator or a count of parts
@@ -174,6 +187,9 @@ def try_suits(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) ->
         if needs or free:  # its documents say it needs another board, or that it works standalone
             return _decided("No." if needs else "Yes.", (needs or free)[:1], own, titles, name)
         return None
+    ruled_out = incompatible(need_terms(q, q.phrases) - YES_NO_WORDS, q.phrases, ranked)  # "Will the camera of the
+    if ruled_out is not None:  # A work on a B?": a note naming both that rules the camera out
+        return _decided("No.", [ruled_out], ranked, titles, products[0])
     for name in products:
         about = [s for s in ranked if unit_about(name, s, titles)]
         note = not_at_once(q.text, about)  # "… a GPS fix while uploading at the same time?": its note that the two

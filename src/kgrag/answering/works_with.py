@@ -1,0 +1,36 @@
+"""Yes/no questions whether a feature of one product works with another ("Will the camera on the A work if I put the
+shield on a B?"): datasheets state such limits as notes naming the other product ("compatible with the B except for
+the camera", "the B is not compatible with the onboard camera"), and such a note decides "No."."""
+
+from __future__ import annotations
+
+import re
+
+from kgrag.answering.names import name_found
+from kgrag.answering.select import Scored
+from kgrag.answering.words import content_terms, words_found
+
+# a note ruling a feature out with another product: "except for the camera", "not compatible with the camera",
+# "is not supported by", "will not work with"
+_RULED_OUT = re.compile(r"\b(?P<except>except(?:\s+for)?)\b|\b(?:not|never)\s+(?:\w+\s+){0,2}?(?:compatible|supported|work)\b|"
+                        r"\bincompatible\b", re.IGNORECASE)
+NEAR = 6  # words between the ruling-out words and the feature they rule out
+CLOSE = 20  # how far down the ranked units the note may be
+
+
+def incompatible(need: set[str], names: list[list[str]], ranked: list[Scored]) -> Scored | None:
+    """A unit naming both products (`names`) that rules out a feature the question asks for (`need`: its words
+    other than the products' names) within a few words of saying so; None when there is none, or no feature is
+    asked (whether the two products fit at all is a question of more than one note)."""
+    if len(names) != 2 or not need:
+        return None
+    for s in ranked[:CLOSE]:
+        text = s.unit.scoped().lower()
+        if not all(name_found(" ".join(n).lower(), text) for n in names):
+            continue
+        for m in _RULED_OUT.finditer(s.unit.text):
+            before = [] if m.group("except") else s.unit.text[:m.start()].split()[-NEAR:]  # "except for the camera"
+            after = s.unit.text[m.end():].split()[:NEAR]
+            if words_found(need, content_terms(" ".join(before + after))):
+                return s
+    return None

@@ -1,0 +1,44 @@
+"""Yes/no questions decided by a note in words: a feature another product rules out ("compatible with the B except
+for the camera"), a denial of the asked value written for the board's I/Os when the question says "pin", and a
+product written by its chip ("the QAM3X8E-based Due") that is no unknown name."""
+
+from __future__ import annotations
+
+from conftest import offline_answer
+from kgrag.answering.names import missing_names
+from kgrag.answering.terms import analyse
+
+SHIELD = ("The Zephyr Vision Shield adds a camera, a microphone and an Ethernet port to Zephyr boards.\n"
+          "Note: the Zephyr Vision Shield is compatible with the Zephyr C30 except for the camera, which is not "
+          "supported by the Zephyr C30 microcontroller.\nThe shield is powered from the host board's 3.3 V pins.")
+
+
+def test_a_note_ruling_out_the_asked_feature_with_the_other_product_decides_no() -> None:
+    question = "Will the camera on the Zephyr Vision Shield work if I put the shield on a Zephyr C30?"
+    text, path = offline_answer(question, SHIELD, "Zephyr Vision Shield", "shield.pdf")
+    assert path == "rating" and text.startswith("No. ") and "except for the camera" in text.split("[1]")[0]
+
+
+def test_a_feature_the_note_does_not_rule_out_gets_no_verdict_from_it() -> None:
+    question = "Will the Ethernet on the Zephyr Vision Shield work if I put the shield on a Zephyr C30?"
+    text, _ = offline_answer(question, SHIELD, "Zephyr Vision Shield", "shield.pdf")
+    assert not text.startswith("No.")
+
+
+BOARD = ("The Zephyr WiFi 1020 is a compact IoT board.\nNOTE: Zephyr WiFi 1020 only supports 3.3 V I/Os and is NOT 5 V "
+         "tolerant.\n| Pin | Function | Type | Description |\n|---|---|---|---|\n| 28 | +5V | Power Out | +5V power rail |\n"
+         "| 9 | D0 | Digital | GPIO, can be used as PWM |")
+
+
+def test_a_denial_written_for_the_boards_ios_answers_a_question_about_a_digital_pin() -> None:
+    question = "Is it OK to wire a 5 V sensor's output straight into a digital pin on the Zephyr WiFi 1020?"
+    text, path = offline_answer(question, BOARD, "Zephyr WiFi 1020", "wifi.pdf")
+    assert path == "rating" and text.startswith("No. ") and "NOT 5 V tolerant" in text.split("[1]")[0]
+
+
+def test_a_board_written_by_its_chip_is_no_unknown_name() -> None:
+    text = "the zephyr due is built around the qam3x8e arm cortex-m3 cpu."
+    question = "Can the QAM3X8E-based Due take 5 V on its I/O pins?"
+    assert missing_names(question, analyse(question), text, ["Zephyr Due"]) == []
+    question = "Can the Due QAM3X8E take 5 V on its I/O pins?"  # a product named after its chip: still unknown
+    assert missing_names(question, analyse(question), text, ["Zephyr Due"]) != []
