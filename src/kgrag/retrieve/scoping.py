@@ -19,6 +19,7 @@ from kgrag.answering.terms import REVISION
 from kgrag.graph.adjacency import GraphAdjacency
 from kgrag.graph.datasheet.vocab import COMPONENT_TYPES, FAMILY_TYPE, PART_TYPE, PRODUCT_TYPE
 from kgrag.graph.keys import entity_key, name_tokens
+from kgrag.retrieve.listed_codes import ORDER_CODE, listed_product
 
 if TYPE_CHECKING:
     from kgrag.workspace import Workspace
@@ -118,13 +119,16 @@ def _acronym_written(name: str, question: str) -> bool:
     return re.search(rf"(?<![A-Za-z0-9]){re.escape(name)}(?![A-Za-z0-9])", question) is not None
 
 
+MAX_NAME_TOKENS = 12  # a name's key tokens: "R7FA6M5BH2CBG" splits into 9 (digits apart from letters)
+
+
 def link_question(index: Workspace, question: str, adj: GraphAdjacency, qvec: np.ndarray | None = None) -> list[Link]:
     """Entities named in the question: exact/alias key runs (longest wins), fuzzy token sets, else embeddings."""
     names = _name_index(adj)
     codes = _product_codes(adj, names)
     tokens = name_tokens(question)
     found: list[Link] = []
-    for n in range(min(8, len(tokens)), 0, -1):
+    for n in range(min(MAX_NAME_TOKENS, len(tokens)), 0, -1):
         for i in range(len(tokens) - n + 1):
             key = " ".join(tokens[i : i + n])
             for node, main in names.get(key, ()):
@@ -134,6 +138,7 @@ def link_question(index: Workspace, question: str, adj: GraphAdjacency, qvec: np
                                   1.0 if main else 0.9, i, i + n))
             if key in codes:
                 found.append(Link(codes[key], adj.names[codes[key]], PRODUCT_TYPE, "code", 0.9, i, i + n))
+    found += _listed_codes(index, adj, names, codes, question, tokens)
     links = _specific_products(_prefer_families(_longest(found), adj, names, tokens, question))
     links += _variants(links, adj, tokens)
     taken = {lk.node for lk in links}
@@ -152,6 +157,23 @@ def link_question(index: Workspace, question: str, adj: GraphAdjacency, qvec: np
                 links.append(Link(node, adj.names[node], adj.types[node], "embedding", float(sim)))
                 taken.add(node)
     return links
+
+
+def _listed_codes(index: Workspace, adj: GraphAdjacency, names: dict[str, list[tuple[int, bool]]],
+                  codes: dict[str, int], question: str, tokens: list[str]) -> list[Link]:
+    """The products of the order codes the question writes that name no entity, as the documents list them
+    ("Arduino Portenta H7 Lite (SKU: ABX00045)")."""
+    out = []
+    for code in dict.fromkeys(ORDER_CODE.findall(question)):
+        key = entity_key(code)
+        if key in names or key in codes:
+            continue
+        node = listed_product(index, adj, names, codes, code)
+        span = name_tokens(code)
+        start = next((i for i in range(len(tokens)) if tokens[i:i + len(span)] == span), -1)
+        if node is not None and start >= 0:
+            out.append(Link(node, adj.names[node], PRODUCT_TYPE, "code", 0.9, start, start + len(span)))
+    return out
 
 
 _VARIANT_LEAD = frozenset({"the", "vs", "versus", "or", "and", "a", "an"})
@@ -276,3 +298,8 @@ def mentioned_products(index: Workspace, adj: GraphAdjacency, chunk_ids: list[st
     node = {adj.names[n].lower(): n for n in reversed(products)}
     return {c.chunk_id: {node[m.group(0).lower()] for m in pattern.finditer(c.text) if m.group(0).lower() in node}
             for c in index.store.get_chunks(chunk_ids)}
+
+
+def product_neighbours(adj: GraphAdjacency, node: int) -> set[int]:
+    """The products one edge from `node`: a family's members, the products that have a part or an interface."""
+    return {int(n) for n in adj.neighbours(node).tolist() if adj.types[int(n)] == PRODUCT_TYPE}
