@@ -6,7 +6,8 @@ range and none misses. A question about using it on its own ("Can I use the C st
 documents say it needs another board ("requires a GIGA R1 WiFi board to function"). A question asking to do two
 things at once: "No." when a note of the product says they cannot run simultaneously; whether a supply is enough:
 "No." when the product draws more (answering/budget.py); whether a feature works with another product: "No." when a
-note naming both rules it out (answering/works_with.py). Otherwise the question goes the
+note naming both rules it out (answering/works_with.py); whether two of it share a bus: as its address row says
+(answering/bus_addresses.py). Otherwise the question goes the
 usual way. A small model says yes to what it is asked, so the documents decide, and the deciding passages are
 quoted."""
 
@@ -18,6 +19,7 @@ from dataclasses import dataclass, field
 
 from kgrag.answering.about import unit_about
 from kgrag.answering.budget import over_budget, supplied_current
+from kgrag.answering.bus_addresses import shares_bus
 from kgrag.answering.choose import DENIES, need_terms, quote_unit, written_value_texts, written_values
 from kgrag.answering.names import documented_names, title_names
 from kgrag.answering.quotes import QUOTES, quote_answer
@@ -195,6 +197,9 @@ def try_suits(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) ->
         note = not_at_once(q.text, about)  # "… a GPS fix while uploading at the same time?": its note that the two
         if note is not None:  # cannot run at once, then the closest passages
             return _decided("No.", [note], ranked, titles, name)
+        shared = shares_bus(q.text, about) if len(products) == 1 else None  # "two of them on the same I2C bus?":
+        if shared is not None:  # whether its address can be changed
+            return _decided(shared[0], [shared[1]], ranked, titles, name)
         budget = over_budget(q.text, about)  # "a port that can supply 150 mA. Is that enough?": what it draws
         if budget is not None:
             return _decided("No.", [budget[1]], ranked, titles, name, budget[0])
