@@ -44,6 +44,12 @@ def test_an_overview_aspect_brings_the_words_datasheets_write_for_it() -> None:
     assert with_aspect_words("wireless module A", "Which wireless module does the A use?") == "wireless module A"
 
 
+def test_a_list_of_a_kind_of_part_is_an_overview_however_the_product_is_typed() -> None:
+    assert asks_overview("What sensors does the Zephyr Air have?")
+    assert asks_overview("what sensors does the zephyr air robot have?")  # a name typed in lower case
+    assert not asks_overview("what sensors does it use for the reading?")  # no product named: one part asked
+
+
 def test_the_rows_of_an_overview_aspect_rank_above_a_sentence_that_only_says_its_name() -> None:
     question = "Summarize the wireless capabilities of the Zephyr Air."
     context = _context(question)

@@ -84,7 +84,8 @@ _OVERVIEW_PHRASES = re.compile(r"\b(?:run-?downs?|recap|in a nutshell|at a glanc
 # "What sensors does the A have?", "What connectors and features does the A provide?": every part of a kind asked of a
 # named product (a plural kind, then the verb, then the name), a list rather than one fact
 _KIND_LIST = re.compile(r"^\s*(?i:what)\s+(?:[\w-]+\s+){0,2}?(?P<kind>[a-z]+s)\s+(?i:and\s+[a-z]+\s+)?"
-                        r"(?i:does|do|is|are)\s+(?i:(?:on|in|inside)\s+)?(?i:(?:the|an?|its|this|our|my|your)\s+)?[A-Z]")
+                        r"(?i:does|do|is|are)\s+(?i:(?:on|in|inside)\s+)?(?:(?i:the|an?|its|this|our|my|your)\s+\w|[A-Z])")
+# (a name after an article may be typed in lower case: "what sensors does the alvik robot have?")
 _KIND_WORDS = frozenset(fold(w) for kind, words in TYPE_WORDS.items() if kind != "Product" for w in words)
 
 
