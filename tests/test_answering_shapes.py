@@ -1590,3 +1590,20 @@ def test_a_chained_question_whose_answer_another_products_document_names_is_aske
     question = "Which board sits at the heart of the Zephyr Arm Carrier, and what microcontroller does that board use?"
     found = quote_each_clause(question, units, titles, titles, bridge="Zephyr Nano Core")
     assert found is not None and [f.unit.text for f in found] == [units[0].text, units[1].text]
+
+
+def test_a_chained_clause_left_open_is_asked_of_the_bridge_the_quote_names() -> None:
+    """"Which board acts as the Zephyr Rover's main controller, and what CPU does that board use?": the quote is the
+    Rover's ("a Zephyr Nano acts as the main controller"); the passages after it are ranked for the Zephyr Nano's
+    CPU, not the Rover's."""
+    from kgrag.answering.clauses import other_clause_units
+    from kgrag.answering.extract import Extraction
+
+    rover = block_units(1, "At the top a Zephyr Nano acts as the main controller of the robot.\n"
+                           "The Zephyr Rover's own core is a QM32 CPU that drives the motors.")
+    nano = block_units(2, "The Zephyr Nano has a dual-core QX7 CPU running at up to 240 MHz.")
+    titles = {1: "Zephyr Rover", 2: "Zephyr Nano"}
+    question = "Which board acts as the Zephyr Rover's main controller, and what CPU does that board use?"
+    one = [Extraction(rover[0], rover[0].text, 1.0)]
+    ranked = other_clause_units(question, one, rover + nano, titles, titles, bridge="Zephyr Nano")
+    assert ranked and ranked[0].unit.block == 2

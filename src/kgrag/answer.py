@@ -260,7 +260,7 @@ def plan_answer(
             context.info["answer_path"] = "extractive"
             text = joined(found)
             if mode == "auto" and passages:  # then, as after a model's answer, the passages on what is asked (first
-                rest = other_clause_units(question, found, units, scopes, titles)  # the best on a clause left open)
+                rest = other_clause_units(question, found, units, scopes, titles, context.info.get("bridge", ""))
                 lead = first_quote(features, quote_answer(rest, 1, titles, said=f"{text} {features}") if rest else NO_ANSWER)
                 said = text if is_refusal(lead) else f"{text} {lead}"
                 text = followed_by(text, " ".join(t for t in (lead, key_quotes(q, focus, titles, passages, said))

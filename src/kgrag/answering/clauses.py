@@ -235,13 +235,15 @@ def quote_each_word(question: str, units: list[Unit], scopes: dict[int, str],
 
 
 def other_clause_units(question: str, found: list[Extraction], units: list[Unit], scopes: dict[int, str],
-                       titles: dict[int, str]) -> list[Scored]:
+                       titles: dict[int, str], bridge: str = "") -> list[Scored]:
     """For a two-clause question answered by one quote (the other clause has no explicit one), the units ranked for
     the clause that quote does not answer ("…, and what is that current available for?"), so the passages after the
-    quote can start with it; [] otherwise."""
+    quote can start with it; [] otherwise. A chained clause is asked of the product the quote found: the `bridge`
+    when the quote names it ("At the top a Nano ESP32 acts like the main controller" in the Alvik's document)."""
     split = split_clauses(question) if len(found) == 1 else None
     if split is not None and split[2]:  # chained: the second clause asked of the product the quote found
-        clause = answered_clause(split, found[0], titles)
+        named = bridge if bridge and name_found(bridge.lower(), found[0].unit.text.lower()) else ""
+        clause = answered_clause(split, found[0], titles, named)
         return score_units(clause, units, scopes, titles=titles) if clause else []
     clauses = two_clauses(question) if len(found) == 1 else None
     if clauses is None:
