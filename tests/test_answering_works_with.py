@@ -9,14 +9,18 @@ from kgrag.answering.names import missing_names
 from kgrag.answering.terms import analyse
 
 SHIELD = ("The Zephyr Vision Shield adds a camera, a microphone and an Ethernet port to Zephyr boards.\n"
-          "Note: the Zephyr Vision Shield is compatible with the Zephyr C30 except for the camera, which is not "
-          "supported by the Zephyr C30 microcontroller.\nThe shield is powered from the host board's 3.3 V pins.")
+          "Note: the Zephyr Vision Shields (Ethernet and LoRa variants) are compatible with the Zephyr C30 except for "
+          "the camera, which is not supported by the Zephyr C30 microcontroller.\nThe shield is powered from the host "
+          "board's 3.3 V pins.\nThe Zephyr C30 board is not compatible with the onboard camera of the Zephyr Vision "
+          "Shield.")
 
 
 def test_a_note_ruling_out_the_asked_feature_with_the_other_product_decides_no() -> None:
     question = "Will the camera on the Zephyr Vision Shield work if I put the shield on a Zephyr C30?"
     text, path = offline_answer(question, SHIELD, "Zephyr Vision Shield", "shield.pdf")
-    assert path == "rating" and text.startswith("No. ") and "except for the camera" in text.split("[1]")[0]
+    notes = "[1]".join(text.split("[1]")[:2])  # each note that rules it out, first
+    assert path == "rating" and text.startswith("No. ") and "except for the camera" in notes
+    assert "not compatible with the onboard camera" in notes
 
 
 def test_a_feature_the_note_does_not_rule_out_gets_no_verdict_from_it() -> None:

@@ -190,8 +190,8 @@ def try_suits(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) ->
             return _decided("No." if needs else "Yes.", (needs or free)[:1], own, titles, name)
         return None
     ruled_out = incompatible(need_terms(q, q.phrases) - YES_NO_WORDS, q.phrases, ranked)  # "Will the camera of the
-    if ruled_out is not None:  # A work on a B?": a note naming both that rules the camera out
-        return _decided("No.", [ruled_out], ranked, titles, products[0])
+    if ruled_out:  # A work on a B?": the notes naming both that rule the camera out
+        return _decided("No.", ruled_out, ranked, titles, products[0])
     for name in products:
         about = [s for s in ranked if unit_about(name, s, titles)]
         note = not_at_once(q.text, about)  # "… a GPS fix while uploading at the same time?": its note that the two

@@ -16,21 +16,25 @@ _RULED_OUT = re.compile(r"\b(?P<except>except(?:\s+for)?)\b|\b(?:not|never)\s+(?
                         r"\bincompatible\b", re.IGNORECASE)
 NEAR = 6  # words between the ruling-out words and the feature they rule out
 CLOSE = 20  # how far down the ranked units the note may be
+MAX_NOTES = 2  # ruling-out notes quoted
 
 
-def incompatible(need: set[str], names: list[list[str]], ranked: list[Scored]) -> Scored | None:
-    """A unit naming both products (`names`) that rules out a feature the question asks for (`need`: its words
-    other than the products' names) within a few words of saying so; None when there is none, or no feature is
-    asked (whether the two products fit at all is a question of more than one note)."""
+def incompatible(need: set[str], names: list[list[str]], ranked: list[Scored]) -> list[Scored]:
+    """The units naming both products (`names`) that rule out a feature the question asks for (`need`: its words
+    other than the products' names) within a few words of saying so, best first (the documents often say it twice,
+    in each product's datasheet); [] when there is none, or no feature is asked (whether the two products fit at all
+    is a question of more than one note)."""
     if len(names) != 2 or not need:
-        return None
+        return []
+    found = []
     for s in ranked[:CLOSE]:
         text = s.unit.scoped().lower()
-        if not all(name_found(" ".join(n).lower(), text) for n in names):
+        if not all(name_found(" ".join(n).lower(), text) or name_found(f"{' '.join(n).lower()}s", text) for n in names):
             continue
         for m in _RULED_OUT.finditer(s.unit.text):
             before = [] if m.group("except") else s.unit.text[:m.start()].split()[-NEAR:]  # "except for the camera"
             after = s.unit.text[m.end():].split()[:NEAR]
             if words_found(need, content_terms(" ".join(before + after))):
-                return s
-    return None
+                found.append(s)
+                break
+    return found[:MAX_NOTES]
