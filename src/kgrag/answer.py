@@ -41,7 +41,7 @@ from kgrag.answering.select import focus_units
 from kgrag.answering.suits import try_suits, writes_value_for
 from kgrag.answering.terms import analyse, asks_product, asks_yes_no, question_coverage
 from kgrag.answering.tidy import loops, tidy_reply
-from kgrag.answering.variants import try_variant_has, try_variants
+from kgrag.answering.variants import try_variant_differences, try_variant_has, try_variants
 from kgrag.errors import ConfigError
 from kgrag.models.base import LLM, Embedder, Message
 from kgrag.types import Answer, Context
@@ -171,9 +171,8 @@ def plan_answer(
         rated = None if early else try_variants(question, focus.ranked)  # variants a row rates for the written value
         if early or rated:
             return early or quoted("variant table", str(rated))
-    if missed:  # a near miss (a user's situation words the documents never use: "I put the shield on a B"), or the
-        # question reworded ("keeps rising" for "drifts upwards"): a verdict its ratings or notes decide, else the
-        rated = try_suits(q, focus.ranked, titles) if mode != "generative" else None  # closest passages, no model
+    if missed:  # situation words no passage has ("I put the shield on a B"), or a rewording: a verdict its ratings
+        rated = try_suits(q, focus.ranked, titles) if mode != "generative" else None  # decide, else closest passages
         return quoted("rating", rated, False) if rated else evidence_plan(blocks, context, quote_answer(focus.ranked, titles=titles))
     if (embedder is not None and min_relevance > 0 and relevance < min_relevance  # no passage is about the question,
             and not writes_value_for(question, titles.values())):  # unless it asks a value of a product held: the
@@ -195,8 +194,9 @@ def plan_answer(
             listed = followed_by(differ, quotes)
         if listed is not None:  # the names alone, then what the documents say of them (a difference has its own)
             return quoted("graph list", listed, then_passages=differ is None)
-        picked = try_variants(question, focus.ranked) or try_variant_has(question, focus.ranked, asks_yes_no(q))
-        if picked is not None:  # "Which Opta variants have RS-485?", "Does the Opta Lite?": the variant table's cells
+        picked = (try_variants(question, focus.ranked) or try_variant_has(question, focus.ranked, asks_yes_no(q))
+                  or try_variant_differences(question, focus.ranked))  # "Which Opta variants have RS-485?", "Does
+        if picked is not None:  # the Opta Lite?", "the A or the A Lite?": the variant table's cells
             return quoted("variant table", picked)
         marked = try_matrix(q, focus.ranked, titles)  # "Which accessories fit the TX-20?": the marks of the column
         if marked is not None:  # it names

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import re
 
+from kgrag.answering.asks import asks_difference
 from kgrag.answering.aspects import ASPECTS
 from kgrag.answering.choose import written_value_texts, written_values
 from kgrag.answering.ratings import fit
@@ -215,3 +216,66 @@ def try_variant_has(question: str, ranked: list[Scored], yes_no: bool) -> str | 
                    f"{'has' if len(others) == 1 else 'have'} it [{cited}].")
         return f"{verdict} {s.unit.display().rstrip(' .;')} [{cited}]."
     return None
+
+
+# Difference questions between two variants of one variant table ("What's the difference between the ABX00045 and the
+# ABX00046 Portenta boards?"): the rows whose two cells differ, each with both cells; a small model mixes the columns up
+MAX_ROWS = 8  # differing rows quoted
+MAX_SHOWN_CELL = 40  # a shared cell this short is shown with its row's label
+# "What's missing on the A compared with the B?", "the A vs the B": two variants set against each other
+_SET_AGAINST = re.compile(r"\b(?:compared\s+(?:with|to)|vs\.?|versus|missing|lacks?)\b", re.IGNORECASE)
+MAX_SHARED = 4  # shared row labels named
+
+
+def try_variant_differences(question: str, ranked: list[Scored]) -> str | None:
+    """The rows of a variant table whose cells for the two variants the question names differ (those of the asked
+    aspects when the question names some: "in terms of connectivity and security"), with both cells; None unless the
+    question asks how two variants differ and one table names both and tells them apart."""
+    if not (asks_difference(question) or _SET_AGAINST.search(question)):
+        return None
+    written = {w.lower() for w in re.findall(r"[\w-]+", question)}
+    tables: dict[tuple[int, str], tuple[list[str], list[Unit]]] = {}  # (block, header) -> (variant names, rows)
+    for s in ranked:
+        names = variant_names(s.unit, written)
+        if names is not None:
+            rows = tables.setdefault((s.unit.block, s.unit.header), (names, []))[1]
+            if all(r.text != s.unit.text for r in rows):
+                rows.append(s.unit)
+    for names, rows in sorted(tables.values(), key=lambda table: -len(table[1])):
+        cells = [[c.strip() for c in r.text.split("|")] for r in rows]
+        columns = named_columns(question, names, [c for c in cells if IDENTITY_LABEL.fullmatch(c[0])])
+        if len(columns) != 2:
+            continue
+        a, b = columns
+        kept = [(r, c) for r, c in zip(rows, cells, strict=True) if len(c) > b + 1 and not IDENTITY_LABEL.fullmatch(c[0])]
+        differ = [(r, c) for r, c in kept if c[a + 1].lower() != c[b + 1].lower()]
+        asked = content_terms(question)
+        on_aspect = [(r, c) for r, c in differ if words_found(content_terms(c[0]), asked)]
+        if not differ:
+            continue
+        shown = (on_aspect or differ)[:MAX_ROWS]
+        said = [f"The {names[a]} and the {names[b]} differ in the variant table [{rows[0].cited()}]:"]
+        said += [f"{c[0]}: the {names[a]}: {c[a + 1] or 'N/A'}; the {names[b]}: {c[b + 1] or 'N/A'} [{r.cited()}]."
+                 for r, c in shown]
+        same = [f"{c[0]} ({c[a + 1]})" if 0 < len(c[a + 1]) <= MAX_SHOWN_CELL else c[0]
+                for _, c in kept if c[a + 1].lower() == c[b + 1].lower() and content_terms(c[a + 1])][:MAX_SHARED]
+        if same:
+            said.append(f"Both have the same {', '.join(same)} [{rows[0].cited()}].")
+        return " ".join(said)
+    return None
+
+
+def named_columns(question: str, names: list[str], identity: list[list[str]]) -> list[int]:
+    """The columns the question names, in its order: by a column's whole name written as a phrase (not inside a
+    longer named one: "Portenta H7" in "Portenta H7 Lite"), or by an order code its identity row (`identity`:
+    "SKU | ABX00042 | ABX00045 | ABX00046") gives it."""
+    spans: dict[int, list[tuple[int, int]]] = {}  # column -> where the question names it
+    for i, name in enumerate(names):
+        written = [name] + [row[i + 1] for row in identity if i + 1 < len(row) and row[i + 1]]
+        for text in written:
+            spans.setdefault(i, []).extend(m.span() for m in re.finditer(rf"(?<![\w-]){re.escape(text)}(?![\w-])",
+                                                                       question, re.IGNORECASE))
+    alone = {i: [(s, e) for s, e in found if not any(j != i and s2 <= s and e <= e2 and (s2, e2) != (s, e)
+                                                      for j, other in spans.items() for s2, e2 in other)]
+             for i, found in spans.items()}
+    return sorted((i for i, found in alone.items() if found), key=lambda i: alone[i][0][0])
