@@ -1,6 +1,6 @@
 """Yes/no questions decided by a note in words: a feature another product rules out ("compatible with the B except
 for the camera"), a denial of the asked value written for the board's I/Os when the question says "pin", and a
-product written by its chip ("the QAM3X8E-based Due") that is no unknown name."""
+product written by its chip ("the QAM3X8E-based Due") or with its order code that is no unknown name."""
 
 from __future__ import annotations
 
@@ -46,3 +46,11 @@ def test_a_board_written_by_its_chip_is_no_unknown_name() -> None:
     assert missing_names(question, analyse(question), text, ["Zephyr Due"]) == []
     question = "Can the Due QAM3X8E take 5 V on its I/O pins?"  # a product named after its chip: still unknown
     assert missing_names(question, analyse(question), text, ["Zephyr Due"]) != []
+
+
+def test_a_product_written_with_its_order_code_is_no_unknown_name() -> None:
+    text = "the zephyr vision shield comes in two variants.\nethernet variant (sku: zsx00021)."
+    question = "Is the Zephyr Vision Shield ZSX00021 the Ethernet variant?"
+    assert missing_names(question, analyse(question), text, ["Zephyr Vision Shield"]) == []
+    question = "Is the Zephyr Vision Shield ZSX00099 the Ethernet variant?"  # a code the documents do not write
+    assert missing_names(question, analyse(question), text, ["Zephyr Vision Shield"]) != []

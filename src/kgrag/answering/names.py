@@ -120,7 +120,8 @@ def missing_names(question: str, q: QuestionTerms, names_text: str, titles: Sequ
                      or not _product_after_its_chip(phrase, parts, names_text, lowered, rows))):
             missing = [n for n in missing if n not in phrase]  # "Microchip ATECC608A": the part is what is named
             continue  # (not "Arduino Nano ESP32": a product named after its chip is more than the chip)
-        phrase = trim_class_words(trim_figures(trim_class_words(phrase)))  # "the Nicla Voice Board": the datasheet
+        phrase = [w for w in phrase if not (_CATALOGUE_CODE.fullmatch(w) and name_found(w.lower(), names_text))]  # its
+        phrase = trim_class_words(trim_figures(trim_class_words(phrase)))  # code apart; "the Nicla Voice Board": the datasheet
         if len(phrase) < 2 or any(w.lower() in quoted for w in phrase):  # says "Nicla Voice"; "its 2MP camera"
             continue
         if all(is_vocabulary(w) for w in phrase):  # "the ERR LED": acronyms of the trade, which a table row
@@ -160,6 +161,7 @@ def trim_figures(phrase: list[str]) -> list[str]:
     return phrase[start:end]
 
 
+_CATALOGUE_CODE = re.compile(r"[A-Z]{3}\d{5}(?:-\w+)?")  # "ASX00021": a product's order code, apart from its name
 _BY_CHIP = re.compile(r"[\w-]-(?:based|powered|equipped)\b", re.IGNORECASE)  # "the R7FA6M5BH2CBG-based Portenta board"
 _NEAR_WORDS = 3  # words between a product line's name and a part number that name one product ("Portenta H7 Lite: ABX00045")
 
