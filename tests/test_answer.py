@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from kgrag.answer import NO_ANSWER, build_blocks, build_messages, generate_answer, make_citations, question_coverage
+from kgrag.answer import NO_ANSWER, build_blocks, generate_answer, make_citations, question_coverage
 from kgrag.answering.cite import cited_numbers, cited_segment
+from kgrag.answering.messages import build_messages
 from kgrag.models.fake import FakeLLM
 from kgrag.types import Context, ContextItem
 

@@ -23,6 +23,7 @@ from kgrag.answering.grounding import reply_problems
 from kgrag.answering.labelled import try_labelled
 from kgrag.answering.lookup import try_lookup
 from kgrag.answering.matrix import try_matrix
+from kgrag.answering.messages import answer_messages
 from kgrag.answering.names import code_stem_found, missing_items, missing_kind, name_found, unknown_names
 from kgrag.answering.procedure import try_procedure
 from kgrag.answering.quotes import (
@@ -43,23 +44,12 @@ from kgrag.answering.terms import analyse, asks_product, asks_yes_no, question_c
 from kgrag.answering.tidy import loops, tidy_reply
 from kgrag.answering.variants import try_variant_differences, try_variant_has, try_variants
 from kgrag.errors import ConfigError
-from kgrag.models.base import LLM, Embedder, Message
+from kgrag.models.base import LLM, Embedder
 from kgrag.types import Answer, Context
 
 if TYPE_CHECKING:
     from kgrag.config import Settings
 
-SYSTEM_PROMPT = (
-    "You answer questions about technical documents using ONLY the numbered sources given.\n"
-    "Rules:\n"
-    "- Answer briefly and precisely, with the exact values, names and units from the sources.\n"
-    "- After each fact, cite the source number in square brackets, like [1].\n"
-    f'- If the sources do not contain the answer, reply exactly: "{NO_ANSWER}" Do not guess.'
-)
-FOCUSED_PROMPT = (
-    "Answer from the numbered sources only, in one to three short sentences with the exact names, values and "
-    f'units, each sentence ending with its source number like [1]. If they lack the answer, say: "{NO_ANSWER}"'
-)
 MODES = ("auto", "extractive", "generative")
 OVERVIEW_PASSAGES = 5  # passages after a small model's overview answer (4 / 5 / 6: summary fact recall 0.40 / 0.42 / 0.43)
 DIFFERENCE_QUOTES = 4  # passages after the parts two products do not share (2 / 4: no set lower, 11 sets up)
@@ -69,12 +59,6 @@ NEAR_MISS = 0.15  # a small model's question covered a little less than that get
 REWORDED = 0.10  # above MIN_RELEVANCE: a question sharing few words with the documents is shown passages this close
 MIN_RELEVANCE = 0.40  # bundled MiniLM: best cosine of any focused unit to the question below which the documents
 # do not address it (Arduino dev: 3 not-in-docs questions at 0.37-0.40, every answerable one >= 0.43; 55 spec questions >= 0.52)
-
-
-def build_messages(question: str, blocks: list[Block]) -> list[Message]:
-    sources = "\n\n".join(f"[{b.n}] ({b.header()})\n{b.text}" for b in blocks)
-    user = f"Sources:\n{sources}\n\nQuestion: {question}\nAnswer (cite sources like [1]):"
-    return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": user}]
 
 
 def covers(question: str, context: Context, min_coverage: float) -> bool:
@@ -317,13 +301,6 @@ def finish_plan(question: str, context: Context, plan: Plan, reply: str = "", us
                   usage=usage)
 
 
-def _messages(question: str, plan: Plan, focused: bool) -> list[Message]:
-    messages = build_messages(question, plan.blocks)
-    if focused:
-        messages[0]["content"] = FOCUSED_PROMPT
-    return messages
-
-
 def generate_answer(
     llm: LLM, question: str, context: Context, *, max_tokens: int = 256, min_coverage: float = MIN_QUESTION_COVERAGE,
     mode: str = "generative", focus_tokens: int = 0, embedder: Embedder | None = None, min_relevance: float = 0.0,
@@ -337,7 +314,7 @@ def generate_answer(
     if plan.action != "generate":
         answer = finish_plan(question, context, plan)
     else:
-        completion = llm.complete(_messages(question, plan, focus_tokens > 0), max_tokens=plan.max_tokens)
+        completion = llm.complete(answer_messages(question, plan.blocks, focus_tokens > 0), max_tokens=plan.max_tokens)
         usage = {"prompt_tokens": completion.usage.prompt_tokens, "completion_tokens": completion.usage.completion_tokens}
         answer = finish_plan(question, context, plan, completion.text, usage)
     answer.timings = {**context.timings, "generate_s": time.perf_counter() - start}
@@ -363,7 +340,7 @@ def stream_answer(
         yield {"event": "done", "data": answer.to_dict()}
         return
     pieces: list[str] = []
-    stream = llm.stream(_messages(question, plan, focus_tokens > 0), max_tokens=plan.max_tokens)
+    stream = llm.stream(answer_messages(question, plan.blocks, focus_tokens > 0), max_tokens=plan.max_tokens)
     try:
         for piece in stream:
             pieces.append(piece)
