@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from kgrag.answering.asked_first import asked_first
 from kgrag.answering.asks import asks_overview, asks_remedy
 from kgrag.answering.blocks import Block, build_blocks, finish_answer, make_citations
 from kgrag.answering.choose import try_choose
@@ -98,6 +99,7 @@ def plan_answer(
     blocks (`focus_tokens` > 0) or all of them."""
     if mode not in MODES:
         raise ConfigError(f"answer mode {mode!r}: use one of {', '.join(MODES)}")
+    question = asked_first(question)  # "I have the A. Which IMU chips are on it?": the asked sentence, first
     blocks = build_blocks(context)
     missed = not covers(question, context, min_coverage)
     small = mode == "auto" and focus_tokens > 0
