@@ -1,7 +1,8 @@
 """Which-variant questions over a variant table: "Which Opta variants can I use for Modbus RTU over RS-485?" with a
 table of one column per variant ("Name | Opta Lite | Opta RS485 | Opta WiFi", row "RS-485 | N/A | Half-duplex |
 Half-duplex"). The variants whose cell is filled in every row the question names are the answer, quoted with those
-rows, so the user sees what each variant has (a small model read that table wrong as often as right)."""
+rows, so the user sees what each variant has (a small model read that table wrong as often as right). Also: whether
+one named variant has it (`try_variant_has`), and how two named variants differ (`try_variant_differences`)."""
 
 from __future__ import annotations
 
@@ -221,10 +222,10 @@ def try_variant_has(question: str, ranked: list[Scored], yes_no: bool) -> str | 
 # Difference questions between two variants of one variant table ("What's the difference between the ABX00045 and the
 # ABX00046 Portenta boards?"): the rows whose two cells differ, each with both cells; a small model mixes the columns up
 MAX_ROWS = 8  # differing rows quoted
+MAX_SHARED = 4  # shared row labels named
 MAX_SHOWN_CELL = 40  # a shared cell this short is shown with its row's label
 # "What's missing on the A compared with the B?", "the A vs the B": two variants set against each other
 _SET_AGAINST = re.compile(r"\b(?:compared\s+(?:with|to)|vs\.?|versus|missing|lacks?)\b", re.IGNORECASE)
-MAX_SHARED = 4  # shared row labels named
 
 
 def try_variant_differences(question: str, ranked: list[Scored]) -> str | None:
@@ -233,7 +234,7 @@ def try_variant_differences(question: str, ranked: list[Scored]) -> str | None:
     question asks how two variants differ and one table names both and tells them apart."""
     if not (asks_difference(question) or _SET_AGAINST.search(question)):
         return None
-    written = {w.lower() for w in re.findall(r"[\w-]+", question)}
+    written, asked = set(_lower_words(question)), content_terms(question)
     tables: dict[tuple[int, str], tuple[list[str], list[Unit]]] = {}  # (block, header) -> (variant names, rows)
     for s in ranked:
         names = variant_names(s.unit, written)
@@ -249,10 +250,9 @@ def try_variant_differences(question: str, ranked: list[Scored]) -> str | None:
         a, b = columns
         kept = [(r, c) for r, c in zip(rows, cells, strict=True) if len(c) > b + 1 and not IDENTITY_LABEL.fullmatch(c[0])]
         differ = [(r, c) for r, c in kept if c[a + 1].lower() != c[b + 1].lower()]
-        asked = content_terms(question)
-        on_aspect = [(r, c) for r, c in differ if words_found(content_terms(c[0]), asked)]
         if not differ:
             continue
+        on_aspect = [(r, c) for r, c in differ if words_found(content_terms(c[0]), asked)]
         shown = (on_aspect or differ)[:MAX_ROWS]
         said = [f"The {names[a]} and the {names[b]} differ in the variant table [{rows[0].cited()}]:"]
         said += [f"{c[0]}: the {names[a]}: {c[a + 1] or 'N/A'}; the {names[b]}: {c[b + 1] or 'N/A'} [{r.cited()}]."
