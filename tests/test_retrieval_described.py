@@ -32,6 +32,7 @@ def test_a_product_written_by_its_chip_is_the_one_that_has_it(core_index: Index)
     question = "What Ethernet PHY sits on the R7QA6M5BH2CBG-based Zephyr board?"
     context = core_index.search(question, strategy="kg-facts", budget=600)
     assert context.info.get("bridge") == "Zephyr Core C40"
+    assert {"name": "Zephyr Core C40", "type": "Product", "match": "described"} in context.info["linked"]
     assert context.text().index("LAN8742AI") < context.text().find("KSZ8081RNB") or "KSZ8081RNB" not in context.text()
     plain = core_index.search("What Ethernet PHY sits on the Zephyr board?", strategy="kg-facts", budget=600)
     assert "bridge" not in plain.info  # no chip written: no product picked

@@ -38,7 +38,7 @@ class Link:
     node: int
     name: str
     type: str
-    match: str  # exact | alias | code | variant | fuzzy | embedding
+    match: str  # exact | alias | code | variant | fuzzy | embedding | bridge | described
     score: float
     start: int = -1  # token span in the question (exact/alias)
     end: int = -1

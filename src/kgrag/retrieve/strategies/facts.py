@@ -186,9 +186,10 @@ class FactsRetriever(Retriever):
         alpha = float(options.get("alpha", index.settings.retrieval.alpha))
         ranked, info = rank_chunks(index, adj, question, qvec, links, k, alpha, options.get("version"), options)
         bridge = bridge_product(index, adj, question, links, k, alpha, options) if options.get("bridge", True) else None
-        bridge = described_product(adj, question, links) if bridge is None else bridge  # "the X-based board"
+        match = "bridge" if bridge is not None else "described"  # else "the X-based board": the one with that part
+        bridge = described_product(adj, question, links) if bridge is None else bridge
         if bridge is not None:  # "Which board has X, and what Y does it use?": that board's own chunks and facts
-            links = [*links, Link(bridge, adj.names[bridge], "Product", "bridge", 0.5)]
+            links = [*links, Link(bridge, adj.names[bridge], "Product", match, 0.5)]
             ranked, info = rank_chunks(index, adj, question, qvec, links, k, alpha, options.get("version"), options)
             info["bridge"] = adj.names[bridge]
         info["linked"] = [{"name": lk.name, "type": lk.type, "match": lk.match} for lk in links]
