@@ -15,6 +15,7 @@ from kgrag.answering.terms import REVISION, QuestionTerms
 from kgrag.answering.units import block_units
 from kgrag.answering.values import NUMBER_UNIT
 from kgrag.answering.words import content_terms, words_found
+from kgrag.graph.datasheet.vocab import ORDER_CODE
 from kgrag.graph.keys import GENERIC_WORDS
 from kgrag.ingest.clean import squash
 
@@ -120,7 +121,7 @@ def missing_names(question: str, q: QuestionTerms, names_text: str, titles: Sequ
                      or not _product_after_its_chip(phrase, parts, names_text, lowered, rows))):
             missing = [n for n in missing if n not in phrase]  # "Microchip ATECC608A": the part is what is named
             continue  # (not "Arduino Nano ESP32": a product named after its chip is more than the chip)
-        phrase = [w for w in phrase if not (_CATALOGUE_CODE.fullmatch(w) and name_found(w.lower(), names_text))]  # its
+        phrase = [w for w in phrase if not (ORDER_CODE.fullmatch(w) and name_found(w.lower(), names_text))]  # its
         phrase = trim_class_words(trim_figures(trim_class_words(phrase)))  # code apart; "the Nicla Voice Board": the datasheet
         if len(phrase) < 2 or any(w.lower() in quoted for w in phrase):  # says "Nicla Voice"; "its 2MP camera"
             continue
@@ -161,7 +162,6 @@ def trim_figures(phrase: list[str]) -> list[str]:
     return phrase[start:end]
 
 
-_CATALOGUE_CODE = re.compile(r"[A-Z]{3}\d{5}(?:-\w+)?")  # "ASX00021": a product's order code, apart from its name
 _BY_CHIP = re.compile(r"[\w-]-(?:based|powered|equipped)\b", re.IGNORECASE)  # "the R7FA6M5BH2CBG-based Portenta board"
 _NEAR_WORDS = 3  # words between a product line's name and a part number that name one product ("Portenta H7 Lite: ABX00045")
 
@@ -298,7 +298,7 @@ def unknown_names(question: str, q: QuestionTerms, names_text: str, sources: lis
 
 
 _EXAMPLE = re.compile(r"\((?:e\.g\.|for example|such as)[^)]*\)", re.IGNORECASE)  # "(e.g., Arduino UNO R4 WiFi)"
-_ORDER_CODE = re.compile(r"\(\s*sku\b[^)]*\)", re.IGNORECASE)
+_SKU_NOTE = re.compile(r"\(\s*sku\b[^)]*\)", re.IGNORECASE)
 _LIST_ITEM_WORDS = 2  # words besides the name and its order code that a bare list line may hold (a vendor, a bullet)
 
 
@@ -329,7 +329,7 @@ def _in_passing(name: str, line: str) -> bool:
     rest = _EXAMPLE.sub(" ", line)
     if not name_found(name, rest):
         return True
-    rest = _ORDER_CODE.sub(" ", rest.replace(name, " "))
+    rest = _SKU_NOTE.sub(" ", rest.replace(name, " "))
     return len(rest.split()) <= _LIST_ITEM_WORDS
 
 

@@ -16,7 +16,6 @@ from kgrag.graph.keys import entity_key
 if TYPE_CHECKING:
     from kgrag.workspace import Workspace
 
-ORDER_CODE = re.compile(r"\b[A-Z]{3}\d{5}(?:-\w+)?\b")  # "ABX00045", "AFX00005", "ASX00037-3P"
 SEARCHED = 20  # chunks read for one code: the ones the full-text index ranks first for it
 MAX_NAME_WORDS = 6  # words before a code that may name its product
 

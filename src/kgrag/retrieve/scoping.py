@@ -17,9 +17,9 @@ import numpy as np
 
 from kgrag.answering.terms import REVISION
 from kgrag.graph.adjacency import GraphAdjacency
-from kgrag.graph.datasheet.vocab import COMPONENT_TYPES, FAMILY_TYPE, PART_TYPE, PRODUCT_TYPE
+from kgrag.graph.datasheet.vocab import COMPONENT_TYPES, FAMILY_TYPE, ORDER_CODE, PART_TYPE, PRODUCT_TYPE
 from kgrag.graph.keys import entity_key, name_tokens
-from kgrag.retrieve.listed_codes import ORDER_CODE, listed_product
+from kgrag.retrieve.listed_codes import listed_product
 
 if TYPE_CHECKING:
     from kgrag.workspace import Workspace

@@ -101,6 +101,8 @@ SKIP_ATTRIBUTE_WORDS = SKIP_TABLE_WORDS - {"frequency"} | {"figure", "fig", "tab
 
 SKU = re.compile(r"\b(?i:SKU|P/N|Part (?:No\.?|Number)|Order(?:ing)? (?:code|number)|Product (?:code|reference))"
                  r"\s*[:#]?\s*((?=[A-Z0-9_\-/]*\d)[A-Z0-9][A-Z0-9_\-/]{3,})")
+# A product's order code as a question or a listing writes it apart from the name: "ABX00045", "ASX00037-3P"
+ORDER_CODE = re.compile(r"\b[A-Z]{3}\d{5}(?:-\w+)?\b")
 # U9, J6, SJ1, PB1, D13, A0 and ranges such as U16-U19 or L0-L4: board positions and pins
 REF_DES = re.compile(r"^(?:[A-Z]{1,2}\d{1,2}|[A-Z]\d{3})[A-Z]?(?:-(?:[A-Z]{1,2})?\d{1,3})?$")
 # Letter-digit names that are no parts: pins ("GPIO12"), numbered interface instances ("I2C0", "CAN1", "UART2") and
