@@ -20,7 +20,6 @@ _ENOUGH = re.compile(r"\b(?:enough|sufficient|suffice|handle|cope|power it|run i
 # A passage stating a draw: "Up to 33 mA per LED … (264 mA total)", "current consumption: 25 mA", "draws 120 mA"
 _DRAW = re.compile(r"\b(?:consum\w*|draws?|drawn|total|full brightness|maximum load|max(?:imum)? current draw)\b",
                    re.IGNORECASE)
-CLOSE = 20  # how far down the product's ranked units a draw is read
 
 
 def supplied_current(question: str) -> tuple[float, str] | None:
@@ -35,7 +34,7 @@ def supplied_current(question: str) -> tuple[float, str] | None:
 def largest_draw(about: list[Scored]) -> tuple[float, Scored] | None:
     """(amperes, unit) of the largest current the product's close units state as a draw; None when none does."""
     best: tuple[float, Scored] | None = None
-    for s in about[:CLOSE]:
+    for s in about:
         text = s.unit.value_text()
         if s.unit.kind == "heading" or not _DRAW.search(text) or COMPLIANCE.search(text):
             continue
@@ -48,7 +47,8 @@ def largest_draw(about: list[Scored]) -> tuple[float, Scored] | None:
 
 
 def over_budget(question: str, about: list[Scored]) -> tuple[str, Scored] | None:
-    """(why, the unit stating the draw) when the product draws more than the supply the question writes gives."""
+    """(why, the unit stating the draw) when the product draws more than the supply the question writes gives
+    (`about`: the product's units close to the question, best first)."""
     supplied = supplied_current(question)
     draw = largest_draw(about) if supplied else None
     if supplied is None or draw is None or draw[0] <= supplied[0]:

@@ -22,15 +22,14 @@ _FIXED = re.compile(r"\bfixed (?:i2c )?address\b|\baddress (?:is fixed|cannot be
                     r"\b(?:editable|configurable|selectable) address\w*(?: \(hex\))?\s*[:=|]\s*(?:-|no|none|n/a)(?![\w])",
                     re.IGNORECASE)
 _HEX = re.compile(r"\b0x[0-9a-f]{1,2}\b", re.IGNORECASE)
-CLOSE = 20  # how far down the product's ranked units the address row may be
 
 
 def shares_bus(question: str, about: list[Scored]) -> tuple[str, Scored] | None:
-    """"Yes." or "No." and the product's unit (`about`: its units, best first) that decides whether two of it can
+    """"Yes." or "No." and the product's unit (`about`: its units close to the question, best first) that decides whether two of it can
     share a bus, when the question asks so; None otherwise or when no address row or note says."""
     if not _SHARED_BUS.search(question):
         return None
-    for s in about[:CLOSE]:
+    for s in about:
         text = f"{s.unit.heading} {s.unit.display()}"  # a row as "Editable Addresses (HEX): 0x6A, 0x6B" pairs
         if s.unit.kind == "heading" or not _ADDRESS.search(text):
             continue

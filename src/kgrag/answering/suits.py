@@ -38,6 +38,7 @@ from kgrag.graph.datasheet.vocab import REF_DES
 # the passages quoted after the deciding ones: as many as the closest passages (3 before round 62; 6 moved two tuned
 # answers up and none down, and a verdict reached by a denial shows what the closest passages would have)
 MORE_QUOTES = QUOTES
+CLOSE = 20  # how far down the ranked units a note, an address row or a draw is read: near the question, not anywhere
 YES_NO_WORDS = frozenset({"ok", "okay", "fine", "safe", "work", "possible", "able", "allowed"})
 # "on its own", "standalone", "without a host board": the question asks whether the product works alone
 _ALONE = re.compile(r"\b(?:on its own|by itself|stand-?alone|independently|without (?:a |an |any |the )?(?:host|"
@@ -181,26 +182,26 @@ def try_suits(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) ->
                 if not (alone and " ".join(p) in alone.group(0))]
     if not products or len(products) > (1 if alone else 2) or not asks_yes_no(q):
         return None
+    abouts = [[s for s in ranked if unit_about(name, s, titles)] for name in products]  # each one's own units
     if alone:
-        name = products[0]
-        own = [s for s in ranked if unit_about(name, s, titles)]
+        name, own = products[0], abouts[0]
         needs = [s for s in own if _NEEDS_HOST.search(s.unit.text)]
         free = [s for s in own if _STANDALONE.search(s.unit.text) and not DENIES.search(s.unit.text)]
         if needs or free:  # its documents say it needs another board, or that it works standalone
             return _decided("No." if needs else "Yes.", (needs or free)[:1], own, titles, name)
         return None
-    ruled_out = incompatible(need_terms(q, q.phrases) - YES_NO_WORDS, q.phrases, ranked)  # "Will the camera of the
-    if ruled_out:  # A work on a B?": the notes naming both that rule the camera out
+    ruled_out = incompatible(need_terms(q, q.phrases) - YES_NO_WORDS, q.phrases, ranked[:CLOSE])  # "Will the camera of
+    if ruled_out:  # the A work on a B?": the notes naming both that rule the camera out
         return _decided("No.", ruled_out, ranked, titles, products[0])
-    for name in products:
-        about = [s for s in ranked if unit_about(name, s, titles)]
-        note = not_at_once(q.text, about)  # "… a GPS fix while uploading at the same time?": its note that the two
+    for name, about in zip(products, abouts, strict=True):
+        close = about[:CLOSE]
+        note = not_at_once(q.text, close)  # "… a GPS fix while uploading at the same time?": its note that the two
         if note is not None:  # cannot run at once, then the closest passages
             return _decided("No.", [note], ranked, titles, name)
-        shared = shares_bus(q.text, about) if len(products) == 1 else None  # "two of them on the same I2C bus?":
+        shared = shares_bus(q.text, close) if len(products) == 1 else None  # "two of them on the same I2C bus?":
         if shared is not None:  # whether its address can be changed
             return _decided(shared[0], [shared[1]], ranked, titles, name)
-        budget = over_budget(q.text, about)  # "a port that can supply 150 mA. Is that enough?": what it draws
+        budget = over_budget(q.text, close)  # "a port that can supply 150 mA. Is that enough?": what it draws
         if budget is not None:
             return _decided("No.", [budget[1]], ranked, titles, name, budget[0])
     values, written = written_values(q.text), written_value_texts(q.text)
@@ -214,8 +215,7 @@ def try_suits(q: QuestionTerms, ranked: list[Scored], titles: dict[int, str]) ->
     volts = [n for n, v in enumerate(values) if v[1] == "V"]
     amps = [n for n, v in enumerate(values) if v[1] == "A"]
     sides = []
-    for name in products:
-        about = [s for s in ranked if unit_about(name, s, titles)]  # the product's own units, best first
+    for name, about in zip(products, abouts, strict=True):  # the product's own units, best first
         if len(volts) == 1 and len(amps) == 1:  # "switch a 110 VDC valve that draws 1 A": the current rated at 110 V
             at, draw = values[volts[0]][0], values[amps[0]][0]
             paired = [s for s in about if paired_limit(s.unit.value_text(), at, draw) is False]

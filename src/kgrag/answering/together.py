@@ -15,7 +15,6 @@ _AT_ONCE = re.compile(r"\b(?:at the same time|simultaneous(?:ly)?|concurrent(?:l
 _NOT_AT_ONCE = re.compile(r"\b(?:cannot|can't|can not|not|never)\b(?:\s+[\w-]+){0,3}?\s+(?:simultaneous(?:ly)?|"
                           r"at the same time|concurrent(?:ly)?|in parallel|at once)\b|\bmutually exclusive\b",
                           re.IGNORECASE)
-CLOSE = 20  # how far down the product's ranked units the note may be: near the question, not any note of the document
 
 
 def asks_at_once(question: str) -> bool:
@@ -24,8 +23,8 @@ def asks_at_once(question: str) -> bool:
 
 
 def not_at_once(question: str, about: list[Scored]) -> Scored | None:
-    """The product's unit (`about`: its units, best first) saying two of its functions cannot run at once, when the
+    """The product's unit (`about`: its units close to the question, best first) saying two of its functions cannot run at once, when the
     question asks for two at once; else None."""
     if not asks_at_once(question):
         return None
-    return next((s for s in about[:CLOSE] if s.unit.kind != "heading" and _NOT_AT_ONCE.search(s.unit.text)), None)
+    return next((s for s in about if s.unit.kind != "heading" and _NOT_AT_ONCE.search(s.unit.text)), None)

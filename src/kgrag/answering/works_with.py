@@ -15,19 +15,18 @@ from kgrag.answering.words import content_terms, words_found
 _RULED_OUT = re.compile(r"\b(?P<except>except(?:\s+for)?)\b|\b(?:not|never)\s+(?:\w+\s+){0,2}?(?:compatible|supported|work)\b|"
                         r"\bincompatible\b", re.IGNORECASE)
 NEAR = 6  # words between the ruling-out words and the feature they rule out
-CLOSE = 20  # how far down the ranked units the note may be
 MAX_NOTES = 2  # ruling-out notes quoted
 
 
 def incompatible(need: set[str], names: list[list[str]], ranked: list[Scored]) -> list[Scored]:
-    """The units naming both products (`names`) that rule out a feature the question asks for (`need`: its words
+    """The units (of `ranked`: those close to the question, best first) naming both products (`names`) that rule out a feature the question asks for (`need`: its words
     other than the products' names) within a few words of saying so, best first (the documents often say it twice,
     in each product's datasheet); [] when there is none, or no feature is asked (whether the two products fit at all
     is a question of more than one note)."""
     if len(names) != 2 or not need:
         return []
     found = []
-    for s in ranked[:CLOSE]:
+    for s in ranked:
         text = s.unit.scoped().lower()
         if not all(name_found(" ".join(n).lower(), text) or name_found(f"{' '.join(n).lower()}s", text) for n in names):
             continue
