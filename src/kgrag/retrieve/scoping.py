@@ -288,16 +288,23 @@ def chunk_products(index: Workspace, adj: GraphAdjacency, chunk_ids: list[str]) 
 def mentioned_products(index: Workspace, adj: GraphAdjacency, chunk_ids: list[str]) -> dict[str, set[int]]:
     """chunk id -> the product nodes its text names ("… the Braccio Carrier, run by a Nano RP2040 Connect"), each
     name read whole: the longest product name at a place, so "Nano RP2040 Connect" is not also "Nano"."""
-    if not chunk_ids:  # no chunk to read: no pattern of every product name to build
+    named = _product_names_pattern(adj) if chunk_ids else None
+    if named is None:  # no chunk to read, or no product
         return {}
-    products = sorted((n for n in range(adj.n_nodes) if adj.types[n] == PRODUCT_TYPE), key=lambda n: -len(adj.names[n]))
-    if not products:
-        return {}
-    pattern = re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(adj.names[n]) for n in products) + r")(?![\w-])",
-                         re.IGNORECASE)
-    node = {adj.names[n].lower(): n for n in reversed(products)}
+    pattern, node = named
     return {c.chunk_id: {node[m.group(0).lower()] for m in pattern.finditer(c.text) if m.group(0).lower() in node}
             for c in index.store.get_chunks(chunk_ids)}
+
+
+def _product_names_pattern(adj: GraphAdjacency) -> tuple[re.Pattern[str], dict[str, int]] | None:
+    """Cached: one pattern of every product name, longest first, and lower-cased name -> node; None without products."""
+    if "product_names_pattern" not in adj._cache:
+        products = sorted((n for n in range(adj.n_nodes) if adj.types[n] == PRODUCT_TYPE), key=lambda n: -len(adj.names[n]))
+        pattern = re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(adj.names[n]) for n in products) + r")(?![\w-])",
+                             re.IGNORECASE) if products else None
+        node = {adj.names[n].lower(): n for n in reversed(products)}
+        adj._cache["product_names_pattern"] = (pattern, node) if pattern else None
+    return adj._cache["product_names_pattern"]
 
 
 def product_neighbours(adj: GraphAdjacency, node: int) -> set[int]:
