@@ -14,13 +14,13 @@ from kgrag.answer import (
     stream_answer,
 )
 from kgrag.answering.cite import repair_citations
-from kgrag.answering.names import missing_names, unknown_names
 from kgrag.answering.quotes import NO_DIRECT_ANSWER, STATED_LEAD, evidence_lead, quote_answer
 from kgrag.answering.refusal import is_refusal
 from kgrag.answering.select import focus_units
 from kgrag.answering.terms import analyse, asks_product
 from kgrag.answering.tidy import loops, tidy_reply
 from kgrag.answering.units import block_units
+from kgrag.answering.unknown_names import missing_names, unknown_names
 from kgrag.answering.values import asked_dimensions, has_value, part_numbers, value_dimensions, without_tolerances
 from kgrag.config import Settings
 from kgrag.errors import ConfigError

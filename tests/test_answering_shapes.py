@@ -798,7 +798,7 @@ def test_units_after_a_range_or_a_data_rate_and_names_in_a_list_are_read_as_writ
 def test_a_name_written_without_its_hyphen_or_as_a_plural_acronym_is_found() -> None:
     """"my LiPo" where the datasheet writes "Li-Po", "VOCs" for "VOC", a "USB-C-to-HDMI adapter" where it names
     USB-C and HDMI: the documents mention them; a name they never write is still missing."""
-    from kgrag.answering.names import missing_names
+    from kgrag.answering.unknown_names import missing_names
 
     text = "zephyr max\nsingle-cell li-ion/li-po battery. the voc index. usb-c port with hdmi output over an adapter."
     for question in ("Which connector takes my LiPo on the Zephyr Max?", "Does the Zephyr Max report VOCs?",
@@ -846,7 +846,7 @@ def test_words_of_the_trade_and_hyphen_free_spellings_are_no_missing_names() -> 
     """"from my PC", "the RTC battery", "a USB-A stick", "5V": acronyms and values a user writes, which documents spell
     out ("real-time clock") or never need, do not make the context "not mention" the question's subject; "Li-Po" and
     "Micro-USB" are found where the datasheet writes "LiPo" and "micro USB". A product's name is still checked."""
-    from kgrag.answering.names import missing_names
+    from kgrag.answering.unknown_names import missing_names
 
     text = "zephyr max\nsingle-cell lipo battery. real-time clock with a coin cell. micro usb port for programming."
     for question in ("Which port of the Zephyr Max do I use to program it from my PC?",
@@ -883,7 +883,7 @@ def test_an_identifier_of_software_documents_is_also_its_words() -> None:
 
 
 def test_a_name_written_with_a_slash_is_found_when_each_side_is() -> None:
-    from kgrag.answering.names import missing_names
+    from kgrag.answering.unknown_names import missing_names
 
     question = "Which microcontroller drives the onboard J-Link/Blackmagic debugger of the Zephyr Max?"
     text = "zephyr max\nthe j-link debugger is compatible with segger j-link ob and blackmagic probes."
@@ -957,7 +957,7 @@ def test_a_product_the_documents_only_list_is_not_answered_from_other_products()
 
 
 def test_a_product_named_after_its_chip_is_not_found_by_the_chip_alone() -> None:
-    from kgrag.answering.names import missing_names
+    from kgrag.answering.unknown_names import missing_names
 
     question = "How much flash does the Arduino Zephyr QX32 have?"
     assert missing_names(question, analyse(question), "the qx32 module is used on the zephyr mini.") == [

@@ -5,8 +5,8 @@ product written by its chip ("the QAM3X8E-based Due") or with its order code tha
 from __future__ import annotations
 
 from conftest import offline_answer
-from kgrag.answering.names import missing_names
 from kgrag.answering.terms import analyse
+from kgrag.answering.unknown_names import missing_names
 
 SHIELD = ("The Zephyr Vision Shield adds a camera, a microphone and an Ethernet port to Zephyr boards.\n"
           "Note: the Zephyr Vision Shields (Ethernet and LoRa variants) are compatible with the Zephyr C30 except for "

@@ -25,7 +25,7 @@ from kgrag.answering.labelled import try_labelled
 from kgrag.answering.lookup import try_lookup
 from kgrag.answering.matrix import try_matrix
 from kgrag.answering.messages import answer_messages
-from kgrag.answering.names import code_stem_found, missing_items, missing_kind, name_found, unknown_names
+from kgrag.answering.names import code_stem_found, missing_items, missing_kind, name_found
 from kgrag.answering.procedure import try_procedure
 from kgrag.answering.quotes import (
     NO_DIRECT_ANSWER,
@@ -43,6 +43,7 @@ from kgrag.answering.select import focus_units
 from kgrag.answering.suits import try_suits, writes_value_for
 from kgrag.answering.terms import analyse, asks_product, asks_yes_no, question_coverage
 from kgrag.answering.tidy import loops, tidy_reply
+from kgrag.answering.unknown_names import unknown_names
 from kgrag.answering.variants import try_variant_differences, try_variant_has, try_variants
 from kgrag.errors import ConfigError
 from kgrag.models.base import LLM, Embedder
