@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import re
 
+from kgrag.answering.ambient import ambient_quantities
 from kgrag.answering.asks import OVERVIEW_WORDS, asks_overview
-from kgrag.answering.terms import ambient_quantities
 from kgrag.answering.units import Unit
 from kgrag.answering.words import fold, term_list
 

@@ -19,7 +19,6 @@ from kgrag.answering.values import (
     RATING_CODES,
     asked_dimensions,
     dimension_of_unit,
-    value_dimensions,
     written_dimensions,
 )
 from kgrag.answering.words import QUESTION_WORDS, STOP_WORDS, content_terms, fold, singular_codes, words_found
@@ -333,22 +332,6 @@ def asks_yes_no(q: QuestionTerms) -> bool:
     -35 °C. Is that OK?"), but not a choice between two named options ("…. Should I use the A or the B?")."""
     last = last_sentence(q.text)
     return q.yes_no or (last != q.text.strip() and analyse(last).yes_no and not asks.alternative_names(q.text, q.phrases))
-
-
-# Conditions around a product that its ratings bound and a user writes by a value alone ("a cabinet that can reach 75 °C")
-AMBIENT = frozenset({"temperature", "humidity", "pressure"})
-
-
-def ambient_quantities(question: str) -> set[str]:
-    """The ambient quantities of the values a yes/no or choice question writes ("… a cabinet that can reach 75 °C. Is
-    that within spec?", "at -30 °C, the A or the B?"): the named products' ratings of them decide it ("operating
-    temperature | -20 to +70 °C"), whatever words the question uses. A voltage or a current is asked with the words that
-    name it ("a 12 V supply"), and a product rates many of them (every pin's)."""
-    ambient = value_dimensions(question) & AMBIENT
-    if not ambient:  # most questions write no such value: no need to read the question's shape
-        return set()
-    q = analyse(question)
-    return ambient if asks_yes_no(q) or asks.alternative_names(question, q.phrases) else set()
 
 
 def checked_quantities(question: str) -> set[str]:

@@ -16,8 +16,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from kgrag.answering.ambient import ambient_quantities
 from kgrag.answering.asks import asks_overview
-from kgrag.answering.terms import ambient_quantities
 from kgrag.answering.values import QUANTITY_NOUNS, asked_dimensions, value_dimensions
 from kgrag.answering.words import content_terms
 from kgrag.graph.adjacency import GraphAdjacency
