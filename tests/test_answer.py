@@ -87,6 +87,15 @@ def test_question_coverage_reads_topic_words_not_the_users_values_or_instruction
     assert question_coverage("zephyr nano rebooting every few weeks", log) == 1.0  # "few" says how a user sees it
 
 
+def test_question_coverage_leaves_out_requests_and_values_written_in_lower_case() -> None:
+    """"barometer specs?", "A vs B", "please" ask for a form, not a topic; "1200hpa" typed in lower case is still the
+    user's value, which the documents need not write."""
+    context = "The Zephyr Nano uses the BPX-210 barometer; pressure range 300 to 1100 hPa."
+    assert question_coverage("Zephyr Nano barometer specs please?", context) == 1.0
+    assert question_coverage("zephyr nano vs zephyr mini barometer", context) == 0.75  # "mini" is not written
+    assert round(question_coverage("can the zephyr nano measure 1200hpa", context), 2) == 0.67  # "measure" missing
+
+
 def test_question_coverage_finds_a_model_code_typed_without_its_hyphen() -> None:
     """"warranty dpx260 how long": the documents write "DPX-260"; a "5-point" count keeps its hyphen."""
     context = "Product line: DPX-260 intrinsically safe transmitters; Warranty period: 24 months."

@@ -736,6 +736,17 @@ def test_the_lead_reads_the_first_passages_together() -> None:
     assert evidence_lead(spread, other + "Zephyr: M12 connector [4]. Zephyr: PG7 gland [5]. ") == NO_DIRECT_ANSWER
 
 
+def test_an_order_code_the_passages_do_not_write_does_not_lower_the_lead() -> None:
+    """"QXA00051 connector specs?": the retriever found the product by its order code, so its passages need not write
+    the code to say what is asked."""
+    plug = "QX-700: The M12 connector is A-coded [2]. "
+    assert evidence_lead("QXA00051 connector specs?", plug) == STATED_LEAD
+    assert evidence_lead("QXA00051 gland?", plug) == NO_DIRECT_ANSWER
+    variants = ("SKU; QX-700: QXA00051; QX-700 Lite: QXA00052 [1]. "  # codes it writes count as asked words found
+                "QX-700 Lite: the one difference is the radio [2]. ")
+    assert evidence_lead("difference between QXA00051 and QXA00052?", variants) == STATED_LEAD
+
+
 def test_a_phrase_of_acronyms_names_no_product_the_context_must_write_whole() -> None:
     """"the ERR LED": a table writes its words apart ("LED | State" over "ERR | blinking red"); acronyms of the trade
     name no product, so the context does not lack what the question is about. A product's name still counts whole."""

@@ -17,6 +17,7 @@ from kgrag.answering.terms import QuestionTerms, question_coverage
 from kgrag.answering.units import FACT_SUBJECT, MAX_SPEC_WORDS, Unit
 from kgrag.answering.values import dimension_words, has_value, value_dimensions
 from kgrag.answering.words import content_terms, term_list
+from kgrag.graph.datasheet.vocab import ORDER_CODE
 from kgrag.ingest.clean import squash
 from kgrag.retrieve.compact import COPY_NOTE
 
@@ -268,6 +269,9 @@ def evidence_lead(question: str, evidence: str) -> str:
     unrelated passages), so the answer does not claim the documents lack what they state; else no direct answer."""
     pieces = CITE.split(evidence, maxsplit=LEAD_PASSAGES)[0:2 * LEAD_PASSAGES:2]  # text, marker, text …
     measured = " ".join(dimension_words(value_dimensions(pieces[0])))  # "How long …?": "30 to 60 s" says how long
+    codes = set(ORDER_CODE.findall(question))  # "ABX00051 camera specs?": the retriever found the one product by its
+    measured += f" {codes.pop()}" if len(codes) == 1 else ""  # code, which its passages seldom write (two codes set
+    # two products side by side: each one's passages are read as they are)
     stated = (question_coverage(question, f"{pieces[0]} {measured}") >= LEAD_FIRST
               and question_coverage(question, " ".join([*pieces, measured])) >= LEAD_COVERAGE)
     return STATED_LEAD if stated else NO_DIRECT_ANSWER

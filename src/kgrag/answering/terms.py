@@ -64,7 +64,7 @@ def question_coverage(question: str, context_text: str) -> float:
     """Share of the question's content terms found in the context (or a word of the same stem); low values mean the
     documents miss the topic. A value the question writes ("from a 9 V battery", "at -35 °C") is the user's, not a
     topic word: the documents rate the quantity, they need not write that number."""
-    asked = content_terms(NUMBER_UNIT.sub(" ", question)) - _INSTRUCTIONS
+    asked = content_terms(_USER_VALUE.sub(" ", question)) - _INSTRUCTIONS
     if not asked:
         return 1.0
     words = content_terms(context_text)
@@ -76,7 +76,9 @@ def question_coverage(question: str, context_text: str) -> float:
 
 
 _CODED = re.compile(r"([a-z]{2,4})\d+[a-z]?")  # a rating or class written as its code: "ip30", "ik08", "cat4"
-_INSTRUCTIONS = asks.OVERVIEW_WORDS | {"explain"}  # what a question asks to be done, not what it is about
+# what a question asks to be done ("explain", "camera specs?", "A vs B", "please"), not what it is about
+_INSTRUCTIONS = asks.OVERVIEW_WORDS | {"explain", "spec", "specification", "vs", "versus", "please"}
+_USER_VALUE = re.compile(NUMBER_UNIT.pattern, re.IGNORECASE)  # "2gb", "12v": a value however the user cases it
 
 _LETTER_PAIR = re.compile(r"[A-Za-z](?:/[A-Za-z])+")  # "I/O", "A/D": an abbreviated term, not a name
 _CURRENT_KINDS = frozenset({"ac", "dc", "rms"})  # "24 V DC": a qualifier of the value, like its unit
