@@ -795,6 +795,19 @@ def test_units_after_a_range_or_a_data_rate_and_names_in_a_list_are_read_as_writ
     assert analyse("How accurate is the Oplà Kit?").phrases == [["Oplà", "Kit"]]
 
 
+def test_an_acronym_with_a_small_linking_letter_is_vocabulary_not_a_name() -> None:
+    """"What SoC is it built on?", "its ToF sensor", "PoE": acronyms of the trade written with a small "o" for "on" or
+    "of", which datasheets spell out ("system on chip"); a product name such a question writes is still checked."""
+    from kgrag.answering.unknown_names import missing_names
+
+    text = "zephyr max\nthe zephyr max is built on a qx-9 system on chip with a time-of-flight sensor."
+    for question in ("What SoC is the Zephyr Max built on?", "How far does the ToF sensor of the Zephyr Max reach?"):
+        q = analyse(question)
+        assert missing_names(q.text, q, text) == [], question
+    q = analyse("What SoC is the Zephyr Mega built on?")
+    assert missing_names(q.text, q, text) == ["Zephyr Mega"]
+
+
 def test_a_name_written_without_its_hyphen_or_as_a_plural_acronym_is_found() -> None:
     """"my LiPo" where the datasheet writes "Li-Po", "VOCs" for "VOC", a "USB-C-to-HDMI adapter" where it names
     USB-C and HDMI: the documents mention them; a name they never write is still missing."""

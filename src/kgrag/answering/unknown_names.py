@@ -16,8 +16,8 @@ from kgrag.graph.datasheet.vocab import ORDER_CODE
 from kgrag.ingest.clean import squash
 
 _QUANTITY = re.compile(r"\d+(?:[.,]\d+)?(?:-[a-z]+|[A-Za-z]{1,3})")  # "16-bit", "9-axis", "2MP", "4GB": a figure
-_ACRONYM = re.compile(r"[A-Z]{2,6}s?(?:-[A-Z]|-[a-z]+)?")  # "RTC", "PC", "OLEDs", "USB-A", "EU-type", "UL-listed":
-# technical vocabulary
+_ACRONYM = re.compile(r"[A-Z]{2,6}s?(?:-[A-Z]|-[a-z]+)?|[A-Z][a-z][A-Z]{1,2}s?")  # "RTC", "PC", "OLEDs", "USB-A",
+# "EU-type", "UL-listed", and with a small linking letter "SoC", "ToF", "PoE": technical vocabulary
 
 
 # Battery chemistries users write as names ("hook a LiPo to it"); datasheets say "Li-Po", "Li-ion" or just "battery"
