@@ -461,3 +461,13 @@ def test_the_board_another_products_documents_name_is_the_bridge(carrier_index: 
         assert "QRP2040" in context.text()
     question = "Which display shield sits at the heart of the Zephyr Arm Carrier, and what resolution does it have?"
     assert carrier_index.search(question, strategy="kg-facts", budget=600).info.get("bridge") != "Zephyr Nano Core"
+
+
+def test_a_product_a_relative_clause_describes_before_a_colon_is_the_bridge(carrier_index: Index) -> None:
+    """"The board that runs the A's programs: what microcontroller does it use?" asks of the board the clause describes,
+    as "Which board runs …, and …?" does; "the shield that …" must be a product named a shield, not the A's board."""
+    question = "The board that runs the Zephyr Arm Carrier's programs: what microcontroller does it use?"
+    context = carrier_index.search(question, strategy="kg-facts", budget=600)
+    assert context.info.get("bridge") == "Zephyr Nano Core" and "QRP2040" in context.text()
+    question = "The shield that sits at the heart of the Zephyr Arm Carrier - what resolution does it have?"
+    assert carrier_index.search(question, strategy="kg-facts", budget=600).info.get("bridge") is None

@@ -125,9 +125,14 @@ def rank_chunks(index: Any, adj: GraphAdjacency, question: str, qvec: np.ndarray
 
 BRIDGE_TOP = 5  # first-ranked chunks that vote for the product a which-board question points to
 # a first clause asking which product, wherever its "which" stands: "plugs into which Portenta board", "What board acts"
-_WHICH_PRODUCT = re.compile(r"\b(?:which|what)\s+((?:[\w-]+\s+){0,2}?)(?:boards?|modules?|shields?|carriers?|kits?|products?)\b",
+_WHICH_PRODUCT = re.compile(r"\b(?:which|what)\s+((?:[\w-]+\s+){0,2}?)(board|module|shield|carrier|kit|product)s?\b",
                             re.IGNORECASE)
 _ANY_MAKER = frozenset({"arduino"})  # a qualifier every product's name may carry: it picks none
+# "The board that acts as the B's main controller: what SoC …?", "The shield that comes in the A – what amp chip …?": a
+# product a relative clause describes, set apart by a colon or a dash from the question asked of it
+_THE_PRODUCT_THAT = re.compile(r"^\s*(?:the|that)\s+((?:[\w-]+\s+){0,2}?)(board|module|shield|carrier|kit|product)s?\s+"
+                               r"(?:that|which)\b[^:;—–?]*?(?=\s*[:—–]|\s+-\s)", re.IGNORECASE)
+_NAMED_KINDS = frozenset({"module", "shield", "carrier", "kit"})  # a kind a product's name carries: "Vision Shield"
 
 
 def bridge_product(index: Any, adj: GraphAdjacency, question: str, links: list[Link], k: int, alpha: float,
@@ -138,12 +143,13 @@ def bridge_product(index: Any, adj: GraphAdjacency, question: str, links: list[L
     the question names, never a product it names.
     Its own chunks and facts answer the second part; None for other questions."""
     q = analyse(question)
+    described = _THE_PRODUCT_THAT.match(question)
     # "…, and what …", "… and which …": a second question about the product the first clause asks for
     second = second_question(question, bare_and=True, conjunctions=frozenset({"", "and"}), words=ASK_WORDS - {"why"})
-    clause = question[:second.start()] if second else ""  # "Which Nicla board includes a time-of-flight sensor": what
-    which = _WHICH_PRODUCT.search(clause)  # picks the board ("The A plugs into which Portenta board, and …", "What
-    if not (second and (asks_product(q) or which)):  # board acts as the B's main controller, and …")
-        return None
+    clause = described[0] if described else question[:second.start()] if second else ""  # "Which Nicla board includes
+    which = described or _WHICH_PRODUCT.search(clause)  # a time-of-flight sensor": what picks the board ("The A plugs
+    if not (described or second and (asks_product(q) or which)):  # into which Portenta board, and …", "What board acts
+        return None  # as the B's main controller, and …")
     ranked, _ = rank_chunks(index, adj, clause, question_vector(index, clause), links, k, alpha, opts.get("version"), opts)
     named = {lk.node for lk in links if lk.type == PRODUCT_TYPE}
     candidates: set[int] | None = None  # the products that have each named part and belong to each named family
@@ -157,6 +163,8 @@ def bridge_product(index: Any, adj: GraphAdjacency, question: str, links: list[L
     # whose name holds the clause's words for it ("Nano"), else the chunks' own products
     about_named = [c for c in top if owners.get(c, set()) & named] if which else []
     qualifiers = {w.lower() for w in which.group(1).split()} - _ANY_MAKER if which else set()
+    kind = which.group(2).lower() if which and which.group(2).lower() in _NAMED_KINDS else ""  # "the shield that comes
+    # in the A": a product whose name says shield, not the A's board
     mentioned = {c: {n for n in found if qualifiers <= set(adj.names[n].lower().split())}
                  for c, found in mentioned_products(index, adj, about_named).items()}
     for found, chunks in ((mentioned, about_named), (owners, top)):
@@ -164,6 +172,7 @@ def bridge_product(index: Any, adj: GraphAdjacency, question: str, links: list[L
         for rank, cid in enumerate(chunks):
             own = found.get(cid, set()) - named
             own = own if candidates is None else own & candidates
+            own = {n for n in own if kind in adj.names[n].lower().split()} if kind else own
             for node in own:
                 votes[node] += 1.0 / (rank + 1) / len(own)
         if votes:
