@@ -49,7 +49,7 @@ def stored_replies(label: str) -> dict[str, tuple[str, str]]:
 
 def prompt_fingerprint(question: str, plan: Plan) -> str:
     """What the model is shown (the question and the focused blocks), hashed: equal fingerprints, equal replies."""
-    shown = json.dumps([question, [(b.n, b.text) for b in plan.blocks]])
+    shown = json.dumps([getattr(plan, "asked", "") or question, [(b.n, b.text) for b in plan.blocks]])  # (older code: no asked)
     return hashlib.sha1(shown.encode()).hexdigest()[:12]
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from kgrag.answer import generate_answer
 from kgrag.answering.blocks import build_blocks
 from kgrag.answering.features import MAX_FEATURE_WORDS, features_lines, features_quote
+from kgrag.answering.messages import with_product_name
 from kgrag.models.fake import FakeLLM
 from kgrag.types import Context, ContextItem
 
@@ -108,3 +109,28 @@ def test_a_features_list_cut_by_the_chunker_goes_on_in_the_chunks_its_section_pa
     assert "Note: It needs a Zephyr board to function [1]" in quote
     assert "480x800 resolution; Capacitive touch sensor; TX-270 6-axis IMU [3]" in quote
     assert "The shield has a 6-axis IMU" not in quote  # a numbered section of its own is no part of the list
+
+
+def test_a_product_asked_by_its_order_code_alone_gets_its_features_and_the_model_reads_its_name() -> None:
+    """"Overview of ZXB00031 please": the retriever linked the code to the Zephyr Breakout (whose contents table writes
+    it); the overview quotes that product's features list, and the model reads "ZXB00031 (Zephyr Breakout)" so it does
+    not answer that the documents lack the code. Two linked products leave the question as it is."""
+    question = "Overview of ZXB00031 please"
+    context = _context(question, (INTRO, "Zephyr Breakout"),
+                       (BREAKOUT.replace("ZX00031", "ZXB00031"), "Zephyr Breakout"))
+    context.info["linked"] = [{"name": "Zephyr Breakout", "type": "Product", "match": "code"}]
+    blocks = build_blocks(context)
+    assert features_quote(question, blocks, {b.n: b.title for b in blocks}, context.info["linked"]).startswith(
+        "Zephyr Breakout: features: Power ON button;")
+    assert features_quote(question, blocks, {b.n: b.title for b in blocks}) == ""  # no product linked
+    seen: list[str] = []
+
+    def respond(messages, schema):  # type: ignore[no-untyped-def]
+        seen.append(messages[-1]["content"])
+        return "The Zephyr Breakout exposes the high-density connectors of the Zephyr boards [1]."
+
+    generate_answer(FakeLLM(respond=respond), question, context, mode="auto", focus_tokens=200, passages=2)
+    assert seen and "Question: Overview of ZXB00031 (Zephyr Breakout) please" in seen[0]
+    two = [*context.info["linked"], {"name": "Zephyr Carrier", "type": "Product", "match": "code"}]
+    assert with_product_name(question, two) == question
+    assert with_product_name("Overview of ZXB00031 (Zephyr Breakout)", context.info["linked"]).count("Breakout") == 1

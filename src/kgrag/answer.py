@@ -24,7 +24,7 @@ from kgrag.answering.grounding import reply_problems
 from kgrag.answering.labelled import try_labelled
 from kgrag.answering.lookup import try_lookup
 from kgrag.answering.matrix import try_matrix
-from kgrag.answering.messages import answer_messages
+from kgrag.answering.messages import answer_messages, with_product_name
 from kgrag.answering.names import code_stem_found, missing_items, missing_kind, name_found
 from kgrag.answering.procedure import try_procedure
 from kgrag.answering.quotes import (
@@ -87,6 +87,7 @@ class Plan:
     sources: list[Block] = field(default_factory=list)  # every block (the evidence may cite outside the focus)
     follow_up: Callable[[str], str] | None = None  # a small model's reply -> the quotes that follow its answer
     note: str = ""  # the graph's list of the asked kind of parts, last after a small model's overview answer
+    asked: str = ""  # the question as the model reads it, when it differs (see with_product_name)
 
 
 def plan_answer(
@@ -194,7 +195,7 @@ def plan_answer(
         rated = try_suits(q, focus.ranked, titles)  # "can the A take 9 V?": its rating decides, quoted
         if rated is not None:
             return quoted("rating", rated, then_passages=False)
-    features = features_quote(question, blocks, titles) if small else ""  # an overview of one product: its list
+    features = features_quote(question, blocks, titles, context.info.get("linked", ())) if small else ""  # an overview of one product: its list
     evidence = first_quote(features, quote_answer(sides_first(q, focus.ranked, titles), titles=titles, said=features)
                            ) if mode == "auto" else NO_ANSWER
     own = [s for s in focus.ranked if s.own]
@@ -262,7 +263,9 @@ def plan_answer(
     context.info["answer_path"] = "focused" if focus_tokens > 0 else "full"
     if passages and asks_overview(question):
         passages = max(passages, OVERVIEW_PASSAGES)  # a summary needs more of the documents' rows than one fact does
+    asked = with_product_name(question, context.info.get("linked", ()))
     return Plan(focused if focus_tokens > 0 else blocks, "generate", max_tokens=max_tokens, evidence=evidence, sources=blocks,
+                asked=asked if asked != question else "",
                 follow_up=(lambda reply: first_quote(features, key_quotes(q, focus, titles, passages, f"{reply} {features}")))
                 if small and passages else None, note=note)
 
@@ -317,7 +320,7 @@ def generate_answer(
     if plan.action != "generate":
         answer = finish_plan(question, context, plan)
     else:
-        completion = llm.complete(answer_messages(question, plan.blocks, focus_tokens > 0), max_tokens=plan.max_tokens)
+        completion = llm.complete(answer_messages(plan.asked or question, plan.blocks, focus_tokens > 0), max_tokens=plan.max_tokens)
         usage = {"prompt_tokens": completion.usage.prompt_tokens, "completion_tokens": completion.usage.completion_tokens}
         answer = finish_plan(question, context, plan, completion.text, usage)
     answer.timings = {**context.timings, "generate_s": time.perf_counter() - start}
@@ -343,7 +346,7 @@ def stream_answer(
         yield {"event": "done", "data": answer.to_dict()}
         return
     pieces: list[str] = []
-    stream = llm.stream(answer_messages(question, plan.blocks, focus_tokens > 0), max_tokens=plan.max_tokens)
+    stream = llm.stream(answer_messages(plan.asked or question, plan.blocks, focus_tokens > 0), max_tokens=plan.max_tokens)
     try:
         for piece in stream:
             pieces.append(piece)

@@ -13,6 +13,7 @@ from kgrag.answering.names import documented_names, title_names
 from kgrag.answering.refusal import is_refusal
 from kgrag.answering.terms import analyse
 from kgrag.answering.words import content_terms, stem
+from kgrag.graph.datasheet.vocab import ORDER_CODE, PRODUCT_TYPE
 
 # "Features", "2 Features", "2.2 Key Features" alone on their line (a record's "[Product: …]" prefix line before it)
 FEATURES_HEADING = re.compile(r"^[ \t]*(?:\d+(?:\.\d+)*\.?[ \t]+)?(?:key[ \t]+|main[ \t]+|product[ \t]+)?features[ \t]*:?[ \t]*$",
@@ -86,16 +87,22 @@ def features_wanted(question: str, product: Sequence[str], lines: Sequence[str])
     whole = ASKS_FEATURES.search(question) is not None
     if not lines or not (whole or asks_overview(question)):
         return False
-    aspect = {stem(w) for w in content_terms(question)} - _WHOLE - {stem(w.lower()) for w in product}
+    aspect = {stem(w) for w in content_terms(ORDER_CODE.sub(" ", question))} - _WHOLE - {stem(w.lower()) for w in product}
     return whole or not aspect or bool(aspect & {stem(w) for w in content_terms(" ".join(lines))})
 
 
-def features_quote(question: str, blocks: Sequence[Block], titles: Mapping[int, str]) -> str:
+def features_quote(question: str, blocks: Sequence[Block], titles: Mapping[int, str],
+                   linked: Sequence[Mapping[str, str]] = ()) -> str:
     """The asked product's features list as a quote ("A: features: Power ON button; Boot mode DIP switch; … [n].")
-    for a question that wants it (`features_wanted`) about one product with documents here; empty otherwise."""
+    for a question that wants it (`features_wanted`) about one product with documents here; empty otherwise. A
+    question naming the product only by its order code ("Overview of ABX00087") asks about the one product the
+    retriever `linked` (context info "linked") to it."""
     if ASKS_FEATURES.search(question) is None and not asks_overview(question):  # most questions: read no further
         return ""
     products = documented_names(analyse(question).phrases, titles.values())
+    if not products and ORDER_CODE.search(question):
+        found = {link["name"] for link in linked if link.get("type") == PRODUCT_TYPE}
+        products = [name.split() for name in found] if len(found) == 1 else []
     if len(products) != 1:
         return ""
     for block in blocks:

@@ -3,8 +3,11 @@ fact as [n], say so when they lack the answer) and the sources with the question
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from kgrag.answering.blocks import Block
 from kgrag.answering.refusal import NO_ANSWER
+from kgrag.graph.datasheet.vocab import ORDER_CODE, PRODUCT_TYPE
 from kgrag.models.base import Message
 
 SYSTEM_PROMPT = (
@@ -33,3 +36,15 @@ def answer_messages(question: str, blocks: list[Block], focused: bool) -> list[M
     if focused:
         messages[0]["content"] = FOCUSED_PROMPT
     return messages
+
+
+def with_product_name(question: str, linked: Sequence[Mapping[str, str]]) -> str:
+    """The question as the model reads it: its one order code followed by the one product the retriever linked
+    (context info "linked") and the question does not name ("Overview of ABX00087 (UNO R4 WiFi) please"). The product's
+    passages seldom write the code, and a small model would say the documents lack it."""
+    codes = list(dict.fromkeys(ORDER_CODE.findall(question)))
+    products = {link["name"] for link in linked if link.get("type") == PRODUCT_TYPE
+                and link["name"].lower() not in question.lower()}
+    if len(codes) != 1 or len(products) != 1:
+        return question
+    return question.replace(codes[0], f"{codes[0]} ({products.pop()})", 1)
