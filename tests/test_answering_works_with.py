@@ -29,6 +29,20 @@ def test_a_feature_the_note_does_not_rule_out_gets_no_verdict_from_it() -> None:
     assert not text.startswith("No.")
 
 
+def test_a_variant_named_by_its_last_word_and_a_feature_a_compound_names_are_ruled_out_too() -> None:
+    """"camera-based object detection with a Zephyr C30 and the Zephyr Vision Shield LoRa": the note names "the Zephyr
+    Vision Shields (Ethernet and LoRa variants)" and rules the camera out; a variant word the unit does not write
+    (Zephyr Vision Shield Wave) is not that product."""
+    question = ("I want to do camera-based object detection with a Zephyr C30 and the Zephyr Vision Shield LoRa. "
+                "Will that work?")
+    variants = SHIELD + "\nIt comes in two variants: the Zephyr Vision Shield Ethernet and the Zephyr Vision Shield LoRa."
+    text, path = offline_answer(question, variants, "Zephyr Vision Shield LoRa", "shield.pdf")
+    assert path == "rating" and text.startswith("No. ") and "except for the camera" in text.split("[1]")[0]
+    from kgrag.answering.works_with import _names
+
+    assert not _names(["Zephyr", "Vision", "Shield", "Wave"], SHIELD.lower())
+
+
 BOARD = ("The Zephyr WiFi 1020 is a compact IoT board.\nNOTE: Zephyr WiFi 1020 only supports 3.3 V I/Os and is NOT 5 V "
          "tolerant.\n| Pin | Function | Type | Description |\n|---|---|---|---|\n| 28 | +5V | Power Out | +5V power rail |\n"
          "| 9 | D0 | Digital | GPIO, can be used as PWM |")

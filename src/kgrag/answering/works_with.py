@@ -25,10 +25,11 @@ def incompatible(need: set[str], names: list[list[str]], ranked: list[Scored]) -
     is a question of more than one note)."""
     if len(names) != 2 or not need:
         return []
+    need = need | {w.split("-")[0] for w in need if "-" in w}  # "camera-based object detection" needs the camera
     found = []
     for s in ranked:
         text = s.unit.scoped().lower()
-        if not all(name_found(" ".join(n).lower(), text) or name_found(f"{' '.join(n).lower()}s", text) for n in names):
+        if not all(_names(n, text) for n in names):
             continue
         for m in _RULED_OUT.finditer(s.unit.text):
             before = [] if m.group("except") else s.unit.text[:m.start()].split()[-NEAR:]  # "except for the camera"
@@ -37,3 +38,13 @@ def incompatible(need: set[str], names: list[list[str]], ranked: list[Scored]) -
                 found.append(s)
                 break
     return found[:MAX_NOTES]
+
+
+def _names(name: list[str], text: str) -> bool:
+    """The (lower-cased) text names the product: whole, as a plural ("the Portenta Vision Shields"), or by its line's
+    name with its last word, a variant's, elsewhere ("Portenta Vision Shields (Ethernet and LoRa variants)")."""
+    whole = " ".join(name).lower()
+    if name_found(whole, text) or name_found(f"{whole}s", text):
+        return True
+    line = " ".join(name[:-1]).lower()
+    return len(name) > 2 and (name_found(line, text) or name_found(f"{line}s", text)) and name_found(name[-1].lower(), text)
