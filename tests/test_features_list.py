@@ -134,3 +134,17 @@ def test_a_product_asked_by_its_order_code_alone_gets_its_features_and_the_model
     two = [*context.info["linked"], {"name": "Zephyr Carrier", "type": "Product", "match": "code"}]
     assert with_product_name(question, two) == question
     assert with_product_name("Overview of ZXB00031 (Zephyr Breakout)", context.info["linked"]).count("Breakout") == 1
+
+
+def test_an_overviews_passages_stating_values_or_parts_come_before_the_ones_that_praise() -> None:
+    """After a small model's overview, the passages quoted first are the ones an overview can give facts from ("runs a
+    QX-9 at 84 MHz"), then the ones that only praise the product, however close they score."""
+    question = "Give me an overview of the Zephyr Due."
+    praise = ("The Zephyr Due serves as an invaluable tool for quickly iterating and testing new ideas for projects of "
+              "every kind, and makers love the Zephyr Due.")
+    specs = "The Zephyr Due runs a QX-9 microcontroller at 84 MHz with 512 KB of flash."
+    context = _context(question, (praise, "Zephyr Due"), (specs, "Zephyr Due"))
+    reply = "The Zephyr Due is a board for makers [1]."
+    answer = generate_answer(FakeLLM(replies=[reply]), question, context, mode="auto", focus_tokens=200, passages=1)
+    tail = answer.text.partition("\n\nFrom the documents: ")[2]
+    assert tail.startswith("The Zephyr Due runs a QX-9") and "invaluable" in tail  # first, not instead

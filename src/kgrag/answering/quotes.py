@@ -15,7 +15,7 @@ from kgrag.answering.repeats import near_copy, numbers_in, restates, sibling_row
 from kgrag.answering.select import Focus, Scored
 from kgrag.answering.terms import QuestionTerms, question_coverage
 from kgrag.answering.units import FACT_SUBJECT, MAX_SPEC_WORDS, Unit
-from kgrag.answering.values import dimension_words, has_value, value_dimensions
+from kgrag.answering.values import dimension_words, has_value, part_numbers, value_dimensions
 from kgrag.answering.words import content_terms, term_list
 from kgrag.graph.datasheet.vocab import ORDER_CODE
 from kgrag.ingest.clean import squash
@@ -249,11 +249,18 @@ def key_passages(q: QuestionTerms, ranked: list[Scored], shown: Collection[int],
             and asked(s)  # a unit about one of two alternatives names half of the names
             and (any(about(s, side) for side in sides)
                  or not (q.names and (s.names < MIN_NAMES and not s.own or s.variant)))]
+    if overview and not aspect:  # "Give me an overview of the A": its passages stating values or parts first, before
+        keep.sort(key=lambda s: not _states_specs(s.unit))  # the ones that praise it ("Prototyping: an invaluable tool")
     lead = [next((s for s in keep if about(s, side)), None) for side in sides]
     first = [s for s in lead if s is not None]
     if overview and aspect:  # the product's spec lists labelled by the aspect ("Wi-Fi", "Bluetooth Low Energy")
         first += [s for s in ranked if s.own and all(s is not f for f in first) and labelled_by(s.unit, aspect)]
     return first + [s for s in keep if all(s is not f for f in first)]
+
+
+def _states_specs(unit: Unit) -> bool:
+    """The unit states a value ("84 MHz", "7-12 V") or names a part ("SAM3X8E"): a fact an overview can give."""
+    return has_value(unit.text) or bool(part_numbers(unit.text))
 
 
 NO_DIRECT_ANSWER = "The documents do not contain a direct answer; the closest passages:"
