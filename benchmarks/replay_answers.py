@@ -55,9 +55,9 @@ def prompt_fingerprint(question: str, plan: Plan) -> str:
 
 def model_prompt(index: Index, question: str, mode: str | None = "auto") -> str:
     """The fingerprint of the prompt the current code sends the model for `question` ("" when it sends none)."""
-    context = index.search(question)
-    plan = plan_answer(question, context, embedder=index.embedder, **answer_options(index.settings, mode))
-    return prompt_fingerprint(question, plan) if plan.action == "generate" else ""
+    context = index.search(question)  # the question as `Index.ask` answers it: names in the documents' casing
+    plan = plan_answer(context.question, context, embedder=index.embedder, **answer_options(index.settings, mode))
+    return prompt_fingerprint(context.question, plan) if plan.action == "generate" else ""
 
 
 def replay(index: Index, questions: list[dict], replies: dict[str, tuple[str, str]]) -> dict[str, dict]:
@@ -67,15 +67,16 @@ def replay(index: Index, questions: list[dict], replies: dict[str, tuple[str, st
     out = {}
     for q in questions:
         context = index.search(q["question"])
-        plan = plan_answer(q["question"], context, embedder=index.embedder, **options)
+        asked = context.question  # as `Index.ask` reads it ("giga display shield" -> "GIGA Display Shield")
+        plan = plan_answer(asked, context, embedder=index.embedder, **options)
         fingerprint, stale = "", False
         if plan.action == "generate":
-            fingerprint = prompt_fingerprint(q["question"], plan)
+            fingerprint = prompt_fingerprint(asked, plan)
             reply, answered = replies.get(q["question"], (NO_ANSWER, ""))
             stale = bool(answered) and answered != fingerprint
-            answer = finish_plan(q["question"], context, plan, reply, {})
+            answer = finish_plan(asked, context, plan, reply, {})
         else:
-            answer = finish_plan(q["question"], context, plan)
+            answer = finish_plan(asked, context, plan)
         out[str(q["id"])] = {"path": context.info.get("answer_path", plan.action), "prompt": fingerprint,
                              "stale": stale, "text": answer.text,
                              "fact_recall": answer_recall(answer.text, q["gold_answer"]),
