@@ -808,6 +808,18 @@ def test_an_acronym_with_a_small_linking_letter_is_vocabulary_not_a_name() -> No
     assert missing_names(q.text, q, text) == ["Zephyr Mega"]
 
 
+def test_a_plural_acronym_after_a_name_is_the_products_kind() -> None:
+    """"the Zephyr Opta PLCs": the Zephyr Opta products, a kind the documents write ("a secure micro PLC"); the name
+    before it is still checked."""
+    from kgrag.answering.unknown_names import missing_names
+
+    plc = "zephyr opta\nthe zephyr opta is a secure micro plc with 8 inputs."
+    q = analyse("What MTBF do you publish for the Zephyr Opta PLCs?")
+    assert missing_names(q.text, q, plc) == []
+    q = analyse("What MTBF do you publish for the Zephyr Mega PLCs?")
+    assert missing_names(q.text, q, plc) == ["Zephyr Mega"]
+
+
 def test_a_name_written_without_its_hyphen_or_as_a_plural_acronym_is_found() -> None:
     """"my LiPo" where the datasheet writes "Li-Po", "VOCs" for "VOC", a "USB-C-to-HDMI adapter" where it names
     USB-C and HDMI: the documents mention them; a name they never write is still missing."""

@@ -44,6 +44,7 @@ def trim_figures(phrase: list[str]) -> list[str]:
     return phrase[start:end]
 
 
+_PLURAL_KIND = re.compile(r"[A-Z]{2,6}s")  # "PLCs", "MCUs" after a product's name: its kind, counted
 _BY_CHIP = re.compile(r"[\w-]-(?:based|powered|equipped)\b", re.IGNORECASE)  # "the R7FA6M5BH2CBG-based Portenta board"
 _NEAR_WORDS = 3  # words between a product line's name and a part number that name one product ("Portenta H7 Lite: ABX00045")
 
@@ -119,6 +120,8 @@ def missing_names(question: str, q: QuestionTerms, names_text: str, titles: Sequ
             continue  # (not "Arduino Nano ESP32": a product named after its chip is more than the chip)
         phrase = [w for w in phrase if not (ORDER_CODE.fullmatch(w) and name_found(w.lower(), names_text))]  # its
         phrase = trim_class_words(trim_figures(trim_class_words(phrase)))  # code apart; "the Nicla Voice Board": the datasheet
+        if len(phrase) > 2 and _PLURAL_KIND.fullmatch(phrase[-1]) and mentioned(phrase[-1], names_text):
+            phrase = phrase[:-1]  # "the Arduino Opta PLCs": the products of that kind, a kind the documents write
         if len(phrase) < 2 or any(w.lower() in quoted for w in phrase):  # says "Nicla Voice"; "its 2MP camera"
             continue
         if all(is_vocabulary(w) for w in phrase):  # "the ERR LED": acronyms of the trade, which a table row
