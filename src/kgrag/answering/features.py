@@ -9,11 +9,11 @@ from collections.abc import Mapping, Sequence
 
 from kgrag.answering.asks import asks_overview
 from kgrag.answering.blocks import Block
-from kgrag.answering.names import documented_names, title_names
+from kgrag.answering.names import coded_product, documented_names, title_names
 from kgrag.answering.refusal import is_refusal
 from kgrag.answering.terms import analyse
 from kgrag.answering.words import content_terms, stem
-from kgrag.graph.datasheet.vocab import ORDER_CODE, PRODUCT_TYPE
+from kgrag.graph.datasheet.vocab import ORDER_CODE
 
 # "Features", "2 Features", "2.2 Key Features" alone on their line (a record's "[Product: …]" prefix line before it)
 FEATURES_HEADING = re.compile(r"^[ \t]*(?:\d+(?:\.\d+)*\.?[ \t]+)?(?:key[ \t]+|main[ \t]+|product[ \t]+)?features[ \t]*:?[ \t]*$",
@@ -100,9 +100,8 @@ def features_quote(question: str, blocks: Sequence[Block], titles: Mapping[int, 
     if ASKS_FEATURES.search(question) is None and not asks_overview(question):  # most questions: read no further
         return ""
     products = documented_names(analyse(question).phrases, titles.values())
-    if not products and ORDER_CODE.search(question):
-        found = {link["name"] for link in linked if link.get("type") == PRODUCT_TYPE}
-        products = [name.split() for name in found] if len(found) == 1 else []
+    if not products and (product := coded_product(question, linked)):
+        products = [product.split()]
     if len(products) != 1:
         return ""
     for block in blocks:

@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from kgrag.answering.blocks import Block
+from kgrag.answering.names import coded_product
 from kgrag.answering.refusal import NO_ANSWER
-from kgrag.graph.datasheet.vocab import ORDER_CODE, PRODUCT_TYPE
+from kgrag.graph.datasheet.vocab import ORDER_CODE
 from kgrag.models.base import Message
 
 SYSTEM_PROMPT = (
@@ -39,12 +40,9 @@ def answer_messages(question: str, blocks: list[Block], focused: bool) -> list[M
 
 
 def with_product_name(question: str, linked: Sequence[Mapping[str, str]]) -> str:
-    """The question as the model reads it: its one order code followed by the one product the retriever linked
-    (context info "linked") and the question does not name ("Overview of ABX00087 (UNO R4 WiFi) please"). The product's
-    passages seldom write the code, and a small model would say the documents lack it."""
-    codes = list(dict.fromkeys(ORDER_CODE.findall(question)))
-    products = {link["name"] for link in linked if link.get("type") == PRODUCT_TYPE
-                and link["name"].lower() not in question.lower()}
-    if len(codes) != 1 or len(products) != 1:
-        return question
-    return question.replace(codes[0], f"{codes[0]} ({products.pop()})", 1)
+    """The question as the model reads it: its one order code followed by the product the retriever linked to it
+    (`coded_product`: "Overview of ABX00087 (UNO R4 WiFi) please"). The product's passages seldom write the code, and
+    a small model would say the documents lack it."""
+    product = coded_product(question, linked)
+    code = ORDER_CODE.search(question)
+    return question.replace(code[0], f"{code[0]} ({product})", 1) if product and code else question

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from kgrag.answering.asks import TOKEN, asks_overview
 from kgrag.answering.refusal import CITE
 from kgrag.answering.words import content_terms, words_found
+from kgrag.graph.datasheet.vocab import ORDER_CODE, PRODUCT_TYPE
 from kgrag.graph.keys import GENERIC_WORDS
 from kgrag.ingest.clean import squash
 
@@ -220,3 +221,12 @@ def whole_name(phrase: list[str], text_lower: str) -> bool:
     """All words of a several-word name, in order and adjacent, in the (lower-cased) text."""
     pattern = r"[\s®™]+".join(re.escape(w.lower()) for w in phrase)
     return re.search(rf"(?<![a-z0-9]){pattern}(?![a-z0-9])", text_lower) is not None
+
+
+def coded_product(question: str, linked: Sequence[Mapping[str, str]]) -> str:
+    """The product a question names only by its one order code ("Overview of ABX00087 please"): the one product the
+    retriever linked (context info "linked") that the question does not name; "" otherwise."""
+    codes = set(ORDER_CODE.findall(question))
+    products = {link["name"] for link in linked if link.get("type") == PRODUCT_TYPE
+                and link["name"].lower() not in question.lower()}
+    return products.pop() if len(codes) == 1 and len(products) == 1 else ""
