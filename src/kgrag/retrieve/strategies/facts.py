@@ -125,12 +125,12 @@ def rank_chunks(index: Any, adj: GraphAdjacency, question: str, qvec: np.ndarray
 
 BRIDGE_TOP = 5  # first-ranked chunks that vote for the product a which-board question points to
 # a first clause asking which product, wherever its "which" stands: "plugs into which Portenta board", "What board acts"
-_WHICH_PRODUCT = re.compile(r"\b(?:which|what)\s+((?:[\w-]+\s+){0,2}?)(board|module|shield|carrier|kit|product)s?\b",
-                            re.IGNORECASE)
+_PRODUCT_KIND = r"(board|module|shield|carrier|kit|product)s?"  # the kind of product a clause asks for (group 2)
+_WHICH_PRODUCT = re.compile(rf"\b(?:which|what)\s+((?:[\w-]+\s+){{0,2}}?){_PRODUCT_KIND}\b", re.IGNORECASE)
 _ANY_MAKER = frozenset({"arduino"})  # a qualifier every product's name may carry: it picks none
 # "The board that acts as the B's main controller: what SoC …?", "The shield that comes in the A – what amp chip …?": a
 # product a relative clause describes, set apart by a colon or a dash from the question asked of it
-_THE_PRODUCT_THAT = re.compile(r"^\s*(?:the|that)\s+((?:[\w-]+\s+){0,2}?)(board|module|shield|carrier|kit|product)s?\s+"
+_THE_PRODUCT_THAT = re.compile(rf"^\s*(?:the|that)\s+((?:[\w-]+\s+){{0,2}}?){_PRODUCT_KIND}\s+"
                                r"(?:that|which)\b[^:;—–?]*?(?=\s*[:—–]|\s+-\s)", re.IGNORECASE)
 _NAMED_KINDS = frozenset({"module", "shield", "carrier", "kit"})  # a kind a product's name carries: "Vision Shield"
 
